@@ -1,0 +1,55 @@
+"""Names of games mapped to their specs, imported on first use so that ``import zermelo`` stays light."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zermelo.core.errors import UnknownGameError
+
+__all__ = ["GameSpec", "game_names", "get_game"]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What front ends need to know about a game.
+
+    ``new(**options)`` makes the initial state; ``parse(text)`` reads the game's position notation.
+    ``options`` documents the keyword options ``new`` takes (name to one-line help).
+    """
+
+    name: str
+    title: str
+    new: Callable[..., Any]
+    parse: Callable[[str], Any]
+    options: dict[str, str] = field(default_factory=dict)
+
+
+# name -> "module:attribute" of its GameSpec; aliases point to the same spec.
+_SPECS: dict[str, str] = {
+    "tictactoe": "zermelo.games.tictactoe:SPEC",
+}
+_ALIASES: dict[str, str] = {
+    "ttt": "tictactoe",
+    "tic-tac-toe": "tictactoe",
+}
+
+
+def game_names() -> list[str]:
+    """The registered game names, sorted."""
+    return sorted(_SPECS)
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec registered under ``name`` (or one of its aliases)."""
+    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
+    target = _SPECS.get(key)
+    if target is None:
+        raise UnknownGameError(
+            f"unknown game {name!r}: expected one of {', '.join(game_names())}"
+        )
+    module_name, attribute = target.split(":")
+    spec: GameSpec = getattr(importlib.import_module(module_name), attribute)
+    return spec

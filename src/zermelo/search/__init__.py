@@ -1,0 +1,18 @@
+"""Game-agnostic search over the State protocol. Algorithms return results; they never print."""
+
+from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
+from zermelo.search.minimax import minimax
+from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
+from zermelo.search.table import TranspositionTable
+
+__all__ = [
+    "Evaluator",
+    "MoveValue",
+    "SearchResult",
+    "SearchStats",
+    "TranspositionTable",
+    "alphabeta",
+    "analyze",
+    "minimax",
+    "parent_score",
+]

@@ -1,0 +1,412 @@
+"""Negamax alpha-beta with a transposition table, move ordering and iterative deepening.
+
+The contract of :meth:`_Search.negamax` (fail-soft): for a node with true value ``v`` searched
+with the window ``(alpha, beta)`` it returns ``s`` such that
+
+* ``s <= alpha`` means ``v <= s`` (it failed low: an upper bound),
+* ``s >= beta`` means ``v >= s`` (it failed high: a lower bound),
+* otherwise ``s == v``.
+
+Scores are from the side to move and root-relative: a win found ``p`` plies below the root is
+``WIN - p`` (see :mod:`zermelo.core.scores`). The table stores them node-relative.
+
+Move ordering: the table's move first, then (in heuristic searches) the killer moves of the ply, then
+the rest in the game's own order, stably sorted by the history heuristic.
+
+Iterative deepening runs depth 1, 2, ... until the requested depth, until an iteration reads the
+whole tree (its value is then exact and deeper iterations would change nothing), or until the time or
+node budget runs out. Then the last completed iteration's answer is returned; the first iteration is
+always completed so that there is always a move.
+
+Among moves of equal value the lowest is chosen, unless a ``random.Random`` is given, in which case
+one of the equal moves is drawn from it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from zermelo.core.errors import BudgetError
+from zermelo.core.scores import EVAL_LIMIT, MAX_PLY, WIN
+from zermelo.core.state import State, supports_evaluation
+from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
+from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
+
+__all__ = ["Evaluator", "alphabeta", "analyze"]
+
+Evaluator = Callable[[Any], float]
+
+INF = float(2 * WIN)
+_UNLIMITED = EXACT_DEPTH - 1
+_CHECK_EVERY = 1024
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the search when the time or node budget is spent."""
+
+
+def _own_evaluation(state: Any) -> float:
+    return float(state.evaluate())
+
+
+def _no_evaluation(state: Any) -> float:
+    return 0.0
+
+
+def _to_table(score: float, ply: int) -> float:
+    if score > EVAL_LIMIT:
+        return score + ply
+    if score < -EVAL_LIMIT:
+        return score - ply
+    return score
+
+
+def _from_table(score: float, ply: int) -> float:
+    if score > EVAL_LIMIT:
+        return score - ply
+    if score < -EVAL_LIMIT:
+        return score + ply
+    return score
+
+
+class _Search:
+    """One search: its budget, counters and the tables it owns for its duration."""
+
+    def __init__(
+        self,
+        table: TranspositionTable,
+        evaluate: Evaluator,
+        deadline: float | None,
+        node_limit: int | None,
+        use_history: bool,
+        winning_move: Callable[[Any], Any] | None,
+    ) -> None:
+        self.table = table
+        self.evaluate = evaluate
+        self.deadline = deadline
+        self.node_limit = node_limit
+        self.use_history = use_history
+        self.winning_move = winning_move
+        self.stats = SearchStats()
+        self.heuristic_leaves = 0
+        self.abortable = False
+        self.next_check = _CHECK_EVERY if node_limit is None else min(_CHECK_EVERY, node_limit)
+        self.killers: dict[int, list[Any]] = {}
+        self.history: dict[tuple[int, Any], int] = {}
+
+    def _check_budget(self) -> None:
+        nodes = self.stats.nodes
+        self.next_check = nodes + _CHECK_EVERY
+        if self.node_limit is not None:
+            self.next_check = min(self.next_check, self.node_limit)
+        if not self.abortable:
+            return
+        if self.node_limit is not None and nodes >= self.node_limit:
+            raise _OutOfBudget
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise _OutOfBudget
+
+    def _ordered(self, node: State[Any], moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+        if self.use_history:
+            side = int(node.to_move)
+            history = self.history
+            ordered = sorted(moves, key=lambda m: -history.get((side, m), 0))
+            front = [m for m in self.killers.get(ply, ()) if m != first and m in moves]
+            if front:
+                ordered = front + [m for m in ordered if m not in front]
+        else:
+            ordered = list(moves)
+        if first is not None and first in moves:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
+
+    def _reward(self, node: State[Any], move: Any, depth: int, ply: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        key = (int(node.to_move), move)
+        self.history[key] = self.history.get(key, 0) + depth * depth
+
+    def negamax(self, node: State[Any], depth: int, ply: int, alpha: float, beta: float) -> float:
+        stats = self.stats
+        stats.nodes += 1
+        if stats.nodes >= self.next_check:
+            self._check_budget()
+        if node.is_terminal():
+            winner = node.winner
+            if winner is None:
+                return 0.0
+            return float(WIN - ply) if winner == node.to_move else float(ply - WIN)
+        # Mate-distance pruning: nothing here can beat a win on the next move or lose faster
+        # than right now.
+        alpha = max(alpha, float(ply - WIN))
+        beta = min(beta, float(WIN - ply - 1))
+        if alpha >= beta:
+            return alpha
+        key = node.key()
+        entry = self.table.get(key)
+        first = None
+        if entry is not None:
+            first = entry.move
+            if entry.depth >= depth:
+                score = _from_table(entry.score, ply)
+                bound = entry.bound
+                if (
+                    bound == VALUE
+                    or (bound == LOWER and score >= beta)
+                    or (bound == UPPER and score <= alpha)
+                ):
+                    stats.table_hits += 1
+                    if entry.depth != EXACT_DEPTH:
+                        self.heuristic_leaves += 1
+                    return score
+                if bound == LOWER:
+                    alpha = max(alpha, score)
+                else:
+                    beta = min(beta, score)
+        if depth <= 0:
+            self.heuristic_leaves += 1
+            return self.evaluate(node)
+        if self.winning_move is not None:
+            win = self.winning_move(node)
+            if win is not None:
+                self.table.store(key, EXACT_DEPTH, VALUE, float(WIN - 1), win)
+                return float(WIN - ply - 1)
+        leaves_before = self.heuristic_leaves
+        best = -INF
+        best_move = None
+        for move in self._ordered(node, node.legal_moves(), first, ply):
+            score = -self.negamax(node.play(move), depth - 1, ply + 1, -beta, -max(alpha, best))
+            if score > best:
+                best = score
+                best_move = move
+                if score >= beta:
+                    stats.cutoffs += 1
+                    if self.use_history:
+                        self._reward(node, move, depth, ply)
+                    break
+        if best >= beta:
+            bound = LOWER
+        elif best <= alpha:
+            bound = UPPER
+        else:
+            bound = VALUE
+        stored_depth = EXACT_DEPTH if self.heuristic_leaves == leaves_before else depth
+        self.table.store(key, stored_depth, bound, _to_table(best, ply), best_move)
+        return best
+
+    def root(
+        self, state: State[Any], depth: int, moves: list[Any], rng: random.Random | None
+    ) -> tuple[Any, float, bool]:
+        """One iteration at the root: best move, its value, and whether it is exact."""
+        leaves_before = self.heuristic_leaves
+        best = -INF
+        ties: list[Any] = []
+        for move in moves:
+            child = state.play(move)
+            # A move that could win a tie (a lower one, or any when drawing among equals) is
+            # searched with a window just below the best so far, which tells equal from worse.
+            tie_window = best > -INF and (rng is not None or move < ties[0])
+            floor = math.nextafter(best, -INF) if tie_window else best
+            score = -self.negamax(child, depth - 1, 1, -INF, -floor)
+            if score > best:
+                best, ties = score, [move]
+            elif score == best and tie_window:
+                if rng is None:
+                    ties[0] = move
+                else:
+                    ties.append(move)
+        chosen = rng.choice(sorted(ties)) if rng is not None else min(ties)
+        exact = self.heuristic_leaves == leaves_before or abs(best) > EVAL_LIMIT
+        stored_depth = EXACT_DEPTH if self.heuristic_leaves == leaves_before else depth
+        self.table.store(state.key(), stored_depth, VALUE, best, chosen)
+        return chosen, best, exact
+
+
+def _child_target(value: float) -> float:
+    """The value a child must have (from its side) for the move to it to keep ``value``."""
+    if value > EVAL_LIMIT:
+        return -value - 1
+    if value < -EVAL_LIMIT:
+        return 1 - value
+    return -value
+
+
+def _principal_variation(
+    state: State[Any], first: Any, value: float, table: TranspositionTable, limit: int
+) -> tuple[Any, ...]:
+    """Follow moves that provably keep the value, starting with ``first``.
+
+    A table move is only a hint (keys may be shared by symmetric positions), so each step is
+    confirmed: the child's stored value or upper bound must be no better for the child than the
+    value the line needs. The line stops where the table cannot confirm a move.
+    """
+    line = [first]
+    node = state.play(first)
+    value = _child_target(value)
+    while len(line) < limit and not node.is_terminal():
+        entry = table.get(node.key())
+        hint = entry.move if entry is not None else None
+        moves = list(node.legal_moves())
+        if hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        target = _child_target(value)
+        for move in moves:
+            child = node.play(move)
+            if child.is_terminal():
+                winner = child.winner
+                child_value = 0.0 if winner is None else (WIN if winner == child.to_move else -WIN)
+                if child_value <= target:
+                    break
+                continue
+            child_entry = table.get(child.key())
+            if (
+                child_entry is not None
+                and child_entry.bound != LOWER
+                and child_entry.score <= target
+            ):
+                break
+        else:
+            break
+        line.append(move)
+        node = child
+        value = target
+    return tuple(line)
+
+
+def _resolve_budget(
+    state: State[Any],
+    depth: int | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    evaluator: Evaluator | None,
+) -> Evaluator:
+    if depth is not None and depth < 1:
+        raise BudgetError(f"depth must be at least 1 ply, got {depth}")
+    if time_limit is not None and not time_limit > 0:
+        raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
+    if node_limit is not None and node_limit < 1:
+        raise BudgetError(f"node limit must be at least 1, got {node_limit}")
+    if evaluator is not None:
+        return evaluator
+    if supports_evaluation(state):
+        return _own_evaluation
+    if depth is not None:
+        raise BudgetError(
+            f"a depth limit needs an evaluation function, and {type(state).__name__} has none"
+        )
+    # Without an evaluation a cut-off node is simply "unknown" (0); only budgets cut.
+    return _no_evaluation
+
+
+def alphabeta(
+    state: State[Any],
+    *,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    table: TranspositionTable | None = None,
+    evaluator: Evaluator | None = None,
+    rng: random.Random | None = None,
+    history: bool | None = None,
+) -> SearchResult[Any]:
+    """Search ``state`` and return its best move and value.
+
+    ``depth`` limits the search to that many plies, scoring the cut-off states with ``evaluator``
+    (default: ``state.evaluate``). With no depth the search reads to the end of the game when it can.
+    ``time_limit`` (seconds) and ``node_limit`` bound the work: iterative deepening then returns the
+    last completed iteration. ``table`` can be shared between searches. ``history`` turns the killer
+    and history move-ordering heuristics on or off (default: on for heuristic searches).
+    """
+    evaluate = _resolve_budget(state, depth, time_limit, node_limit, evaluator)
+    started = time.perf_counter()
+    if table is None:
+        table = TranspositionTable()
+    table.new_search()
+    budgeted = time_limit is not None or node_limit is not None
+    iterate = budgeted or depth is not None
+    search = _Search(
+        table,
+        evaluate,
+        None if time_limit is None else started + time_limit,
+        node_limit,
+        use_history=iterate if history is None else history,
+        winning_move=getattr(type(state), "winning_move", None),
+    )
+    if state.is_terminal():
+        search.stats.nodes = 1
+        value = search.negamax(state, 0, 0, -INF, INF)
+        search.stats.elapsed = time.perf_counter() - started
+        return SearchResult(None, value, (), 0, True, search.stats)
+
+    max_depth = depth if depth is not None else _UNLIMITED
+    moves = list(state.legal_moves())
+    result: tuple[Any, float, bool, int] | None = None
+    current = 1 if iterate else max_depth
+    while True:
+        if result is not None:
+            moves.remove(result[0])
+            moves.insert(0, result[0])
+        try:
+            move, value, exact = search.root(state, current, moves, rng)
+        except _OutOfBudget:
+            break
+        result = (move, value, exact, current)
+        search.abortable = budgeted
+        if exact or current >= max_depth:
+            break
+        current += 1
+    assert result is not None
+    move, value, exact, reached = result
+    pv = _principal_variation(
+        state, move, value, table, reached if reached < _UNLIMITED else MAX_PLY
+    )
+    if reached >= _UNLIMITED:
+        reached = len(pv)
+    search.stats.elapsed = time.perf_counter() - started
+    return SearchResult(move, value + 0.0, pv, reached, exact, search.stats)
+
+
+def analyze(
+    state: State[Any],
+    *,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    table: TranspositionTable | None = None,
+    evaluator: Evaluator | None = None,
+) -> list[MoveValue[Any]]:
+    """The value of every legal move of ``state`` for the side to move, best first.
+
+    Each move is searched on its own with a full window; the budget applies to each move. Ties keep
+    the lowest move first.
+    """
+    _resolve_budget(state, depth, time_limit, node_limit, evaluator)
+    if table is None:
+        table = TranspositionTable()
+    values: list[MoveValue[Any]] = []
+    for move in state.legal_moves():
+        child = state.play(move)
+        if child.is_terminal():
+            child_result = alphabeta(child, table=table)
+        else:
+            child_result = alphabeta(
+                child,
+                depth=None if depth is None else max(depth - 1, 1),
+                time_limit=time_limit,
+                node_limit=node_limit,
+                table=table,
+                evaluator=evaluator,
+            )
+        values.append(
+            MoveValue(move, parent_score(child_result.value), child_result.exact, (move, *child_result.pv))
+        )
+    values.sort(key=lambda mv: (-mv.value, mv.move))
+    return values

@@ -1,0 +1,70 @@
+"""What a search returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from zermelo.core.scores import EVAL_LIMIT, describe
+
+__all__ = ["MoveValue", "SearchResult", "SearchStats", "parent_score"]
+
+M = TypeVar("M")
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """Counters of one search. ``elapsed`` is in seconds."""
+
+    nodes: int = 0
+    cutoffs: int = 0
+    table_hits: int = 0
+    elapsed: float = 0.0
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.elapsed if self.elapsed > 0 else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult(Generic[M]):
+    """The outcome of a search from the side to move.
+
+    ``value`` follows the negamax convention of :mod:`zermelo.core.scores`. ``exact`` is true when the
+    value is the game-theoretic value (no heuristic leaf decided it). ``move`` is ``None`` only for a
+    terminal position. ``depth`` is the depth of the last completed iteration in plies (for an exact
+    search, the length of the longest line it had to read).
+    """
+
+    move: M | None
+    value: float
+    pv: tuple[M, ...]
+    depth: int
+    exact: bool
+    stats: SearchStats = field(default_factory=SearchStats)
+
+    def describe(self) -> str:
+        """The value in English words, e.g. "win in 3"."""
+        return describe(self.value, exact=self.exact)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue(Generic[M]):
+    """One legal move with its value for the side that plays it."""
+
+    move: M
+    value: float
+    exact: bool
+    pv: tuple[M, ...] = ()
+
+    def describe(self) -> str:
+        return describe(self.value, exact=self.exact)
+
+
+def parent_score(child_score: float) -> float:
+    """A child's score (from the child's side to move) seen from its parent, one ply further away."""
+    if child_score > EVAL_LIMIT:
+        return -child_score + 1
+    if child_score < -EVAL_LIMIT:
+        return -child_score - 1
+    return -child_score
