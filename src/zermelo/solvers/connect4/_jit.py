@@ -1,0 +1,52 @@
+"""The optional numba dependency, behind a shim.
+
+``jit(function)`` compiles ``function`` with ``numba.njit(cache=True)`` when numba is installed
+(``pip install 'zermelo[fast]'``) and returns it unchanged otherwise, so the kernel's source runs as
+plain Python too, only slower. Setting the environment variable ``ZERMELO_NO_NUMBA=1`` forces the
+plain path even where numba is installed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+__all__ = ["NUMBA_AVAILABLE", "numba_disabled", "numba_version"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def numba_disabled() -> bool:
+    """True when ``ZERMELO_NO_NUMBA`` asks for the plain-Python path."""
+    return os.environ.get("ZERMELO_NO_NUMBA", "").strip().lower() not in ("", "0", "false", "no")
+
+
+try:  # pragma: no cover - depends on the environment
+    import numba as _numba
+
+    NUMBA_AVAILABLE = True
+except ImportError:  # pragma: no cover - depends on the environment
+    _numba = None
+    NUMBA_AVAILABLE = False
+
+
+def numba_version() -> str | None:
+    """The installed numba version, or ``None``."""
+    return None if _numba is None else str(_numba.__version__)
+
+
+def make_jit(enabled: bool) -> Callable[[F], F]:
+    """A decorator: ``numba.njit(cache=True)`` when ``enabled`` and numba is present, else identity."""
+    if enabled and _numba is not None:
+        compile_ = _numba.njit(cache=True, nogil=True)
+
+        def jit(function: F) -> F:
+            return compile_(function)  # type: ignore[no-any-return]
+
+        return jit
+
+    def identity(function: F) -> F:
+        return function
+
+    return identity
