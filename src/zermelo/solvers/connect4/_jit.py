@@ -36,17 +36,29 @@ def numba_version() -> str | None:
     return None if _numba is None else str(_numba.__version__)
 
 
-def make_jit(enabled: bool) -> Callable[[F], F]:
-    """A decorator: ``numba.njit(cache=True)`` when ``enabled`` and numba is present, else identity."""
-    if enabled and _numba is not None:
-        compile_ = _numba.njit(cache=True, nogil=True)
+def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
+    """A decorator factory: ``jit(signature=None)`` is ``numba.njit(signature, cache=True)`` when
+    ``enabled`` and numba is present, else the identity.
 
-        def jit(function: F) -> F:
-            return compile_(function)  # type: ignore[no-any-return]
+    Recursive functions get an explicit signature: numba then compiles them eagerly and can load
+    them back from its cache, which it does not for recursion it has to infer."""
+    if enabled and _numba is not None:
+        numba = _numba
+
+        def jit(signature: str | None = None) -> Callable[[F], F]:
+            def decorate(function: F) -> F:
+                if signature is None:
+                    return numba.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+                return numba.njit(signature, cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+
+            return decorate
 
         return jit
 
-    def identity(function: F) -> F:
-        return function
+    def identity_factory(signature: str | None = None) -> Callable[[F], F]:
+        def identity(function: F) -> F:
+            return function
 
-    return identity
+        return identity
+
+    return identity_factory

@@ -13,7 +13,8 @@ Arrays shared by the functions:
 
 ``geo``  board constants: width, height, bottom row, playable cells, the column search order
          (from ``ORDER``) and the column masks (from ``COLUMNS``).
-``work`` counters and scratch: node count, table generation, the symmetry switch, and per ply the
+``work`` counters and scratch: node count, table generation, the ply below which mirror
+         positions share entries, the empty cells a node needs for enhanced cutoffs, and per ply the
          columns being searched with their ordering scores (from ``MOVES``).
 ``tt``   the transposition table, two words per slot: the position's canonical code, then
          ``generation << 32 | (lower + 64) << 16 | (upper + 64) << 8 | (best column + 1)``.
@@ -49,6 +50,8 @@ W_NODES = 0
 W_GENERATION = 1
 W_SYMMETRY = 2
 W_ETC_DEPTH = 3
+W_ETC_PLY = 4
+W_ETC_LEVELS = 5
 MOVES = 64
 PLY_SLOTS = 32
 WORK_SIZE = MOVES + PLY_SLOTS * 64
@@ -58,10 +61,12 @@ HASH_SHIFT = 40
 SCORE_OFFSET = 64
 NO_SCORE = -1000
 
+_NEGAMAX_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1])"
+
 
 if COMPILED:
 
-    @jit
+    @jit()
     def popcount(x: int) -> int:
         """Set bits of a non-negative word below 2**62 (SWAR; LLVM turns it into popcnt)."""
         x = x - ((x >> 1) & 0x5555555555555555)
@@ -76,7 +81,7 @@ else:
         return x.bit_count()
 
 
-@jit
+@jit()
 def winning_cells(stones: int, height: int, board: int) -> int:
     """Playable-board cells that would complete four in a row for ``stones`` (taken or not).
 
@@ -94,7 +99,7 @@ def winning_cells(stones: int, height: int, board: int) -> int:
     return cells & board
 
 
-@jit
+@jit()
 def mirror(code: int, width: int, height: int) -> int:
     """``code`` with its columns in reverse order."""
     step = height + 1
@@ -105,7 +110,7 @@ def mirror(code: int, width: int, height: int) -> int:
     return result
 
 
-@jit
+@jit()
 def has_alignment(stones: int, height: int) -> bool:
     step = height + 1
     for shift in (1, step, step - 1, step + 1):
@@ -115,7 +120,7 @@ def has_alignment(stones: int, height: int) -> bool:
     return False
 
 
-@jit
+@jit()
 def probe(tt: Any, work: Any, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
     slots = (len(tt) >> 1) - 1
@@ -127,17 +132,18 @@ def probe(tt: Any, work: Any, key: int) -> int:
     return -1
 
 
-@jit
-def canonical(code: int, width: int, height: int, symmetry: int) -> int:
-    """The smaller of ``code`` and its mirror image (if ``symmetry``); negative when mirrored."""
-    if symmetry:
+@jit()
+def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int:
+    """The smaller of ``code`` and its mirror image when ``nb < symmetry`` (mirror positions
+    mostly meet early in the game, and the mirror costs time); negative when mirrored."""
+    if nb < symmetry:
         image = mirror(code, width, height)
         if image < code:
             return -image - 1
     return code
 
 
-@jit
+@jit(_NEGAMAX_SIGNATURE)
 def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any) -> int:
     """Fail-soft alpha-beta on the exact score.
 
@@ -173,7 +179,7 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
         if alpha >= beta:
             return beta
 
-    signed_key = canonical(current + mask, width, height, work[W_SYMMETRY])
+    signed_key = canonical(current + mask, nb, width, height, work[W_SYMMETRY])
     flipped = signed_key < 0
     key = -signed_key - 1 if flipped else signed_key
     data = probe(tt, work, key)
@@ -221,14 +227,14 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
             work[base + 16 + j] = score
             count += 1
 
-    # Enhanced transposition cutoff: near the root, a child already known to be bad enough for
+    # Enhanced transposition cutoff: in the top levels of a big search, a child already known to be bad enough for
     # the opponent ends the search before any child is searched.
-    if cells - nb >= work[W_ETC_DEPTH]:
+    if nb < work[W_ETC_PLY] and cells - nb >= work[W_ETC_DEPTH]:
         for k in range(count):
             column = work[base + k]
             move = candidates & geo[COLUMNS + column]
             child_mask = mask | move
-            child_key = canonical(opponent + child_mask, width, height, work[W_SYMMETRY])
+            child_key = canonical(opponent + child_mask, nb + 1, width, height, work[W_SYMMETRY])
             if child_key < 0:
                 child_key = -child_key - 1
             child = probe(tt, work, child_key)
@@ -275,7 +281,7 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
     return best
 
 
-@jit
+@jit()
 def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any) -> int:
     """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
 
@@ -289,6 +295,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
         return 1 if weak else (cells + 1 - nb) // 2
     if nb >= cells - 1:
         return 0
+    work[W_ETC_PLY] = nb + work[W_ETC_LEVELS]
     low = -((cells - nb) // 2)
     high = (cells + 1 - nb) // 2
     if weak:
@@ -310,7 +317,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
     return low
 
 
-@jit
+@jit()
 def solve_many(
     currents: Any, masks: Any, plies: Any, weak: bool, fresh: bool, tt: Any, geo: Any, work: Any,
     scores: Any, nodes: Any,

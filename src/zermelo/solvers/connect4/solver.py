@@ -138,9 +138,10 @@ class Connect4Solver:
 
     ``compiled`` chooses the numba kernel (default when available) or the plain-Python one.
     ``table_bits`` sets the table to ``2**table_bits`` slots. ``book`` (default: on) answers
-    opening positions from the shipped book. ``symmetry`` shares table entries between mirror
-    positions; ``etc_empty`` is how many empty cells a node needs for enhanced transposition
-    cutoffs (probing the children in the table before searching them).
+    opening positions from the shipped book. ``symmetry`` is the ply below which mirror positions
+    share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced transposition
+    cutoffs (probing the children in the table before searching them), ``etc_levels`` in
+    how many plies below the root.
     """
 
     def __init__(
@@ -151,8 +152,9 @@ class Connect4Solver:
         compiled: bool | None = None,
         table_bits: int | None = None,
         book: bool = True,
-        symmetry: bool = True,
+        symmetry: int = 16,
         etc_empty: int = 12,
+        etc_levels: int = 4,
     ) -> None:
         self.geometry = geometry(width, height)
         self.width = width
@@ -174,8 +176,9 @@ class Connect4Solver:
             geo[k.COLUMNS + i] = self.geometry.column_masks[i]
         work = [0] * k.WORK_SIZE
         work[k.W_GENERATION] = 1
-        work[k.W_SYMMETRY] = 1 if symmetry else 0
+        work[k.W_SYMMETRY] = symmetry
         work[k.W_ETC_DEPTH] = etc_empty
+        work[k.W_ETC_LEVELS] = etc_levels
         self._tt: Any
         if self.compiled:
             import numpy as np
