@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from zermelo.core.errors import InvalidPositionError
+from zermelo.core.errors import BudgetError, InvalidPositionError
 from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import SearchResult, SearchStats
@@ -164,7 +164,7 @@ class Connect4Solver:
         if table_bits is None:
             table_bits = DEFAULT_TABLE_BITS if self.compiled else PURE_TABLE_BITS
         if not 4 <= table_bits <= 23:
-            raise InvalidPositionError(f"table_bits must be 4 to 23, got {table_bits}")
+            raise BudgetError(f"table_bits must be 4 to 23, got {table_bits}")
         k = self.kernel
         geo = [0] * k.GEO_SIZE
         geo[k.G_WIDTH] = width
