@@ -16,8 +16,9 @@ Arrays shared by the functions:
 ``work`` counters and scratch: node count, table generation, the ply below which mirror
          positions share entries, the empty cells a node needs for enhanced cutoffs, and per ply the
          columns being searched with their ordering scores (from ``MOVES``).
-``tt``   the transposition table, two words per slot: the position's canonical code, then
-         ``generation << 32 | (lower + 64) << 16 | (upper + 64) << 8 | (best column + 1)``.
+``tt``   the transposition table, buckets of two slots of two words: the position's canonical
+         code, then ``generation << 32 | stones << 24 | (lower + 64) << 16 | (upper + 64) << 8
+         | (best column + 1)``.
          A slot counts only when both its code and its generation match, so starting a new
          generation empties the table in O(1). Bounds of a position do not depend on the root,
          so entries of the current generation stay valid from one solve to the next.
@@ -41,6 +42,7 @@ G_WIDTH = 0
 G_HEIGHT = 1
 G_BOTTOM = 2
 G_BOARD = 3
+G_ODD_ROWS = 4
 ORDER = 8
 COLUMNS = 24
 GEO_SIZE = 40
@@ -87,15 +89,23 @@ def winning_cells(stones: int, height: int, board: int) -> int:
 
     Only left shifts may overflow 64 bits, and their high bits are masked off by ``board``, so the
     compiled and the plain versions agree."""
-    step = height + 1
     cells = (stones << 1) & (stones << 2) & (stones << 3)
-    for shift in (step, step - 1, step + 1):
-        pair = (stones << shift) & (stones << (2 * shift))
-        cells |= pair & (stones << (3 * shift))
-        cells |= pair & (stones >> shift)
-        pair = (stones >> shift) & (stones >> (2 * shift))
-        cells |= pair & (stones << shift)
-        cells |= pair & (stones >> (3 * shift))
+    # horizontal, then the two diagonals (written out: a loop over a tuple is slow in Python)
+    shift = height + 1
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
+    shift = height
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
+    shift = height + 2
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
     return cells & board
 
 
@@ -123,13 +133,41 @@ def has_alignment(stones: int, height: int) -> bool:
 @jit()
 def probe(tt: Any, work: Any, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
-    slots = (len(tt) >> 1) - 1
-    index = ((key * HASH_MULTIPLIER) >> HASH_SHIFT) & slots
-    if tt[2 * index] == key:
-        data = tt[2 * index + 1]
+    buckets = (len(tt) >> 2) - 1
+    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
+    if tt[base] == key:
+        data = tt[base + 1]
+        if (data >> 32) == work[W_GENERATION]:
+            return data
+    if tt[base + 2] == key:
+        data = tt[base + 3]
         if (data >> 32) == work[W_GENERATION]:
             return data
     return -1
+
+
+@jit()
+def store(tt: Any, work: Any, key: int, data: int, nb: int) -> None:
+    """Keep ``data`` for ``key`` in its bucket of two slots.
+
+    The first slot keeps the entry nearest the root (fewest stones: the most work saved), the
+    second takes whatever the first refuses; an entry pushed out of the first slot moves to the
+    second."""
+    buckets = (len(tt) >> 2) - 1
+    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
+    generation = work[W_GENERATION]
+    first_key = tt[base]
+    first = tt[base + 1]
+    first_live = (first >> 32) == generation
+    if first_key == key or not first_live or nb <= ((first >> 24) & 255):
+        if first_live and first_key != key:
+            tt[base + 2] = first_key
+            tt[base + 3] = first
+        tt[base] = key
+        tt[base + 1] = data
+    else:
+        tt[base + 2] = key
+        tt[base + 3] = data
 
 
 @jit()
@@ -215,9 +253,9 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
             if column == table_column:
                 score = 1000
             else:
-                score = popcount(
-                    winning_cells(current | move, height, board) & mine_after_free & ~move
-                )
+                created = winning_cells(current | move, height, board) & mine_after_free & ~move
+                after = ((mask | move) + geo[G_BOTTOM]) & board
+                score = 3 * popcount(created) + (2 if created & after else 0)
             j = count
             while j > 0 and work[base + 16 + j - 1] < score:
                 work[base + j] = work[base + j - 1]
@@ -269,15 +307,14 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
         known_high = best
     if flipped and best_column >= 0:
         best_column = width - 1 - best_column
-    slots = (len(tt) >> 1) - 1
-    index = ((key * HASH_MULTIPLIER) >> HASH_SHIFT) & slots
-    tt[2 * index] = key
-    tt[2 * index + 1] = (
+    data = (
         (work[W_GENERATION] << 32)
+        | (nb << 24)
         | ((known_low + SCORE_OFFSET) << 16)
         | ((known_high + SCORE_OFFSET) << 8)
         | (best_column + 1)
     )
+    store(tt, work, key, data, nb)
     return best
 
 

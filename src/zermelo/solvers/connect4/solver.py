@@ -34,8 +34,8 @@ __all__ = [
     "kernel_module",
 ]
 
-DEFAULT_TABLE_BITS = 23
-"""2**23 slots of 16 bytes: 128 MiB, the compiled default."""
+DEFAULT_TABLE_BITS = 22
+"""2**22 slots of 16 bytes: 64 MiB, the compiled default."""
 PURE_TABLE_BITS = 20
 """The plain-Python default: a list of 2**21 ints."""
 
@@ -171,6 +171,7 @@ class Connect4Solver:
         geo[k.G_HEIGHT] = height
         geo[k.G_BOTTOM] = self.geometry.bottom
         geo[k.G_BOARD] = self.geometry.board
+        geo[k.G_ODD_ROWS] = sum(self.geometry.bottom << row for row in range(0, height, 2))
         for i, column in enumerate(self.geometry.order):
             geo[k.ORDER + i] = column
             geo[k.COLUMNS + i] = self.geometry.column_masks[i]
@@ -195,6 +196,12 @@ class Connect4Solver:
             from zermelo.solvers.connect4.book import load_book
 
             self._book = load_book(width, height)
+
+    def prefault(self) -> None:
+        """Write the whole table once, so that no later solve pays for the first touch of a
+        memory page (costly on some virtual machines). Benchmarks call it before timing."""
+        if self.compiled:
+            self._tt.fill(0)
 
     # -- table --------------------------------------------------------------------------------
 
