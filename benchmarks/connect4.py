@@ -81,7 +81,9 @@ def load(name: str, limit: int | None) -> list[tuple[int, int, int, int]]:
     return rows
 
 
-def measure(solver: object, rows: list[tuple[int, int, int, int]], progress: Progress, label: str) -> Run:
+def measure(
+    solver: object, rows: list[tuple[int, int, int, int]], progress: Progress, label: str
+) -> Run:
     run = Run()
     task = progress.add_task(label, total=len(rows))
     clock = time.perf_counter
@@ -115,11 +117,19 @@ def count(value: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--limit", type=int, default=None, help="first N positions of each set")
-    parser.add_argument("--sets", default=",".join(REFERENCE), help="comma-separated, e.g. L3_R1,L2_R1")
-    parser.add_argument("--pure-limit", type=int, default=20, help="positions for the pure-Python run (0: skip)")
-    parser.add_argument("--table-bits", type=int, default=23, help="table size 2**bits (default 23: 128 MiB)")
+    parser.add_argument(
+        "--sets", default=",".join(REFERENCE), help="comma-separated, e.g. L3_R1,L2_R1"
+    )
+    parser.add_argument(
+        "--pure-limit", type=int, default=20, help="positions for the pure-Python run (0: skip)"
+    )
+    parser.add_argument(
+        "--table-bits", type=int, default=23, help="table size 2**bits (default 23: 128 MiB)"
+    )
     args = parser.parse_args(argv)
     console = Console()
     if console.width < 150:
@@ -143,13 +153,33 @@ def main(argv: list[str] | None = None) -> None:
     warm_up = time.perf_counter() - started
     pure = Connect4Solver(compiled=False, book=False) if args.pure_limit else None
 
-    table = Table(title="Connect Four solver vs the reference C++ solver (table emptied before each position)")
-    for header in ("set", "positions", "correct", "mean time", "mean nodes", "nodes/s", "ref time",
-                   "ref nodes", "speed vs ref", "pure positions", "pure time", "pure vs ref"):
+    table = Table(
+        title="Connect Four solver vs the reference C++ solver (table emptied before each position)"
+    )
+    for header in (
+        "set",
+        "positions",
+        "correct",
+        "mean time",
+        "mean nodes",
+        "nodes/s",
+        "ref time",
+        "ref nodes",
+        "speed vs ref",
+        "pure positions",
+        "pure time",
+        "pure vs ref",
+    ):
         table.add_column(header, justify="right")
     total_wrong = 0
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=console, transient=True) as progress:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
         for name in names:
             ref_time, ref_nodes, default_limit = REFERENCE[name]
             limit = args.limit if args.limit is not None else default_limit
@@ -169,7 +199,8 @@ def main(argv: list[str] | None = None) -> None:
                 duration(ref_time), count(ref_nodes),
                 f"[{style}]{ratio:.2f}x[/{style}]" if run.positions else "-",
                 str(pure_run.positions),
-                duration(pure_run.mean_time) + ("" if pure_run.correct == pure_run.positions else " ✗"),
+                duration(pure_run.mean_time)
+                + ("" if pure_run.correct == pure_run.positions else " ✗"),
                 f"{pure_ratio:.1f}x slower" if pure_run.positions else "-",
             )  # fmt: skip
     console.print(table)
@@ -179,7 +210,8 @@ def main(argv: list[str] | None = None) -> None:
 
         version = numba.__version__
     console.print(
-        f"JIT warm-up (import, numba cache load or compile, table allocation and first touch, first solve): {warm_up:.2f} s; "
+        "JIT warm-up (import, numba cache load or compile, table allocation and first touch, "
+        f"first solve): {warm_up:.2f} s; "
         f"numba {version or 'not in use'}; speed vs ref > 1 means faster than the reference."
     )
     if total_wrong:

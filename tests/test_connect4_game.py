@@ -1,4 +1,4 @@
-"""Connect Four rules: moves, wins, notation, errors, symmetry, and the search oracle on small boards."""
+"""Connect Four rules: moves, wins, notation, errors, symmetry, the oracle on small boards."""
 
 from __future__ import annotations
 

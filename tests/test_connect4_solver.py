@@ -52,7 +52,9 @@ def states(rows: list[tuple[str, int]]) -> list[Connect4State]:
     ("name", "limit"),
     [("Test_L3_R1", None), ("Test_L2_R1", None), ("Test_L1_R1", None), ("Test_L2_R2", 150)],
 )
-def test_exact_scores_on_the_quick_sets(solver: Connect4Solver, name: str, limit: int | None) -> None:
+def test_exact_scores_on_the_quick_sets(
+    solver: Connect4Solver, name: str, limit: int | None
+) -> None:
     rows = read_set(name, limit)
     positions = [(s.current, s.mask, s.ply) for s in states(rows)]
     scores, nodes = solver.solve_batch(positions)

@@ -144,7 +144,11 @@ class Connect4State(NamedTuple):
         return cls(0, 0, "", width, height)
 
     def __repr__(self) -> str:
-        size = "" if (self.width, self.height) == (7, 6) else f", width={self.width}, height={self.height}"
+        size = (
+            ""
+            if (self.width, self.height) == (7, 6)
+            else f", width={self.width}, height={self.height}"
+        )
         return f"Connect4State.parse({self.notation()!r}{size})"
 
     @property
@@ -197,9 +201,7 @@ class Connect4State(NamedTuple):
                 f"column {move!r} is off the board; expected 0 to {geo.width - 1} (0-based)"
             )
         if self.mask & geo.top_cells[move]:
-            raise IllegalMoveError(
-                f"column {move + 1} is full in position {self.notation()!r}"
-            )
+            raise IllegalMoveError(f"column {move + 1} is full in position {self.notation()!r}")
         if self.winner is not None:
             raise IllegalMoveError(
                 f"the game is over in position {self.notation()!r}; no move is possible"
@@ -289,9 +291,7 @@ class Connect4State(NamedTuple):
         """A column digit, ``1`` for the leftmost; raises :class:`ParseError` quoting ``text``."""
         stripped = text.strip()
         if len(stripped) != 1 or not "1" <= stripped <= str(self.width):
-            raise ParseError(
-                f"invalid column {text!r}: expected a digit from 1 to {self.width}"
-            )
+            raise ParseError(f"invalid column {text!r}: expected a digit from 1 to {self.width}")
         return int(stripped) - 1
 
     @staticmethod
@@ -341,9 +341,7 @@ class Connect4State(NamedTuple):
 def _mirror_parts(width: int, height: int) -> tuple[tuple[int, int, int], ...]:
     step = height + 1
     column = (1 << step) - 1
-    return tuple(
-        (c * step, column, (width - 1 - c) * step) for c in range(width)
-    )
+    return tuple((c * step, column, (width - 1 - c) * step) for c in range(width))
 
 
 def mirror_code(code: int, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = ["NUMBA_AVAILABLE", "numba_disabled", "numba_version"]
 
@@ -22,6 +22,7 @@ def numba_disabled() -> bool:
     return os.environ.get("ZERMELO_NO_NUMBA", "").strip().lower() not in ("", "0", "false", "no")
 
 
+_numba: Any
 try:  # pragma: no cover - depends on the environment
     import numba as _numba
 
@@ -48,8 +49,8 @@ def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
         def jit(signature: str | None = None) -> Callable[[F], F]:
             def decorate(function: F) -> F:
                 if signature is None:
-                    return numba.njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
-                return numba.njit(signature, cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+                    return cast(F, numba.njit(cache=True, nogil=True)(function))
+                return cast(F, numba.njit(signature, cache=True, nogil=True)(function))
 
             return decorate
 

@@ -198,7 +198,9 @@ def _opponent_threat(state: Connect4State) -> int | None:
     geo = state.geometry
     from zermelo.games.connect4 import winning_cells
 
-    threats = winning_cells(state.opponent, state.mask, geo) & ((state.mask + geo.bottom) & geo.board)
+    threats = winning_cells(state.opponent, state.mask, geo) & (
+        (state.mask + geo.bottom) & geo.board
+    )
     for column in geo.order:
         if threats & geo.column_masks[column]:
             return column

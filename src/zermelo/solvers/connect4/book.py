@@ -174,7 +174,10 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a long-ru
                 handle.write(json.dumps({"code": code, "score": score}) + "\n")
 
     def report(done: int, total: int, state: Connect4State, score: int, seconds: float) -> None:
-        print(f"{done}/{total} {state.notation() or '(empty)'} score {score} {seconds:.1f}s", flush=True)
+        print(
+            f"{done}/{total} {state.notation() or '(empty)'} score {score} {seconds:.1f}s",
+            flush=True,
+        )
 
     started = time.perf_counter()
     book = build_book(
@@ -182,7 +185,10 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a long-ru
     )
     output = args.output or book_path(args.width, args.height)
     write_book(book, output, args.width, args.height, args.depth)
-    print(f"{len(book)} positions, depth {args.depth}, {time.perf_counter() - started:.0f}s -> {output}")
+    print(
+        f"{len(book)} positions, depth {args.depth}, "
+        f"{time.perf_counter() - started:.0f}s -> {output}"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -30,9 +30,7 @@ from typing import Any
 
 from zermelo.solvers.connect4._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
 
-COMPILED: bool = (
-    NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
-)
+COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""
 
 jit = make_jit(COMPILED)
@@ -136,7 +134,7 @@ def probe(tt: Any, work: Any, key: int) -> int:
     buckets = (len(tt) >> 2) - 1
     base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
     if tt[base] == key:
-        data = tt[base + 1]
+        data: int = tt[base + 1]
         if (data >> 32) == work[W_GENERATION]:
             return data
     if tt[base + 2] == key:
@@ -182,16 +180,18 @@ def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int
 
 
 @jit(_NEGAMAX_SIGNATURE)
-def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any) -> int:
+def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
+    current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any
+) -> int:
     """Fail-soft alpha-beta on the exact score.
 
     Precondition: the side to move cannot win at once. Returns ``s`` with: ``s <= alpha`` implies
     value ``<= s``; ``s >= beta`` implies value ``>= s``; otherwise ``s`` is the value.
     """
     work[W_NODES] += 1
-    width = geo[G_WIDTH]
-    height = geo[G_HEIGHT]
-    board = geo[G_BOARD]
+    width: int = geo[G_WIDTH]
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
     cells = width * height
     possible = (mask + geo[G_BOTTOM]) & board
     opponent = current ^ mask
@@ -231,10 +231,8 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
             return known_low
         if known_high <= alpha:
             return known_high
-        if known_low > alpha:
-            alpha = known_low
-        if known_high < beta:
-            beta = known_high
+        alpha = max(alpha, known_low)
+        beta = min(beta, known_high)
         if alpha >= beta:
             return alpha
         table_column = (data & 255) - 1
@@ -265,7 +263,8 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
             work[base + 16 + j] = score
             count += 1
 
-    # Enhanced transposition cutoff: in the top levels of a big search, a child already known to be bad enough for
+    # Enhanced transposition cutoff: in the top levels of a big search, a child already known
+    # to be bad enough for
     # the opponent ends the search before any child is searched.
     if nb < work[W_ETC_PLY] and cells - nb >= work[W_ETC_DEPTH]:
         for k in range(count):
@@ -293,15 +292,12 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
             best_column = column
             if score >= beta:
                 break
-            if score > floor:
-                floor = score
+            floor = max(floor, score)
 
     if best >= beta:
-        if best > known_low:
-            known_low = best
+        known_low = max(known_low, best)
     elif best <= alpha:
-        if best < known_high:
-            known_high = best
+        known_high = min(known_high, best)
     else:
         known_low = best
         known_high = best
@@ -319,14 +315,16 @@ def negamax(current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, ge
 
 
 @jit()
-def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any) -> int:
+def solve(  # noqa: PLR0917
+    current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any
+) -> int:
     """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
 
     Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
     first, since most scores are small."""
-    height = geo[G_HEIGHT]
-    board = geo[G_BOARD]
-    cells = geo[G_WIDTH] * height
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
+    cells: int = geo[G_WIDTH] * height
     possible = (mask + geo[G_BOTTOM]) & board
     if winning_cells(current, height, board) & possible:
         return 1 if weak else (cells + 1 - nb) // 2
@@ -355,9 +353,17 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
 
 
 @jit()
-def solve_many(
-    currents: Any, masks: Any, plies: Any, weak: bool, fresh: bool, tt: Any, geo: Any, work: Any,
-    scores: Any, nodes: Any,
+def solve_many(  # noqa: PLR0917
+    currents: Any,
+    masks: Any,
+    plies: Any,
+    weak: bool,
+    fresh: bool,
+    tt: Any,
+    geo: Any,
+    work: Any,
+    scores: Any,
+    nodes: Any,
 ) -> None:
     """Solve a batch of positions in one call (no Python between them); ``fresh`` starts a new
     table generation before each."""

@@ -48,7 +48,7 @@ def plies_to_finish(score: int, ply: int, width: int = 7, height: int = 6) -> in
 
 
 def to_negamax(score: int, ply: int, width: int = 7, height: int = 6) -> int:
-    """The solver ``score`` of a position with ``ply`` stones as a negamax value (``WIN - plies``)."""
+    """The solver ``score`` of a position with ``ply`` stones as a negamax value (WIN - plies)."""
     plies = plies_to_finish(score, ply, width, height)
     if plies is None:
         return 0

@@ -48,7 +48,7 @@ def kernel_module(compiled: bool | None = None) -> ModuleType:
     ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
     loaded from the same source file with compilation switched off.
     """
-    global _PURE_KERNEL
+    global _PURE_KERNEL  # noqa: PLW0603 - loaded once, on first use
     if compiled is None or compiled:
         if compiled and not compiled_kernel.COMPILED:
             raise InvalidPositionError(
@@ -107,7 +107,7 @@ class Connect4Result:
         return to_negamax(self.score, self.ply, self.width, self.height)
 
     def describe(self) -> str:
-        """"win in 3", "draw", "loss in 2" (moves of the winner), "win", "loss" in weak mode."""
+        """ "win in 3", "draw", "loss in 2" (moves of the winner), "win", "loss" in weak mode."""
         if self.over:
             if self.winner is None:
                 return "draw"
@@ -139,7 +139,8 @@ class Connect4Solver:
     ``compiled`` chooses the numba kernel (default when available) or the plain-Python one.
     ``table_bits`` sets the table to ``2**table_bits`` slots. ``book`` (default: on) answers
     opening positions from the shipped book. ``symmetry`` is the ply below which mirror positions
-    share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced transposition
+    share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced
+    transposition
     cutoffs (probing the children in the table before searching them), ``etc_levels`` in
     how many plies below the root.
     """
@@ -243,9 +244,7 @@ class Connect4Solver:
         """The score of a running position given as bitboards (no validation, no book)."""
         work = self._work
         work[self.kernel.W_NODES] = 0
-        return int(
-            self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work)
-        )
+        return int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
 
     @property
     def last_nodes(self) -> int:
@@ -332,7 +331,9 @@ class Connect4Solver:
             scores[column] = self._child_score(state, column, weak)[0]
         return scores
 
-    def principal_variation(self, position: Position, *, limit: int | None = None) -> tuple[int, ...]:
+    def principal_variation(
+        self, position: Position, *, limit: int | None = None
+    ) -> tuple[int, ...]:
         """A line of best moves to the end of the game (first best move in centre order each
         time: the winner takes a fastest win, the loser a slowest loss)."""
         state = self.position(position)
@@ -361,9 +362,9 @@ class Connect4Solver:
         if self.compiled:
             import numpy as np
 
-            currents = np.array([p[0] for p in positions], dtype=np.int64)
-            masks = np.array([p[1] for p in positions], dtype=np.int64)
-            plies = np.array([p[2] for p in positions], dtype=np.int64)
+            currents: Any = np.array([p[0] for p in positions], dtype=np.int64)
+            masks: Any = np.array([p[1] for p in positions], dtype=np.int64)
+            plies: Any = np.array([p[2] for p in positions], dtype=np.int64)
             scores: Any = np.zeros(n, dtype=np.int64)
             nodes: Any = np.zeros(n, dtype=np.int64)
         else:
@@ -390,7 +391,9 @@ def _over(state: Connect4State) -> int | None:
 _DEFAULT: dict[tuple[int, int, bool | None], Connect4Solver] = {}
 
 
-def default_solver(width: int = 7, height: int = 6, *, compiled: bool | None = None) -> Connect4Solver:
+def default_solver(
+    width: int = 7, height: int = 6, *, compiled: bool | None = None
+) -> Connect4Solver:
     """A shared solver per board size (its table persists between calls)."""
     key = (width, height, compiled)
     solver = _DEFAULT.get(key)
