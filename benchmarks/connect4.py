@@ -3,7 +3,7 @@
 For each benchmark set it solves the positions one by one with an emptied table (a new table
 generation, not timed), checks every score against the file, and prints mean time, mean nodes and
 nodes per second, with the numba kernel and with the plain-Python kernel (on the first
-``--pure-limit`` positions, since it is slow), beside the reference figures measured on the same
+first positions only, since it is slow: ``--pure-limit``), beside the reference figures measured on the same
 machine. The JIT warm-up (loading numba's cache or compiling) is timed separately.
 
     python benchmarks/connect4.py                      # everything (L1_R3: first 100)
@@ -30,14 +30,14 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from zermelo.games.connect4 import Connect4State  # noqa: E402
 
-# set: (reference mean time in seconds, reference mean nodes, default limit)
+# set: (reference mean time in seconds, reference mean nodes, default limit, default pure limit)
 REFERENCE = {
-    "L3_R1": (9e-6, 51, None),
-    "L2_R1": (89e-6, 449, None),
-    "L2_R2": (6.6e-3, 39_800, None),
-    "L1_R1": (0.38e-3, 3_300, None),
-    "L1_R2": (161e-3, 1_190_000, None),
-    "L1_R3": (9.7, 58_000_000, 100),
+    "L3_R1": (9e-6, 51, None, 200),
+    "L2_R1": (89e-6, 449, None, 100),
+    "L2_R2": (6.6e-3, 39_800, None, 10),
+    "L1_R1": (0.38e-3, 3_300, None, 50),
+    "L1_R2": (161e-3, 1_190_000, None, 2),
+    "L1_R3": (9.7, 58_000_000, 100, 0),
 }
 
 
@@ -125,7 +125,10 @@ def main(argv: list[str] | None = None) -> None:
         "--sets", default=",".join(REFERENCE), help="comma-separated, e.g. L3_R1,L2_R1"
     )
     parser.add_argument(
-        "--pure-limit", type=int, default=20, help="positions for the pure-Python run (0: skip)"
+        "--pure-limit",
+        type=int,
+        default=None,
+        help="positions per set for the pure-Python run (0: skip; default 200 to 0 by set)",
     )
     parser.add_argument(
         "--table-bits", type=int, default=23, help="table size 2**bits (default 23: 128 MiB)"
@@ -151,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
         fast.prefault()
         fast.score_bitboard(*Connect4State.parse("2252576253462244111563365343671351441")[:2], 37)
     warm_up = time.perf_counter() - started
-    pure = Connect4Solver(compiled=False, book=False) if args.pure_limit else None
+    pure = Connect4Solver(compiled=False, book=False) if args.pure_limit != 0 else None
 
     table = Table(
         title="Connect Four solver vs the reference C++ solver (table emptied before each position)"
@@ -181,13 +184,14 @@ def main(argv: list[str] | None = None) -> None:
         transient=True,
     ) as progress:
         for name in names:
-            ref_time, ref_nodes, default_limit = REFERENCE[name]
+            ref_time, ref_nodes, default_limit, default_pure = REFERENCE[name]
+            pure_limit = default_pure if args.pure_limit is None else args.pure_limit
             limit = args.limit if args.limit is not None else default_limit
             rows = load(name, limit)
             run = measure(fast, rows, progress, f"{name} numba") if fast is not None else Run()
             pure_run = Run()
             if pure is not None:
-                pure_run = measure(pure, rows[: args.pure_limit], progress, f"{name} pure Python")
+                pure_run = measure(pure, rows[:pure_limit], progress, f"{name} pure Python")
             total_wrong += run.positions - run.correct + pure_run.positions - pure_run.correct
             ratio = ref_time / run.mean_time if run.mean_time else 0
             pure_ratio = pure_run.mean_time / ref_time if pure_run.mean_time else 0

@@ -373,3 +373,19 @@ def solve_many(  # noqa: PLR0917
         work[W_NODES] = 0
         scores[i] = solve(currents[i], masks[i], plies[i], weak, tt, geo, work)
         nodes[i] = work[W_NODES]
+
+
+@jit()
+def at_most(  # noqa: PLR0917
+    current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, work: Any
+) -> bool:
+    """Whether the score of a running position is at most ``bound`` (one null-window search)."""
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
+    cells: int = geo[G_WIDTH] * height
+    possible = (mask + geo[G_BOTTOM]) & board
+    if winning_cells(current, height, board) & possible:
+        return (cells + 1 - nb) // 2 <= bound
+    if nb >= cells - 1:
+        return bound >= 0
+    return negamax(current, mask, nb, bound, bound + 1, tt, geo, work) <= bound

@@ -311,12 +311,50 @@ class Connect4Solver:
     def _best_moves(
         self, state: Connect4State, score: int, weak: bool
     ) -> tuple[tuple[int, ...], int]:
+        """The columns that keep ``score``: a child keeps it when its own score is at most
+        ``-score``, which one null-window search per column tells (no exact child scores)."""
+        geo = self.geometry
+        moves = state.legal_moves()
+        if weak and score < 0:
+            return tuple(moves), 0
+        wins = tuple(
+            c
+            for c in moves
+            if self.kernel.has_alignment(
+                state.current | ((state.mask + geo.bottom) & geo.column_masks[c]), self.height
+            )
+        )
+        if wins:
+            return wins, 0
+        bound = -score
         nodes = 0
         best = []
-        for column in state.legal_moves():
-            value, used = self._child_score(state, column, weak)
-            nodes += used
-            if value == score:
+        for column in moves:
+            move = (state.mask + geo.bottom) & geo.column_masks[column]
+            child_mask = state.mask | move
+            child_current = state.current ^ state.mask
+            if child_mask == geo.board:
+                keeps = bound >= 0
+            else:
+                booked = self.book_score(child_current, child_mask)
+                if booked is not None:
+                    keeps = booked <= bound
+                else:
+                    work = self._work
+                    work[self.kernel.W_NODES] = 0
+                    keeps = bool(
+                        self.kernel.at_most(
+                            child_current,
+                            child_mask,
+                            state.ply + 1,
+                            bound,
+                            self._tt,
+                            self._geo,
+                            work,
+                        )  # fmt: skip
+                    )
+                    nodes += self.last_nodes
+            if keeps:
                 best.append(column)
         return tuple(best), nodes
 
@@ -340,11 +378,7 @@ class Connect4Solver:
         line: list[int] = []
         while _over(state) is None and (limit is None or len(line) < limit):
             score = self._score(state.current, state.mask, state.ply, False)[0]
-            for column in state.legal_moves():
-                if self._child_score(state, column, False)[0] == score:
-                    break
-            else:  # pragma: no cover - some move always keeps the score
-                raise AssertionError(f"no move keeps score {score} in {state.notation()!r}")
+            column = self._best_moves(state, score, False)[0][0]
             line.append(column)
             state = state.play(column)
         return tuple(line)
