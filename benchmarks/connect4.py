@@ -2,14 +2,16 @@
 
 For each benchmark set it solves the positions one by one with an emptied table (a new table
 generation, not timed), checks every score against the file, and prints mean time, mean nodes and
-nodes per second, with the numba kernel and with the plain-Python kernel (on the first
-first positions only, since it is slow: ``--pure-limit``), beside the reference figures measured on the same
+nodes per second, with the numba kernel and with the plain-Python kernel (on the first positions
+only, since it is slow: ``--pure-limit``), beside the reference figures measured on the same
 machine. The JIT warm-up (loading numba's cache or compiling) is timed separately.
 
     python benchmarks/connect4.py                      # everything (L1_R3: first 100)
     python benchmarks/connect4.py --limit 200 --sets L3_R1,L2_R1 --pure-limit 20
 
-The data folder is ``<repo>/../shared/benchmarks/connect4`` or ``$ZERMELO_C4_DATA``.
+Times are CPU time of the process (``time.process_time``), since the machine may be shared; the
+wall-clock mean is shown beside them. The data folder is
+``<repo>/../shared/benchmarks/connect4`` or ``$ZERMELO_C4_DATA``.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Run:
     positions: int = 0
     correct: int = 0
     seconds: float = 0.0
+    wall: float = 0.0
     nodes: int = 0
 
     @property
@@ -66,6 +69,10 @@ class Run:
     @property
     def rate(self) -> float:
         return self.nodes / self.seconds if self.seconds else 0.0
+
+    @property
+    def mean_wall(self) -> float:
+        return self.wall / self.positions if self.positions else 0.0
 
 
 def load(name: str, limit: int | None) -> list[tuple[int, int, int, int]]:
@@ -86,12 +93,14 @@ def measure(
 ) -> Run:
     run = Run()
     task = progress.add_task(label, total=len(rows))
-    clock = time.perf_counter
+    clock = time.process_time
+    wall = time.perf_counter
     for current, mask, ply, expected in rows:
         solver.new_generation()  # type: ignore[attr-defined]
-        started = clock()
+        started, wall_started = clock(), wall()
         score = solver.score_bitboard(current, mask, ply)  # type: ignore[attr-defined]
         run.seconds += clock() - started
+        run.wall += wall() - wall_started
         run.nodes += solver.last_nodes  # type: ignore[attr-defined]
         run.positions += 1
         run.correct += score == expected
@@ -164,6 +173,7 @@ def main(argv: list[str] | None = None) -> None:
         "positions",
         "correct",
         "mean time",
+        "wall",
         "mean nodes",
         "nodes/s",
         "ref time",
@@ -199,7 +209,8 @@ def main(argv: list[str] | None = None) -> None:
             table.add_row(
                 name, str(run.positions),
                 f"{run.correct}" + (" ✓" if run.correct == run.positions else " ✗"),
-                duration(run.mean_time), count(run.mean_nodes), count(run.rate),
+                duration(run.mean_time), duration(run.mean_wall),
+                count(run.mean_nodes), count(run.rate),
                 duration(ref_time), count(ref_nodes),
                 f"[{style}]{ratio:.2f}x[/{style}]" if run.positions else "-",
                 str(pure_run.positions),
@@ -216,6 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     console.print(
         "JIT warm-up (import, numba cache load or compile, table allocation and first touch, "
         f"first solve): {warm_up:.2f} s; "
+        "mean time is CPU time of this process per position (the machine is shared), wall is "
+        "elapsed time; "
         f"numba {version or 'not in use'}; speed vs ref > 1 means faster than the reference."
     )
     if total_wrong:
