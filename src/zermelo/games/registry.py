@@ -47,9 +47,7 @@ def get_game(name: str) -> GameSpec:
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     target = _SPECS.get(key)
     if target is None:
-        raise UnknownGameError(
-            f"unknown game {name!r}: expected one of {', '.join(game_names())}"
-        )
+        raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(game_names())}")
     module_name, attribute = target.split(":")
     spec: GameSpec = getattr(importlib.import_module(module_name), attribute)
     return spec

@@ -236,9 +236,7 @@ class TicTacToeState(NamedTuple):
             )
         cells = parts[0]
         if len(cells) != 9:
-            raise ParseError(
-                f"invalid position {text!r}: expected 9 squares, got {len(cells)}"
-            )
+            raise ParseError(f"invalid position {text!r}: expected 9 squares, got {len(cells)}")
         bad = sorted({c for c in cells.upper() if c not in "XO."})
         if bad:
             raise ParseError(

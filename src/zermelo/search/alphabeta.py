@@ -388,7 +388,7 @@ def analyze(
     Each move is searched on its own with a full window; the budget applies to each move. Ties keep
     the lowest move first.
     """
-    _resolve_budget(state, depth, time_limit, node_limit, evaluator)
+    evaluate = _resolve_budget(state, depth, time_limit, node_limit, evaluator)
     if table is None:
         table = TranspositionTable()
     values: list[MoveValue[Any]] = []
@@ -396,17 +396,25 @@ def analyze(
         child = state.play(move)
         if child.is_terminal():
             child_result = alphabeta(child, table=table)
+        elif depth == 1:
+            # The move itself is the whole horizon: the child is scored where it stands.
+            child_result = SearchResult(None, evaluate(child), (), 0, False)
         else:
             child_result = alphabeta(
                 child,
-                depth=None if depth is None else max(depth - 1, 1),
+                depth=None if depth is None else depth - 1,
                 time_limit=time_limit,
                 node_limit=node_limit,
                 table=table,
                 evaluator=evaluator,
             )
         values.append(
-            MoveValue(move, parent_score(child_result.value), child_result.exact, (move, *child_result.pv))
+            MoveValue(
+                move,
+                parent_score(child_result.value) + 0.0,
+                child_result.exact,
+                (move, *child_result.pv),
+            )
         )
     values.sort(key=lambda mv: (-mv.value, mv.move))
     return values
