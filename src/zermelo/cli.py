@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo import i18n
+from zermelo import __version__, i18n
 from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
 
@@ -52,7 +52,7 @@ def build_cli() -> click.Group:
         context_settings={"help_option_names": ["-h", "--help"]},
         help=_("Game search from the minimax tutorial: play, analyse and solve games."),
     )
-    @click.version_option(package_name="zermelo")
+    @click.version_option(version=__version__, prog_name="zermelo")
     @_lang_option
     def cli() -> None:
         pass
