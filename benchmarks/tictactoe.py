@@ -141,7 +141,7 @@ def main() -> None:
             f"{seconds * 1000:,.3f} ms",
             f"{baseline / seconds:,.0f}x",
         )
-    Console().print(table)
+    Console(width=120).print(table)
     target = baseline / rows[3][1]
     verdict = "met" if target >= 1000 else "MISSED"
     Console().print(
