@@ -61,6 +61,16 @@ def test_alphabeta_equals_minimax_on_every_reachable_position(first: Player) -> 
             continue
         # The chosen move keeps the game's value ...
         assert parent_score(values[state.play(fresh.move)]) == expected, state
+        # The principal variation is played out to the end of the game, with the value's result.
+        end = state
+        for move in fresh.pv:
+            end = end.play(move)
+        assert end.is_terminal(), (state, fresh.pv)
+        if expected == 0:
+            assert end.winner is None
+        else:
+            assert len(fresh.pv) == WIN - abs(expected)
+            assert (end.winner == state.to_move) == (expected > 0)
         # ... and it is the lowest of the moves that do.
         keeping = [
             m for m in state.legal_moves() if parent_score(values[state.play(m)]) == expected

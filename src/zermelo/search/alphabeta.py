@@ -253,7 +253,12 @@ def _child_target(value: float) -> float:
 
 
 def _principal_variation(
-    state: State[Any], first: Any, value: float, table: TranspositionTable, limit: int
+    state: State[Any],
+    first: Any,
+    value: float,
+    table: TranspositionTable,
+    limit: int,
+    exact: bool,
 ) -> tuple[Any, ...]:
     """Follow moves that provably keep the value, starting with ``first``.
 
@@ -303,7 +308,13 @@ def _principal_variation(
             ):
                 break
         else:
-            break
+            if not exact:
+                break
+            search = _Search(
+                table, _no_evaluation, None, None, False, winning_move, non_losing_moves
+            )
+            move, _, _ = search.root(node, _UNLIMITED, list(node.legal_moves()), None)
+            child = node.play(move)
         line.append(move)
         node = child
         value = target
@@ -396,7 +407,7 @@ def alphabeta(
     assert result is not None
     move, value, exact, reached = result
     pv = _principal_variation(
-        state, move, value, table, reached if reached < _UNLIMITED else MAX_PLY
+        state, move, value, table, reached if reached < _UNLIMITED else MAX_PLY, exact
     )
     if reached >= _UNLIMITED:
         reached = len(pv)
