@@ -185,3 +185,31 @@ def test_best_move_keeps_the_tutorials_value_everywhere() -> None:
         assert move is not None
         game.make_move(move, "X")
         assert game.minimax(0, False) == value
+
+
+def test_play_game_runs_the_terminal_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"{i}\n" for i in range(9))))
+    game = TicTacToe()
+    game.play_game()
+    out = capsys.readouterr().out
+    assert out.startswith("Welcome to Tic Tac Toe!\nYou are 'O' and the AI is 'X'\n")
+    assert out.rstrip().endswith(("AI wins!", "It's a tie!"))
+    # The class's board holds the final position.
+    assert game.game_over()
+    assert game.check_winner() != "O"
+
+
+def test_play_game_stops_cleanly_when_input_ends(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    TicTacToe().play_game()
+    out = capsys.readouterr().out
+    # Whoever starts, the person must move before the game can end.
+    assert out.rstrip().endswith("Input ended before the game was over; goodbye.")
