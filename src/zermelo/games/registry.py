@@ -30,10 +30,13 @@ class GameSpec:
 # name -> "module:attribute" of its GameSpec; aliases point to the same spec.
 _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
+    "checkers": "zermelo.games.checkers:SPEC",
 }
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
     "tic-tac-toe": "tictactoe",
+    "draughts": "checkers",
+    "english-draughts": "checkers",
 }
 
 
