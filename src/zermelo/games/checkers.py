@@ -383,6 +383,10 @@ class CheckersState(NamedTuple):
         listed = ", ".join(_format(m) for m in moves)
         if len(moves) > 12:
             listed = ", ".join(_format(m) for m in moves[:12]) + ", ..."
+        if isinstance(move, tuple):
+            longer = [m for m in moves if len(m) > len(move) and m[: len(move)] == move]
+            if longer:
+                return f"move {text} must go on jumping: {' or '.join(_format(m) for m in longer)}"
         if self.has_capture():
             return f"move {text} is not legal: a capture is mandatory ({listed})"
         return f"move {text} is not legal; legal moves: {listed}"
