@@ -491,8 +491,7 @@ class CheckersState(NamedTuple):
             return squares
         if all(pair in _OVER for pair in zero):
             return squares
-        # Shortened: find the legal captures that visit these squares in this order.
-        fits = [m for m in self.legal_moves() if _visits(m, squares)]
+        fits = self.completions(squares)
         if len(fits) == 1:
             return fits[0]
         if not fits:
@@ -501,6 +500,11 @@ class CheckersState(NamedTuple):
             f"ambiguous move {text!r}: it fits {', '.join(_format(m) for m in fits)}; "
             "give the squares in between"
         )
+
+    def completions(self, squares: CheckersMove) -> list[CheckersMove]:
+        """The legal moves that start and end on the first and last of ``squares`` and pass the
+        others in order: the moves a shortened capture such as ``(15, 31)`` may mean."""
+        return [m for m in self.legal_moves() if _visits(m, squares)]
 
     @staticmethod
     def format_move(move: CheckersMove) -> str:
@@ -651,4 +655,6 @@ SPEC: Final = GameSpec(
     new=_new,
     parse=CheckersState.parse,
     options={"first": "who moves first: Player.FIRST (Black, the rule) or Player.SECOND (White)"},
+    first_mover=BLACK,
+    default_time=1.0,
 )

@@ -18,6 +18,11 @@ class GameSpec:
 
     ``new(**options)`` makes the initial state; ``parse(text)`` reads the game's position notation.
     ``options`` documents the keyword options ``new`` takes (name to one-line help).
+    ``first_mover`` is the side the rules make move first (checkers: Black), or ``None`` when
+    either side may start (``new(first=...)`` picks it); with a fixed first mover, a front end
+    that lets a person choose who starts gives that person the first mover's side instead.
+    ``default_time`` is the search time in seconds that front ends use when no depth or time was
+    asked for, for games too deep to search to the end (``None``: search to the end).
     """
 
     name: str
@@ -25,6 +30,8 @@ class GameSpec:
     new: Callable[..., Any]
     parse: Callable[[str], Any]
     options: dict[str, str] = field(default_factory=dict)
+    first_mover: Any = None
+    default_time: float | None = None
 
 
 # name -> "module:attribute" of its GameSpec; aliases point to the same spec.
