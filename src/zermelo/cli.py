@@ -152,6 +152,13 @@ def build_cli() -> click.Group:
             else:
                 console.print(_("The game is over: the side to move has lost."))
             return
+        if depth is None and time_limit is None and spec.default_time is not None:
+            time_limit = spec.default_time
+            console.print(
+                _("No --depth or --time given: searching {seconds:g} s per move.").format(
+                    seconds=time_limit
+                )
+            )
         values = analyze_moves(state, depth=depth, time_limit=time_limit)
         result = alphabeta(state, depth=depth, time_limit=time_limit)
         table = Table(title=_("Moves for the side to move"))
