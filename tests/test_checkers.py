@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zermelo.agents import EngineAgent, make_agent
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.scores import EVAL_LIMIT, describe, is_decided
 from zermelo.core.state import Player, State
@@ -26,6 +27,8 @@ from zermelo.search import alphabeta, analyze, minimax
 from zermelo.search.quiescence import quiescent
 
 START = CheckersState.initial()
+SHOT = "B:W17,19,21,23,25,27,28,29,30,32:B1,2,3,4,6,7,10,11,12,18"
+"""Black to move gives a man (10-14, 17x10) and takes three with a crowning triple jump."""
 
 
 def moves(state: CheckersState) -> list[str]:
@@ -297,7 +300,7 @@ def test_alphabeta_equals_depth_limited_minimax(fen: str) -> None:
 
 def test_a_shot_one_man_for_three() -> None:
     # Black gives the man on 10 (10-14, 17x10) and takes three back with a crowning triple jump.
-    state = CheckersState.parse("B:W17,19,21,23,25,27,28,29,30,32:B1,2,3,4,6,7,10,11,12,18")
+    state = CheckersState.parse(SHOT)
     result = alphabeta(state, depth=2, evaluator=quiescent())
     assert result.move == (10, 14)
     line = alphabeta(state, depth=4, evaluator=quiescent())
@@ -326,7 +329,7 @@ def test_two_kings_trap_one_king(fen: str, first: tuple[int, int]) -> None:
 
 
 def test_analyze_values_every_move() -> None:
-    state = CheckersState.parse("B:W17,19,21,23,25,27,28,29,30,32:B1,2,3,4,6,7,10,11,12,18")
+    state = CheckersState.parse(SHOT)
     values = analyze(state, depth=2, evaluator=quiescent())
     assert {v.move for v in values} == set(state.legal_moves())
     assert values[0].move == (10, 14)
@@ -343,3 +346,40 @@ def test_the_quiescent_evaluator_plays_out_the_captures() -> None:
     last = CheckersState.parse("B:W18:B14")
     value = evaluate(last)
     assert 0 < value < EVAL_LIMIT and value > 10_000
+
+
+# -- levels ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_every_level_plays_legal_moves_and_takes_what_it_must(level: str) -> None:
+    agent = make_agent("checkers", level, seed=1, time_limit=0.05)
+    assert agent.choose(START) in START.legal_moves()
+    capture = CheckersState.parse("B:W18,30:B14,1")
+    assert agent.choose(capture) == (14, 23)
+
+
+def test_the_levels_search_with_quiescence_and_hard_keeps_to_its_time() -> None:
+    easy, medium = make_agent("checkers", "easy", seed=1), make_agent("checkers", "medium", seed=1)
+    hard = make_agent("checkers", "hard", seed=1)
+    timed = make_agent("checkers", "hard", seed=1, time_limit=0.25)
+    assert isinstance(easy, EngineAgent) and isinstance(medium, EngineAgent)
+    assert isinstance(hard, EngineAgent) and isinstance(timed, EngineAgent)
+    assert (easy.depth, medium.depth, hard.depth) == (2, 4, None)
+    assert easy.noise > medium.noise > hard.noise == 0
+    assert hard.time_limit == 1.0 and timed.time_limit == 0.25
+    assert all(agent.evaluator is not None for agent in (easy, medium, hard))
+    assert timed.choose(CheckersState.parse(SHOT)) == (10, 14)
+    assert timed.last is not None and timed.last.stats.elapsed < 0.25 * 4
+
+
+def test_medium_beats_easy() -> None:
+    # One seeded game, medium with Black: a regression check on the levels' order of strength.
+    players = {
+        BLACK: make_agent("checkers", "medium", seed=3),
+        WHITE: make_agent("checkers", "easy", seed=4),
+    }
+    state = START
+    while not state.is_terminal():
+        state = state.play(players[state.to_move].choose(state))
+    assert state.winner is BLACK
