@@ -269,6 +269,7 @@ def test_evaluation_is_the_weighted_sum_of_its_named_features() -> None:
         assert list(features) == [name for name, _, _ in FEATURES]
         total = sum(weight * features[name] for name, weight, _ in FEATURES)
         assert state.evaluate() == total
+        assert state.explain() == [(name, w, features[name]) for name, w, _ in FEATURES]
         assert abs(total) < EVAL_LIMIT
         # From the side to move: the same board with the other side to move is seen from there.
         flipped = state._replace(to_move=state.to_move.opponent)

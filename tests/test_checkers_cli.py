@@ -158,6 +158,11 @@ def test_analyze_a_checkers_position() -> None:
     assert done.returncode == 0, done.stderr
     assert "Best move: 10-14" in done.stdout
     assert "Principal variation: 10-14 17x10 6x15x24x31" in done.stdout
+    # The static evaluation, term by term, sums to what evaluate() says.
+    state = CheckersState.parse(fen)
+    assert f"Evaluation f(s) = {state.evaluate():+g}, from the side to move: men +0 (w=100)" in (
+        done.stdout
+    )
     timed = run_cli("analyze", "checkers", "--time", "0.05")
     assert timed.returncode == 0 and "Best move: " in timed.stdout
 

@@ -179,6 +179,18 @@ def build_cli() -> click.Group:
         console.print(
             _("Principal variation: {line}").format(line=" ".join(_format_line(state, result.pv)))
         )
+        explain = getattr(state, "explain", None)
+        if callable(explain):
+            terms = explain()
+            total = sum(weight * value for _, weight, value in terms)
+            console.print(
+                _("Evaluation f(s) = {total:+g}, from the side to move: {terms}").format(
+                    total=total,
+                    terms=", ".join(
+                        f"{name} {value:+d} (w={weight:g})" for name, weight, value in terms
+                    ),
+                )
+            )
         stats = result.stats
         console.print(
             _(

@@ -424,6 +424,12 @@ class CheckersState(NamedTuple):
             "exchanges": traded if material > 0 else -traded if material < 0 else 0,
         }
 
+    def explain(self) -> list[tuple[str, float, int]]:
+        """The evaluation term by term: (feature, weight w_i, value x_i); ``evaluate()`` is the sum
+        of the w_i * x_i. Front ends print it to show why a position scores what it does."""
+        features = self.features()
+        return [(name, weight, features[name]) for name, weight, _ in FEATURES]
+
     def evaluate(self) -> float:
         """f(s) = sum of w_i * x_i over :data:`FEATURES`, from the side to move (the same sum as
         :meth:`features` and :data:`FEATURES` give, computed without the dictionary)."""
