@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zermelo.core.errors import UnknownGameError
+from zermelo.core.state import Player
 
 __all__ = ["GameSpec", "game_names", "get_game"]
 
@@ -30,7 +31,7 @@ class GameSpec:
     new: Callable[..., Any]
     parse: Callable[[str], Any]
     options: dict[str, str] = field(default_factory=dict)
-    first_mover: Any = None
+    first_mover: Player | None = None
     default_time: float | None = None
 
 

@@ -184,8 +184,8 @@ class Session:
         """Play one game from ``state`` (default: a new game); return the final state."""
         if state is None:
             first = self._first_player()
-            if self._sides_follow_first():
-                mover = Player(self.spec.first_mover)
+            mover = self.spec.first_mover
+            if mover is not None and self._sides_follow_first():
                 self.human = mover if first == self.human else mover.opponent
                 first = mover
                 self._say_sides()
