@@ -384,3 +384,73 @@ def test_medium_beats_easy() -> None:
     while not state.is_terminal():
         state = state.play(players[state.to_move].choose(state))
     assert state.winner is BLACK
+
+
+# -- an independent move generator, on coordinates, as a cross-check ------------------------------
+
+
+def reference_moves(state: CheckersState) -> set[tuple[int, ...]]:
+    """The rules read literally on (row, column) coordinates, without bitboards or tables."""
+
+    def square_of(row: int, col: int) -> int | None:
+        if 0 <= row < 8 and 0 <= col < 8 and (row + col) % 2 == 1:
+            return row * 4 + col // 2 + 1
+        return None
+
+    def coords(square: int) -> tuple[int, int]:
+        row = (square - 1) // 4
+        return row, 2 * ((square - 1) % 4) + (1 if row % 2 == 0 else 0)
+
+    board = {s: state.piece(s) for s in range(1, 33)}
+    mine = "b" if state.to_move is BLACK else "w"
+    forward = 1 if mine == "b" else -1
+    last_row = 7 if mine == "b" else 0
+    captures: set[tuple[int, ...]] = set()
+    steps: set[tuple[int, ...]] = set()
+    for square, piece in board.items():
+        if piece.lower() != mine:
+            continue
+        king = piece.isupper()
+        rows = (1, -1) if king else (forward,)
+        board[square] = ""  # the moving piece leaves its square
+
+        def jumps(at: int, taken: frozenset[int], path: tuple[int, ...], king: bool) -> None:
+            row, col = coords(at)
+            extended = False
+            for dr in (1, -1) if king else (forward,):
+                for dc in (1, -1):
+                    over = square_of(row + dr, col + dc)
+                    land = square_of(row + 2 * dr, col + 2 * dc)
+                    if over is None or land is None or over in taken or board[land]:
+                        continue
+                    if board[over] and board[over].lower() != mine:
+                        extended = True
+                        if not king and coords(land)[0] == last_row:
+                            captures.add((*path, land))
+                        else:
+                            jumps(land, taken | {over}, (*path, land), king)
+            if not extended and len(path) > 1:
+                captures.add(path)
+
+        jumps(square, frozenset(), (square,), king)
+        board[square] = piece
+        row, col = coords(square)
+        for dr in rows:
+            for dc in (1, -1):
+                target = square_of(row + dr, col + dc)
+                if target is not None and not board[target]:
+                    steps.add((square, target))
+    return captures or steps
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_move_generation_matches_the_rules_read_literally(seed: int) -> None:
+    rng = random.Random(seed)
+    state = START
+    while not state.is_terminal() and state.ply < 250:
+        assert set(state.legal_moves()) == reference_moves(state), state.notation()
+        assert len(set(state.legal_moves())) == len(state.legal_moves())
+        state = state.play(rng.choice(state.legal_moves()))
+    if state.quiet < DRAW_PLIES:
+        assert reference_moves(state) == set() or state.ply >= 250
