@@ -454,3 +454,14 @@ def test_move_generation_matches_the_rules_read_literally(seed: int) -> None:
         state = state.play(rng.choice(state.legal_moves()))
     if state.quiet < DRAW_PLIES:
         assert reference_moves(state) == set() or state.ply >= 250
+
+
+def test_three_kings_beat_two() -> None:
+    # A won ending that needs a plan. Without the pursuit term both searches below draw it by the
+    # 80-ply rule (checked when the term was added); with it, Black wins. Fixed depth, so the game
+    # is the same on every machine.
+    state = CheckersState.parse("W:WK32,K28:BK10,K14,K15")
+    players = {side: EngineAgent(depth=4, evaluator=quiescent()) for side in Player}
+    while not state.is_terminal():
+        state = state.play(players[state.to_move].choose(state))
+    assert state.winner is BLACK

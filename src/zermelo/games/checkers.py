@@ -178,11 +178,36 @@ FEATURES: Final = (
     ("back rank", 10.0, "men still guarding their own back row while the opponent has men"),
     ("centre", 5.0, "pieces on the eight central squares"),
     ("exchanges", 3.0, "when ahead in material, pieces already traded off (trade when ahead)"),
+    ("pursuit", 2.0, "when ahead, minus how far the own kings stand from the nearest enemy piece"),
 )
 """The evaluation f(s) = sum of w_i * x_i: (name, weight w_i, what x_i counts), every x_i from the
 side to move's point of view (its count minus the opponent's). Scores are in hundredths of a man."""
 
-_W_MEN, _W_KINGS, _W_ADVANCE, _W_BACK, _W_CENTRE, _W_EXCHANGE = (w for _, w, _ in FEATURES)
+_W_MEN, _W_KINGS, _W_ADVANCE, _W_BACK, _W_CENTRE, _W_EXCHANGE, _W_PURSUIT = (
+    w for _, w, _ in FEATURES
+)
+
+_DISTANCE: Final = tuple(
+    tuple(
+        max(abs(_coords(a)[0] - _coords(b)[0]), abs(_coords(a)[1] - _coords(b)[1]))
+        for b in range(32)
+    )
+    for a in range(32)
+)
+"""King moves from one square to another on an empty board (the larger of the row and column
+distances, as every diagonal step changes both by one)."""
+
+
+def _chase(hunters: int, hunted: int) -> int:
+    """Sum over the ``hunters`` of the distance to the nearest of the ``hunted`` (0 if none)."""
+    if not hunted:
+        return 0
+    targets = list(_bits(hunted))
+    total = 0
+    for square in _bits(hunters):
+        row = _DISTANCE[square]
+        total += min(row[t] for t in targets)
+    return total
 
 
 # -- move generation ------------------------------------------------------------------------------
@@ -397,48 +422,15 @@ class CheckersState(NamedTuple):
 
     # -- evaluation -------------------------------------------------------------------------
 
-    def features(self) -> dict[str, int]:
-        """The x_i of :data:`FEATURES` for this position, from the side to move."""
-        own, opponent = (
-            (self.black, self.white) if self.to_move is BLACK else (self.white, self.black)
-        )
-        side = self.to_move
-        kings = self.kings
-        own_men, opp_men = own & ~kings, opponent & ~kings
-        middle, deep = _ADVANCED[side]
-        opp_middle, opp_deep = _ADVANCED[_OTHER[side]]
-        material = (own_men.bit_count() - opp_men.bit_count()) * _W_MEN + (
-            (own & kings).bit_count() - (opponent & kings).bit_count()
-        ) * _W_KINGS
-        traded = 24 - (own | opponent).bit_count()
-        return {
-            "men": own_men.bit_count() - opp_men.bit_count(),
-            "kings": (own & kings).bit_count() - (opponent & kings).bit_count(),
-            "advancement": (own_men & middle).bit_count()
-            + 2 * (own_men & deep).bit_count()
-            - (opp_men & opp_middle).bit_count()
-            - 2 * (opp_men & opp_deep).bit_count(),
-            "back rank": ((own_men & _BACK_ROW[side]).bit_count() if opp_men else 0)
-            - ((opp_men & _BACK_ROW[_OTHER[side]]).bit_count() if own_men else 0),
-            "centre": (own & _CENTRE).bit_count() - (opponent & _CENTRE).bit_count(),
-            "exchanges": traded if material > 0 else -traded if material < 0 else 0,
-        }
-
-    def explain(self) -> list[tuple[str, float, int]]:
-        """The evaluation term by term: (feature, weight w_i, value x_i); ``evaluate()`` is the sum
-        of the w_i * x_i. Front ends print it to show why a position scores what it does."""
-        features = self.features()
-        return [(name, weight, features[name]) for name, weight, _ in FEATURES]
-
-    def evaluate(self) -> float:
-        """f(s) = sum of w_i * x_i over :data:`FEATURES`, from the side to move (the same sum as
-        :meth:`features` and :data:`FEATURES` give, computed without the dictionary)."""
+    def _terms(self) -> tuple[int, int, int, int, int, int, int]:
+        """The x_i of :data:`FEATURES`, in order, from the side to move."""
         black, white, kings, side = self.black, self.white, self.kings, self.to_move
         own, opponent = (black, white) if side is BLACK else (white, black)
         other = _OTHER[side]
         own_men, opp_men = own & ~kings, opponent & ~kings
-        own_kings, opp_kings = (own & kings).bit_count(), (opponent & kings).bit_count()
+        own_kings, opp_kings = own & kings, opponent & kings
         men = own_men.bit_count() - opp_men.bit_count()
+        king_count = own_kings.bit_count() - opp_kings.bit_count()
         middle, deep = _ADVANCED[side]
         opp_middle, opp_deep = _ADVANCED[other]
         advancement = (
@@ -453,15 +445,42 @@ class CheckersState(NamedTuple):
         if own_men:
             back -= (opp_men & _BACK_ROW[other]).bit_count()
         centre = (own & _CENTRE).bit_count() - (opponent & _CENTRE).bit_count()
-        material = men * _W_MEN + (own_kings - opp_kings) * _W_KINGS
+        material = men * _W_MEN + king_count * _W_KINGS
         traded = 24 - (own | opponent).bit_count()
-        exchanges = traded if material > 0 else -traded if material < 0 else 0
+        exchanges = pursuit = 0
+        if material > 0:
+            exchanges = traded
+            if own_kings:
+                pursuit = -_chase(own_kings, opponent)
+        elif material < 0:
+            exchanges = -traded
+            if opp_kings:
+                pursuit = _chase(opp_kings, own)
+        return men, king_count, advancement, back, centre, exchanges, pursuit
+
+    def features(self) -> dict[str, int]:
+        """The x_i of :data:`FEATURES` for this position, from the side to move."""
+        return {name: value for (name, _, _), value in zip(FEATURES, self._terms(), strict=True)}
+
+    def explain(self) -> list[tuple[str, float, int]]:
+        """The evaluation term by term: (feature, weight w_i, value x_i); ``evaluate()`` is the sum
+        of the w_i * x_i. Front ends print it to show why a position scores what it does."""
+        return [
+            (name, weight, value)
+            for (name, weight, _), value in zip(FEATURES, self._terms(), strict=True)
+        ]
+
+    def evaluate(self) -> float:
+        """f(s) = sum of w_i * x_i over :data:`FEATURES`, from the side to move."""
+        men, king_count, advancement, back, centre, exchanges, pursuit = self._terms()
         return float(
-            material
+            men * _W_MEN
+            + king_count * _W_KINGS
             + advancement * _W_ADVANCE
             + back * _W_BACK
             + centre * _W_CENTRE
             + exchanges * _W_EXCHANGE
+            + pursuit * _W_PURSUIT
         )
 
     # -- notation ---------------------------------------------------------------------------
