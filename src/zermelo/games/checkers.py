@@ -187,26 +187,34 @@ _W_MEN, _W_KINGS, _W_ADVANCE, _W_BACK, _W_CENTRE, _W_EXCHANGE, _W_PURSUIT = (
     w for _, w, _ in FEATURES
 )
 
-_DISTANCE: Final = tuple(
-    tuple(
-        max(abs(_coords(a)[0] - _coords(b)[0]), abs(_coords(a)[1] - _coords(b)[1]))
-        for b in range(32)
-    )
-    for a in range(32)
-)
-"""King moves from one square to another on an empty board (the larger of the row and column
-distances, as every diagonal step changes both by one)."""
+
+def _within() -> tuple[tuple[int, ...], ...]:
+    """``_WITHIN[s][d]``: the mask of the squares at most ``d`` king moves from ``s`` on an empty
+    board (the larger of the row and column distances: each diagonal step changes both by one)."""
+    table = []
+    for a in range(32):
+        ra, ca = _coords(a)
+        distance = [max(abs(ra - rb), abs(ca - cb)) for rb, cb in map(_coords, range(32))]
+        table.append(tuple(sum(1 << b for b in range(32) if distance[b] <= d) for d in range(8)))
+    return tuple(table)
+
+
+_WITHIN: Final = _within()
 
 
 def _chase(hunters: int, hunted: int) -> int:
     """Sum over the ``hunters`` of the distance to the nearest of the ``hunted`` (0 if none)."""
     if not hunted:
         return 0
-    targets = list(_bits(hunted))
     total = 0
-    for square in _bits(hunters):
-        row = _DISTANCE[square]
-        total += min(row[t] for t in targets)
+    while hunters:
+        low = hunters & -hunters
+        hunters ^= low
+        rings = _WITHIN[low.bit_length() - 1]
+        distance = 1
+        while not rings[distance] & hunted:
+            distance += 1
+        total += distance
     return total
 
 
@@ -305,7 +313,10 @@ def _legal_moves(black: int, white: int, kings: int, side: Player) -> tuple[Chec
         movers = own if direction in forward else own_kings
         for delta, mask in _GROUPS[direction]:
             targets = ((movers & mask) << delta if delta > 0 else (movers & mask) >> -delta) & empty
-            for target in _bits(targets):
+            while targets:
+                low = targets & -targets
+                targets ^= low
+                target = low.bit_length() - 1
                 origin = target - delta
                 if men >> origin & 1 and crown >> target & 1:
                     crowning.append((origin + 1, target + 1))
