@@ -163,6 +163,9 @@ def test_analyze_a_checkers_position() -> None:
     assert f"Evaluation f(s) = {state.evaluate():+g}, from the side to move: men +0 (w=100)" in (
         done.stdout
     )
+    # Even one ply sees the shot: the captures it starts are played out before judging.
+    shallow = run_cli("analyze", "checkers", fen, "--depth", "1")
+    assert "Best move: 10-14" in shallow.stdout
     timed = run_cli("analyze", "checkers", "--time", "0.05")
     assert timed.returncode == 0 and "Best move: " in timed.stdout
 

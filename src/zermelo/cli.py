@@ -137,6 +137,7 @@ def build_cli() -> click.Group:
         from zermelo.games.registry import get_game
         from zermelo.search import alphabeta
         from zermelo.search import analyze as analyze_moves
+        from zermelo.search.quiescence import quiescent
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
@@ -159,8 +160,11 @@ def build_cli() -> click.Group:
                     seconds=time_limit
                 )
             )
-        values = analyze_moves(state, depth=depth, time_limit=time_limit)
-        result = alphabeta(state, depth=depth, time_limit=time_limit)
+        # Games that say when a position is not quiet (checkers: a capture is pending) are judged
+        # at the horizon only once the forced moves are played out, as their AI levels do.
+        evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+        values = analyze_moves(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        result = alphabeta(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
