@@ -181,3 +181,20 @@ def test_bad_positions_are_one_line(args: list[str], fragment: str) -> None:
     done = run_cli(*args)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and fragment in done.stderr
+
+
+def test_a_whole_game_in_colour() -> None:
+    # On a terminal: the coloured board every move and "AI plays ..." lines. The person's moves
+    # come from the game itself (its first legal move) instead of the keyboard.
+    output = io.StringIO()
+    console = Console(
+        file=output, force_terminal=True, color_system="256", width=100, highlight=False
+    )
+    options = GameOptions(game="checkers", first="ai", level="easy", seed=3, repeat=False)
+    session = Session(options, stdin=io.StringIO(""), console=console)
+    session._human_move = lambda state: state.legal_moves()[0]  # type: ignore[method-assign]
+    final = session.play_one()
+    assert final.is_terminal()
+    text = output.getvalue()
+    assert "\x1b[" in text and "AI plays " in text and "Last move" not in text
+    assert text.count("You are 'White' and the AI is 'Black'") == 1
