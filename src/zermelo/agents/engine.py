@@ -23,6 +23,8 @@ class EngineAgent:
     beyond its horizon; these are the believable mistakes of the lower levels. Proven wins and losses
     are never blurred, so within its depth it takes a win and avoids a loss like a person would.
     Without noise, equal moves are drawn from the seeded generator, so games vary but replay.
+    With no seed the agent is deterministic: equal moves break to the lowest, and noise (if any)
+    comes from a generator seeded with 0. Randomness is only ever asked for, never implied.
     ``evaluator`` replaces the state's own ``evaluate`` at the horizon (for example a
     :func:`zermelo.search.quiescence.quiescent` one).
     """
@@ -40,7 +42,8 @@ class EngineAgent:
         self.depth = depth
         self.time_limit = time_limit
         self.noise = noise
-        self.rng = random.Random(seed)
+        self.rng = random.Random(0 if seed is None else seed)
+        self.tie_rng = None if seed is None else self.rng
         self.name = name
         self.evaluator = evaluator
         self.table = TranspositionTable()
@@ -59,7 +62,7 @@ class EngineAgent:
             time_limit=self.time_limit,
             table=self.table,
             evaluator=self.evaluator,
-            rng=self.rng,
+            rng=self.tie_rng,
         )
         self.last = result
         return result.move
