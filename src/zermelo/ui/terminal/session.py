@@ -1,0 +1,268 @@
+"""The terminal game: a person against the AI, as in the tutorial's ``play_game``.
+
+The flow and the English words are the tutorial's: a greeting, the map of positions, the board
+before every move, "AI's turn..." while the AI thinks, ``Your turn (0-8): `` for the person, and one
+of "AI wins!", "Congratulations! You win!" or "It's a tie!". Beyond the tutorial: who starts, which
+side the person plays and the AI's level are options; a seed replays everything; after a game it
+offers another and keeps the score.
+
+On a terminal the board is drawn in colour, with the last move marked and the free squares numbered;
+into a pipe it is the tutorial's plain text. End of input ends the session with one line: with exit
+status 0 when it comes at the "Play again?" question (the games are over), else 1. Ctrl-C ends it
+with one line and status 130.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from zermelo.agents.base import Agent
+from zermelo.agents.levels import make_agent
+from zermelo.core.state import Player
+from zermelo.games.registry import get_game
+from zermelo.i18n import gettext as _
+from zermelo.ui.terminal.boards import BoardView, view_for
+
+if TYPE_CHECKING:
+    from zermelo.tutorial import TicTacToe
+
+__all__ = ["GameOptions", "Scoreboard", "Session", "play_tutorial_game"]
+
+EXIT_INPUT_ENDED = 1
+EXIT_INTERRUPTED = 130
+
+
+@dataclass
+class GameOptions:
+    """What ``zermelo play`` was asked for."""
+
+    game: str = "tictactoe"
+    first: str = "random"  # "human", "ai" or "random"
+    human: str | None = None  # the person's symbol; default: the second player's ("O")
+    level: str = "hard"
+    seed: int | None = None
+    time_limit: float | None = None
+    repeat: bool = True
+    game_options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Scoreboard:
+    human: int = 0
+    ai: int = 0
+    ties: int = 0
+
+
+class _InputEnded(Exception):
+    pass
+
+
+class Session:
+    """One sitting at the terminal: one or more games against the same AI."""
+
+    def __init__(
+        self,
+        options: GameOptions,
+        *,
+        stdin: IO[str] | None = None,
+        console: Console | None = None,
+    ) -> None:
+        self.options = options
+        self.spec = get_game(options.game)
+        self.view: BoardView = view_for(self.spec.name)
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.console = console if console is not None else Console(highlight=False)
+        self.rich = self.console.is_terminal
+        self.rng = random.Random(options.seed)
+        self.agent: Agent = make_agent(
+            self.spec.name,
+            options.level,
+            seed=self.rng.randrange(2**32),
+            time_limit=options.time_limit,
+        )
+        self.human = self._human_side(options.human)
+        self.score = Scoreboard()
+
+    def _human_side(self, symbol: str | None) -> Player:
+        if symbol is None:
+            return Player.SECOND
+        wanted = symbol.strip().lower()
+        for player in Player:
+            name = self.view.symbol(player).lower()
+            # The whole name or its first letter: "X", "Black" or "b".
+            if wanted in (name, name[:1]):
+                return player
+        from zermelo.core.errors import ParseError
+
+        symbols = " or ".join(self.view.symbol(p) for p in Player)
+        raise ParseError(f"invalid side {symbol!r}: expected {symbols}")
+
+    # -- output helpers ---------------------------------------------------------------------
+
+    def say(self, text: str = "", *, markup: bool = False) -> None:
+        self.console.print(text if markup else escape(text), soft_wrap=True)
+
+    def ask(self, prompt: str) -> str:
+        self.console.print(escape(prompt), end="", soft_wrap=True)
+        self.console.file.flush()
+        line = self.stdin.readline()
+        if not line:
+            raise _InputEnded
+        if not self.stdin.isatty():
+            # Echo piped input so that a transcript reads like a real session.
+            self.console.print(escape(line.rstrip("\n")), soft_wrap=True)
+        return line.rstrip("\n")
+
+    def show_board(self, state: Any, last: Any) -> None:
+        self.say(self.view.render(state, last, rich=self.rich), markup=self.rich)
+
+    # -- the session ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the person stops; the process exit status."""
+        try:
+            self._greet()
+            while True:
+                self.play_one()
+                if not self.options.repeat:
+                    return 0
+                self._show_score()
+                try:
+                    again = self.ask("\n" + _("Play again? (y/n): "))
+                except _InputEnded:
+                    self.say()
+                    self.say(_("Thanks for playing!"))
+                    return 0
+                if again.strip().lower() not in _yes_words():
+                    self.say(_("Thanks for playing!"))
+                    return 0
+        except _InputEnded:
+            self.say()
+            self.say(_("Input ended before the game was over; goodbye."))
+            return EXIT_INPUT_ENDED
+        except KeyboardInterrupt:
+            self.say()
+            self.say(_("Interrupted; goodbye."))
+            return EXIT_INTERRUPTED
+
+    def _sides_follow_first(self) -> bool:
+        """True when the rules fix who starts and the person did not pick a side: then the choice
+        of who starts (``--first``) is a choice of sides, made before each game."""
+        return self.spec.first_mover is not None and self.options.human is None
+
+    def _greet(self) -> None:
+        self.say(_("Welcome to {game}!").format(game=_(self.view.title)))
+        if not self._sides_follow_first():
+            self._say_sides()
+        for line in self.view.intro():
+            self.say(line)
+        self.say("\n")
+
+    def _say_sides(self) -> None:
+        human = self.view.symbol(self.human)
+        ai = self.view.symbol(self.human.opponent)
+        self.say(_("You are '{human}' and the AI is '{ai}'").format(human=human, ai=ai))
+
+    def _first_player(self) -> Player:
+        first = self.options.first
+        if first == "human":
+            human_first = True
+        elif first == "ai":
+            human_first = False
+        else:
+            human_first = self.rng.choice([True, False])
+        return self.human if human_first else self.human.opponent
+
+    def play_one(self, state: Any = None, on_move: Callable[[Any], None] | None = None) -> Any:
+        """Play one game from ``state`` (default: a new game); return the final state."""
+        if state is None:
+            first = self._first_player()
+            mover = self.spec.first_mover
+            if mover is not None and self._sides_follow_first():
+                self.human = mover if first == self.human else mover.opponent
+                first = mover
+                self._say_sides()
+            state = self.spec.new(first=first, **self.options.game_options)
+        last = None
+        while not state.is_terminal():
+            self.show_board(state, last)
+            if state.to_move == self.human:
+                move = self._human_move(state)
+            else:
+                self.say("\n" + _("AI's turn..."))
+                move = self.agent.choose(state)
+                if self.rich:
+                    self.say(_("AI plays {move}.").format(move=state.format_move(move)))
+            state = state.play(move)
+            last = move
+            if on_move is not None:
+                on_move(move)
+        self.show_board(state, last)
+        self._announce(state)
+        return state
+
+    def _human_move(self, state: Any) -> Any:
+        while True:
+            answer = self.view.read(state, self.ask("\n" + self.view.prompt(state)))
+            if answer.message is None:
+                return answer.move
+            self.say(answer.message)
+
+    def _announce(self, state: Any) -> None:
+        winner = state.winner
+        if winner is None:
+            self.score.ties += 1
+            self.say("\n" + _("It's a tie!"))
+        elif winner == self.human:
+            self.score.human += 1
+            self.say("\n" + _("Congratulations! You win!"))
+        else:
+            self.score.ai += 1
+            self.say("\n" + _("AI wins!"))
+
+    def _show_score(self) -> None:
+        self.say(
+            _("Score: you {human}, AI {ai}, ties {ties}").format(
+                human=self.score.human, ai=self.score.ai, ties=self.score.ties
+            )
+        )
+
+
+def _yes_words() -> set[str]:
+    # The English answers work in every language, next to the translated ones.
+    return {"y", "yes", _("y").lower(), _("yes").lower()}
+
+
+def play_tutorial_game(game: TicTacToe) -> None:
+    """The tutorial's ``play_game``: one game on ``game``'s board, its AI playing perfectly."""
+    from zermelo.games.tictactoe import TicTacToeState
+
+    session = Session(
+        GameOptions(
+            human=game.human_player,
+            repeat=False,
+            seed=random.randrange(2**32),
+        )
+    )
+    try:
+        session._greet()
+        human_first = session.rng.choice([True, False])
+        mover = game.human_player if human_first else game.ai_player
+        state = TicTacToeState.from_board(
+            game.board, Player.FIRST if mover == "X" else Player.SECOND
+        )
+        final = session.play_one(state)
+        game.board = final.board()
+    except _InputEnded:
+        session.say()
+        session.say(_("Input ended before the game was over; goodbye."))
+    except KeyboardInterrupt:
+        session.say()
+        session.say(_("Interrupted; goodbye."))
