@@ -30,10 +30,14 @@ class GameSpec:
 # name -> "module:attribute" of its GameSpec; aliases point to the same spec.
 _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
+    "mnk": "zermelo.games.mnk:SPEC",
+    "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
 }
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
     "tic-tac-toe": "tictactoe",
+    "caro": "gomoku",
+    "m,n,k": "mnk",
 }
 
 
