@@ -88,64 +88,81 @@ class LineTable:
         self._info: dict[tuple[int, int, int], LineInfo] = {}
         self._class = functools.cache(self._classify)
 
+    def _windows(self, length: int, a: int, b: int) -> list[tuple[int, int, int]]:
+        """The k-windows free of ``b``: ``(start, mask, own stones in it)``."""
+        k = self.k
+        ones = (1 << k) - 1
+        out = []
+        for start in range(length - k + 1):
+            mask = ones << start
+            if not b & mask:
+                out.append((start, mask, (a & mask).bit_count()))
+        return out
+
+    def _bounded(self, a: int, start: int) -> bool:
+        """With the exactly-k rule: no own stone just before or just after the window."""
+        if not self.exact:
+            return True
+        if start > 0 and a >> (start - 1) & 1:
+            return False
+        return not a >> (start + self.k) & 1
+
     def win_points(self, length: int, a: int, b: int) -> tuple[int, ...]:
         """Empty positions where the side with stones ``a`` completes ``k`` in a row."""
-        k, exact = self.k, self.exact
-        taken = a | b
+        return self._wins(self._windows(length, a, b), a)
+
+    def _wins(self, windows: list[tuple[int, int, int]], a: int) -> tuple[int, ...]:
+        target = self.k - 1
+        points = 0
+        for start, mask, count in windows:
+            if count == target and self._bounded(a, start):
+                points |= mask & ~a
         out = []
-        for i in range(length):
-            if taken >> i & 1:
-                continue
-            lo = i
-            while lo > 0 and a >> (lo - 1) & 1:
-                lo -= 1
-            hi = i
-            while hi < length - 1 and a >> (hi + 1) & 1:
-                hi += 1
-            run = hi - lo + 1
-            if run == k or (run > k and not exact):
-                out.append(i)
+        while points:
+            low = points & -points
+            out.append(low.bit_length() - 1)
+            points ^= low
         return tuple(out)
 
     def has_k(self, length: int, a: int) -> bool:
-        k, exact = self.k, self.exact
-        run = 0
-        for i in range(length + 1):
-            if i < length and a >> i & 1:
-                run += 1
-                continue
-            if run == k or (run > k and not exact):
+        """True when ``a`` holds a winning row (exactly k under the exact rule)."""
+        k = self.k
+        for start, _, count in self._windows(length, a, 0):
+            if count == k and self._bounded(a, start):
                 return True
-            run = 0
         return False
 
     def _classify(self, length: int, a: int, b: int) -> int:
-        if self.has_k(length, a):
+        k = self.k
+        windows = self._windows(length, a, b)
+        if not windows:
+            return NONE
+        top = max(count for _, _, count in windows)
+        if top == k and self.has_k(length, a):
             return FIVE
-        wins = self.win_points(length, a, b)
+        wins = self._wins(windows, a)
         if len(wins) >= 2:
             return OPEN_FOUR
         if wins:
             return FOUR
-        if a.bit_count() < self.k - 3:
-            # Three or more stones short of a four: below every class that counts (two and up),
-            # so "one" and "open one" are folded into "none" for such lines.
+        if top < k - 3:
+            # Three or more stones short of a four in every window: below every class that
+            # counts (two and up), so "one" and "open one" are folded into "none".
             return NONE
+        # The best next stone lies in one of the fullest windows (or one short of them): a stone
+        # elsewhere leaves every window short of what those give.
+        spots = 0
+        for _, mask, count in windows:
+            if count >= top - 1:
+                spots |= mask
+        spots &= ~a
         best = NONE
-        taken = a | b
-        # A new stone farther than k - 1 from every own stone shares no k-window with them, so it
-        # cannot lift the class above what the stones already have: skip it.
-        reach = (1 << length) - 1
-        if a:
-            reach = 0
-            spread = a
-            for _ in range(self.k - 1):
-                spread |= spread << 1 | spread >> 1
-            reach = spread & ((1 << length) - 1)
-        for i in range(length):
-            if reach >> i & 1 and not taken >> i & 1:
-                child = self._class(length, a | 1 << i, b)
-                best = max(best, child)
+        while spots:
+            low = spots & -spots
+            spots ^= low
+            child = self._class(length, a | low, b)
+            if child > best:
+                best = child
                 if best >= OPEN_FOUR:
                     break
         # A move takes a class two steps down the table: open four -> open three, four -> three...
