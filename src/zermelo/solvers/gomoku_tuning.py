@@ -164,12 +164,29 @@ def fit_logistic(
     centre = np.zeros(d) if prior is None else np.asarray(prior, dtype=np.float64)
     if n == 0:
         return w
+
+    def objective(v: npt.NDArray[np.float64]) -> float:
+        return log_loss(v, x, y) + 0.5 * l2 * float(np.sum((v - centre) ** 2))
+
+    current = objective(w)
     for step in range(iterations):
         p = _sigmoid(x @ w)
         gradient = x.T @ (p - y) / n + l2 * (w - centre)
         hessian = (x.T * (p * (1 - p))) @ x / n + l2 * np.eye(d)
         delta = np.linalg.solve(hessian, gradient)
-        w -= delta
+        # Newton steps overshoot where the sigmoid saturates: halve until the objective drops.
+        size = 1.0
+        while size > 1e-6:
+            trial = w - size * delta
+            value = objective(trial)
+            if value <= current:
+                break
+            size /= 2
+        else:
+            break
+        delta = size * delta
+        w = w - delta
+        current = value
         if progress is not None:
             progress("fit", step + 1, iterations)
         if float(np.max(np.abs(delta))) < 1e-9:
