@@ -184,9 +184,7 @@ def test_self_play_is_seeded() -> None:
 def test_tune_saves_weights_and_reports_progress(tmp_path: Path) -> None:
     calls: list[tuple[str, int, int]] = []
     path = tmp_path / "tuned.json"
-    report = tune(
-        2, seed=3, nodes_per_move=60, path=path, progress=lambda *a: calls.append(a)
-    )
+    report = tune(2, seed=3, nodes_per_move=60, path=path, progress=lambda *a: calls.append(a))
     assert load_evaluation(path) == report.evaluation
     assert ("self-play", 2, 2) in calls
     assert any(stage == "fit" for stage, _, _ in calls)

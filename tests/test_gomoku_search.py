@@ -160,7 +160,7 @@ def test_errors() -> None:
     with pytest.raises(BudgetError, match="-1"):
         Engine("hard").search(gomoku(), -1)
     won = gomoku()
-    for text in "h8 a2 i8 a4 j8 a6 k8 a10 l8".split():
+    for text in ["h8", "a2", "i8", "a4", "j8", "a6", "k8", "a10", "l8"]:
         won = won.play(won.parse_move(text))
     assert won.winner == Player.FIRST
     with pytest.raises(IllegalMoveError, match="game is over"):

@@ -5,8 +5,8 @@ point of a board ``width`` columns wide and ``height`` rows high. The first to m
 (horizontally, vertically or diagonally) wins; a full board without one is a draw.
 
 Rules. ``exact=False`` (freestyle, the default) lets a line of ``k`` *or more* win. With
-``exact=True`` only a line of exactly ``k`` wins: an overline (six or more in gomoku) is simply not a
-win, and the game goes on.
+``exact=True`` only a line of exactly ``k`` wins: an overline (six or more in gomoku) is simply
+not a win, and the game goes on.
 
 Points and moves. Column ``c`` (0 = left) and row ``r`` (0 = bottom) make the point
 ``r * width + c``; a move is that int. Point ``p`` is bit ``p`` of a stone mask, so a position is
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
@@ -81,7 +81,7 @@ class Geometry:
 
     ``rays[p][d]`` lists the points going from ``p`` in direction ``DIRECTIONS[d]`` (positive
     sense) and ``back[p][d]`` the points in the opposite sense, each at most ``k`` long, nearest
-    first. ``order`` lists all points centre first (the search order of :meth:`MnkState.legal_moves`).
+    first. ``order`` lists all points centre first (the order of :meth:`MnkState.legal_moves`).
     ``near[p]`` is the mask of points within distance 2 (king moves) of ``p``.
     """
 
@@ -113,8 +113,11 @@ class Geometry:
 
         def distance(p: int) -> tuple[float, int]:
             row, col = divmod(p, width)
-            return (max(abs(col - centre_col), abs(row - centre_row))
-                    + 0.01 * (abs(col - centre_col) + abs(row - centre_row)), p)
+            return (
+                max(abs(col - centre_col), abs(row - centre_row))
+                + 0.01 * (abs(col - centre_col) + abs(row - centre_row)),
+                p,
+            )
 
         self.order = tuple(sorted(range(self.size), key=distance))
         self.centre = self.order[0]
@@ -187,7 +190,7 @@ def _symmetries(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     def point(col: int, row: int) -> int:
         return row * width + col
 
-    maps = [
+    maps: list[Callable[[int, int], tuple[int, int]]] = [
         lambda c, r: (c, r),
         lambda c, r: (width - 1 - c, r),
         lambda c, r: (c, height - 1 - r),
@@ -237,7 +240,7 @@ _SECOND: Final = Player.SECOND
 
 
 class MnkState(NamedTuple):
-    """An immutable m,n,k position. Build one with :func:`new_game`, :func:`gomoku` or :func:`parse`.
+    """An immutable m,n,k position; build one with :func:`new_game`, :func:`gomoku`, :func:`parse`.
 
     ``x`` and ``o`` are the stone masks, ``won`` the index of the winning player or -1, ``rules``
     the game. A named tuple: creating, hashing and comparing states happens in C.
@@ -312,9 +315,7 @@ class MnkState(NamedTuple):
                 f"point {self.format_move(move)} is already taken; expected an empty point"
             )
         if self.won != _NO_WINNER:
-            raise IllegalMoveError(
-                f"the game is over; no move is possible ({self.notation()!r})"
-            )
+            raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
         if self.to_move is _FIRST:
             x = self.x | bit
             won = _FIRST if geo.wins_at(x, move) else _NO_WINNER
@@ -338,7 +339,7 @@ class MnkState(NamedTuple):
         return None
 
     def key(self) -> Hashable:
-        """The stones and the side to move; canonical under symmetry on boards of up to 25 points."""
+        """The stones and the side to move; canonical under symmetry on boards up to 25 points."""
         if geometry(self.rules).size <= 25:
             x, o = geometry(self.rules).canonical(self.x, self.o)
             return (x, o, self.to_move)
@@ -410,7 +411,9 @@ def parse_point(rules: Rules, text: str) -> int:
     return row * rules.width + col
 
 
-def new_game(width: int = 15, height: int | None = None, k: int = 5, exact: bool = False) -> MnkState:
+def new_game(
+    width: int = 15, height: int | None = None, k: int = 5, exact: bool = False
+) -> MnkState:
     """The empty ``width`` x ``height`` board (square when ``height`` is omitted), X to move."""
     rules = _check_rules(Rules(width, width if height is None else height, k, exact))
     return MnkState(0, 0, _FIRST, _NO_WINNER, rules)
@@ -528,7 +531,9 @@ def _one_stone_makes_every_win(geo: Geometry, own: int) -> bool:
     return False
 
 
-def _new_mnk(width: int = 15, height: int | None = None, k: int = 5, exact: bool = False) -> MnkState:
+def _new_mnk(
+    width: int = 15, height: int | None = None, k: int = 5, exact: bool = False
+) -> MnkState:
     return new_game(width, height, k, exact)
 
 

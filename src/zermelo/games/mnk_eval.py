@@ -143,8 +143,10 @@ class Evaluation:
                 f"{', '.join(FEATURE_NAMES)}"
             )
         for feature, weight in weights.items():
-            if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(
-                weight
+            if (
+                isinstance(weight, bool)
+                or not isinstance(weight, int | float)
+                or not math.isfinite(weight)
             ):
                 raise ParseError(
                     f"invalid weight {weight!r} for {feature!r}: expected a finite number"

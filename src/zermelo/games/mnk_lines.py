@@ -1,9 +1,10 @@
 """Threat classes of the lines of an m,n,k board, shared by evaluation and search.
 
-A *line* is a maximal row, column or diagonal of the board that can hold ``k`` in a row. Its contents
-are two bit masks in line-local positions (bit ``i`` is the ``i``-th point along the line): the own
-stones ``a`` and the opponent's stones ``b``. For one side, a line has a *class*: how close that side
-is to ``k`` in a row along the line, counted in moves that the opponent must answer.
+A *line* is a maximal row, column or diagonal of the board that can hold ``k`` in a row. Its
+contents are two bit masks in line-local positions (bit ``i`` is the ``i``-th point along the
+line): the own stones ``a`` and the opponent's stones ``b``. For one side, a line has a
+*class*: how close that side is to ``k`` in a row along the line, counted in moves that the
+opponent must answer.
 
 ======  ===========  ================================================================
 class   name         meaning (for gomoku, k = 5)
@@ -57,7 +58,8 @@ FOUR: Final = 7
 OPEN_FOUR: Final = 8
 FIVE: Final = 9
 CLASS_NAMES: Final = (
-    "none", "one", "open_one", "two", "open_two", "three", "open_three", "four", "open_four", "five",
+    "none", "one", "open_one", "two", "open_two", "three",
+    "open_three", "four", "open_four", "five",
 )  # fmt: skip
 
 ORDER_VALUE: Final = (0, 1, 3, 8, 30, 80, 800, 1500, 20000, 200000)
@@ -201,8 +203,10 @@ class LineTable:
                 theirs = classify(length, other, own | 1 << i)
                 own_after.append(mine)
                 side_gain.append(
-                    ORDER_VALUE[mine] - ORDER_VALUE[cls[side]]
-                    + ORDER_VALUE[cls[1 - side]] - ORDER_VALUE[theirs]
+                    ORDER_VALUE[mine]
+                    - ORDER_VALUE[cls[side]]
+                    + ORDER_VALUE[cls[1 - side]]
+                    - ORDER_VALUE[theirs]
                 )
             after.append(tuple(own_after))
             gain.append(tuple(side_gain))

@@ -54,7 +54,7 @@ INF: Final = float(2 * WIN)
 _CHECK_EVERY: Final = 256
 
 
-class _Timeout(Exception):
+class _TimeoutError(Exception):
     """The clock ran out inside the search."""
 
 
@@ -313,14 +313,10 @@ _UPPER: Final = 2
 class Engine:
     """A gomoku / m,n,k engine at one :class:`Level` with one :class:`Evaluation`."""
 
-    def __init__(
-        self, level: Level | str = "hard", evaluation: Evaluation | None = None
-    ) -> None:
+    def __init__(self, level: Level | str = "hard", evaluation: Evaluation | None = None) -> None:
         if isinstance(level, str):
             if level not in LEVELS:
-                raise ZermeloError(
-                    f"unknown level {level!r}: expected one of {', '.join(LEVELS)}"
-                )
+                raise ZermeloError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
             level = LEVELS[level]
         self.level = level
         self.evaluation = default_evaluation() if evaluation is None else evaluation
@@ -332,6 +328,8 @@ class Engine:
         self._history: dict[tuple[int, int], int] = {}
         self._board: _Board | None = None
         self._vcf_failed: set[tuple[int, int]] = set()
+        self._started = 0.0
+        self._node_limit: int | None = None
 
     # -- the public entry point -----------------------------------------------------------
 
@@ -363,25 +361,23 @@ class Engine:
         me = board.side
         level = self.level
 
-        def done(move: int, value: float, depth: int, reason: str, pv: tuple[int, ...] = (),
-                 scores: dict[int, float] | None = None) -> EngineResult:
-            return EngineResult(move, value, depth, self.nodes, time.perf_counter() - started,
-                                reason, pv or (move,), scores or {})
+        self._started = started
 
         wins = board.win_points(me)
         if wins:
             move = min(wins)
-            return done(move, float(WIN - 1), 1, "win")
+            return self._result(move, float(WIN - 1), 1, "win")
         threats = board.win_points(1 - me)
         if threats:
             if len(threats) == 1:
                 move = next(iter(threats))
-                return done(move, self._quick_value(move), 1, "block")
+                return self._result(move, self._quick_value(move), 1, "block")
         elif level.root_vcf:
             line = self._vcf_line(me, level.root_vcf)
             if line:
-                return done(line[0], float(WIN - len(line)), len(line), "vcf", tuple(line))
-        return self._deepen(board, rng, started, done)
+                plies = 2 * len(line) - 1
+                return self._result(line[0], float(WIN - plies), plies, "vcf", pv=tuple(line))
+        return self._deepen(board, rng)
 
     # -- iterative deepening at the root ---------------------------------------------------
 
@@ -407,7 +403,22 @@ class Engine:
             score += board.info[line].after[side][pos]
         return score
 
-    def _deepen(self, board: _Board, rng: random.Random | None, started: float, done):  # type: ignore[no-untyped-def]
+    def _result(
+        self,
+        move: int,
+        value: float,
+        depth: int,
+        reason: str,
+        *,
+        pv: tuple[int, ...] = (),
+        scores: dict[int, float] | None = None,
+    ) -> EngineResult:
+        elapsed = time.perf_counter() - self._started
+        return EngineResult(
+            move, value, depth, self.nodes, elapsed, reason, pv or (move,), scores or {}
+        )
+
+    def _deepen(self, board: _Board, rng: random.Random | None) -> EngineResult:
         level = self.level
         moves = self._root_moves(board, rng)
         noisy = rng is not None and level.noise > 0
@@ -418,7 +429,7 @@ class Engine:
         for depth in range(1, level.max_depth + 1):
             try:
                 iteration = self._root_iteration(board, moves, depth, full_window=noisy)
-            except _Timeout:
+            except _TimeoutError:
                 break
             reached = depth
             scores = iteration
@@ -441,7 +452,7 @@ class Engine:
             ties = sorted(m for m, v in scores.items() if v == best_value)
             best_move = rng.choice(ties)
         pv = self._pv(board, best_move, reached)
-        return done(best_move, best_value, reached, "search", pv, scores)
+        return self._result(best_move, best_value, reached, "search", pv=pv, scores=scores)
 
     def _root_iteration(
         self, board: _Board, moves: list[int], depth: int, full_window: bool
@@ -457,8 +468,7 @@ class Engine:
             finally:
                 board.remove(move)
             scores[move] = score
-            if score > alpha:
-                alpha = score
+            alpha = max(alpha, score)
         return scores
 
     # -- the tree ---------------------------------------------------------------------------
@@ -466,9 +476,9 @@ class Engine:
     def _tick(self) -> None:
         self._next_check = self.nodes + _CHECK_EVERY
         if time.perf_counter() >= self._deadline:
-            raise _Timeout
+            raise _TimeoutError
         if self._node_limit is not None and self.nodes >= self._node_limit:
-            raise _Timeout
+            raise _TimeoutError
 
     def _negamax(self, board: _Board, depth: int, ply: int, alpha: float, beta: float) -> float:
         self.nodes += 1
@@ -547,9 +557,7 @@ class Engine:
         # History and killers re-rank within the threat-ordered front of the list only, so a
         # quiet move never pushes out a move that makes or stops a threat.
         front = ordered[: width + 4]
-        boosted = sorted(
-            front, key=lambda t: (-(t[0] + min(history.get((me, t[1]), 0), 50)), t[1])
-        )
+        boosted = sorted(front, key=lambda t: (-(t[0] + min(history.get((me, t[1]), 0), 50)), t[1]))
         moves = [p for _, p in boosted[:width]]
         for killer in self._killers.get(ply, ()):
             if killer in moves:

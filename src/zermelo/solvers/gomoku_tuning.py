@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from zermelo.games.mnk import MnkState, Rules, new_game
+from zermelo.games.mnk import GOMOKU, MnkState, Rules, new_game
 from zermelo.games.mnk_eval import (
     FEATURE_NAMES,
     Evaluation,
@@ -100,7 +100,7 @@ def self_play(
     games: int,
     *,
     seed: int = 0,
-    rules: Rules = Rules(15, 15, 5),
+    rules: Rules = GOMOKU,
     evaluation: Evaluation | None = None,
     nodes_per_move: int = 400,
     quiet_only: bool = True,
@@ -148,8 +148,8 @@ def fit_logistic(
     *,
     l2: float = 1e-2,
     iterations: int = 50,
-    start: Sequence[float] | None = None,
-    prior: Sequence[float] | None = None,
+    start: Sequence[float] | npt.NDArray[np.float64] | None = None,
+    prior: Sequence[float] | npt.NDArray[np.float64] | None = None,
     progress: Progress | None = None,
 ) -> npt.NDArray[np.float64]:
     """Weights ``w`` that maximise the likelihood of ``y`` under ``sigmoid(x @ w)`` minus the
@@ -158,7 +158,9 @@ def fit_logistic(
     The prior keeps weights that the data cannot tell (a feature that never varies) where they
     were."""
     if x.ndim != 2 or y.shape != (x.shape[0],):
-        raise ValueError(f"expected x of shape (n, d) and y of shape (n,), got {x.shape}, {y.shape}")
+        raise ValueError(
+            f"expected x of shape (n, d) and y of shape (n,), got {x.shape}, {y.shape}"
+        )
     n, d = x.shape
     w = np.zeros(d) if start is None else np.asarray(start, dtype=np.float64).copy()
     centre = np.zeros(d) if prior is None else np.asarray(prior, dtype=np.float64)
@@ -198,7 +200,7 @@ def tune(
     games: int = 40,
     *,
     seed: int = 0,
-    rules: Rules = Rules(15, 15, 5),
+    rules: Rules = GOMOKU,
     base: Evaluation | None = None,
     nodes_per_move: int = 400,
     l2: float = 1e-2,
@@ -210,7 +212,11 @@ def tune(
     shipped weights); save them to ``path`` when given."""
     base = default_evaluation() if base is None else base
     x, y = self_play(
-        games, seed=seed, rules=rules, evaluation=base, nodes_per_move=nodes_per_move,
+        games,
+        seed=seed,
+        rules=rules,
+        evaluation=base,
+        nodes_per_move=nodes_per_move,
         progress=progress,
     )
     start = np.array(base.weight_vector) / SCALE
@@ -230,7 +236,7 @@ def play_match(
     games: int,
     *,
     seed: int = 0,
-    rules: Rules = Rules(15, 15, 5),
+    rules: Rules = GOMOKU,
     nodes_per_move: int = 400,
     progress: Progress | None = None,
 ) -> tuple[int, int, int]:
@@ -243,7 +249,10 @@ def play_match(
     for game in range(games):
         x_index = game % 2
         positions = play_game(
-            engines[x_index], engines[1 - x_index], rng, rules=rules,
+            engines[x_index],
+            engines[1 - x_index],
+            rng,
+            rules=rules,
             nodes_per_move=nodes_per_move,
         )
         winner = positions[-1].winner

@@ -167,8 +167,7 @@ class _Solver:
             score = -self.negamax(other, own | bit, -beta, -a)
             if score > best:
                 best = score
-                if score > a:
-                    a = score
+                a = max(a, score)
                 if a >= beta:
                     break
         lower, upper = (-1, 1) if entry is None else (entry[0], entry[1])
@@ -251,9 +250,7 @@ def solve_position(state: MnkState, *, node_limit: int | None = None) -> MnkSolu
                 break
     solver.stats.table_size = len(solver.table)
     solver.stats.elapsed = time.perf_counter() - started
-    return MnkSolution(
-        best_value, best_move, format_point(state.rules, best_move), solver.stats
-    )
+    return MnkSolution(best_value, best_move, format_point(state.rules, best_move), solver.stats)
 
 
 def solve_mnk(
