@@ -330,6 +330,7 @@ class Engine:
         self._vcf_failed: set[tuple[int, int]] = set()
         self._started = 0.0
         self._node_limit: int | None = None
+        self._refuted: dict[int, float] = {}
 
     # -- the public entry point -----------------------------------------------------------
 
@@ -426,7 +427,19 @@ class Engine:
         best_value = -INF
         reached = 0
         scores: dict[int, float] = {}
+        self._refuted = {}
+        if level.root_vcf:
+            try:
+                self._refuted = self._refute(board, moves)
+            except _TimeoutError:
+                pass
         for depth in range(1, level.max_depth + 1):
+            if depth > 1 and self._deadline < math.inf:
+                # An iteration costs several times the one before: do not start one that
+                # would most likely be cut off.
+                used = time.perf_counter() - self._started
+                if used > 0.4 * (self._deadline - self._started):
+                    break
             try:
                 iteration = self._root_iteration(board, moves, depth, full_window=noisy)
             except _TimeoutError:
@@ -448,9 +461,6 @@ class Engine:
             }
             best_move = max(sorted(noisy_scores), key=lambda m: noisy_scores[m])
             best_value = scores[best_move]
-        elif rng is not None and scores:
-            ties = sorted(m for m, v in scores.items() if v == best_value)
-            best_move = rng.choice(ties)
         pv = self._pv(board, best_move, reached)
         return self._result(best_move, best_value, reached, "search", pv=pv, scores=scores)
 
@@ -461,6 +471,11 @@ class Engine:
         alpha = -INF
         scores: dict[int, float] = {}
         for move in moves:
+            refuted = self._refuted.get(move)
+            if refuted is not None:
+                scores[move] = refuted
+                alpha = max(alpha, refuted)
+                continue
             board.place(move, me)
             try:
                 window = -INF if full_window else alpha
@@ -470,6 +485,24 @@ class Engine:
             scores[move] = score
             alpha = max(alpha, score)
         return scores
+
+    def _refute(self, board: _Board, moves: list[int]) -> dict[int, float]:
+        """Root moves after which the opponent wins by continuous fours, with that loss's score.
+
+        The opponent's fours often reach past the horizon of the alpha-beta; reading them once
+        per root move, before the deepening, keeps the engine out of them."""
+        me = board.side
+        refuted: dict[int, float] = {}
+        for move in moves:
+            board.place(move, me)
+            try:
+                if board.warm[1 - me] or board.hot[1 - me]:
+                    line = self._vcf(board, 1 - me, self.level.root_vcf)
+                    if line is not None:
+                        refuted[move] = float(2 * len(line) - WIN)
+            finally:
+                board.remove(move)
+        return refuted
 
     # -- the tree ---------------------------------------------------------------------------
 
