@@ -171,9 +171,42 @@ class LineTable:
         return best - 2 if best >= TWO else NONE
 
     def classify(self, length: int, a: int, b: int) -> int:
-        """The class of the side with stones ``a`` against stones ``b`` on a line of ``length``."""
-        result: int = self._class(length, a, b)
-        return result
+        """The class of the side with stones ``a`` against stones ``b`` on a line of ``length``.
+
+        The opponent's stones cut the line into segments that cannot interact: a move changes one
+        segment only, so the class is the best segment's, except that completion points add up
+        across segments (two fours in one line make it as good as an open four). Segments are
+        classified on their own and cached, so the same local shape is worked out once wherever
+        it appears."""
+        k = self.k
+        if not b:
+            result: int = self._class(length, a, 0)
+            return result
+        best = NONE
+        wins = 0
+        start = 0
+        for i in range(length + 1):
+            if i < length and not b >> i & 1:
+                continue
+            size = i - start
+            if size >= k:
+                own = a >> start & ((1 << size) - 1)
+                if own:
+                    cls: int = self._class(size, own, 0)
+                    if cls == FIVE:
+                        return FIVE
+                    if cls == OPEN_FOUR:
+                        wins += 2
+                    elif cls == FOUR:
+                        wins += 1
+                    elif cls > best:
+                        best = cls
+            start = i + 1
+        if wins >= 2:
+            return OPEN_FOUR
+        if wins:
+            return FOUR
+        return best
 
     def info(self, length: int, x: int, o: int) -> LineInfo:
         """The :class:`LineInfo` of a line holding X's stones ``x`` and O's stones ``o``."""

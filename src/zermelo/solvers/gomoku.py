@@ -27,6 +27,7 @@ complete a five and block a four, but may miss an open three or a quiet attack.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import random
@@ -38,7 +39,15 @@ from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
 from zermelo.core.scores import EVAL_LIMIT, WIN
 from zermelo.games.mnk import MnkState, Rules, geometry
 from zermelo.games.mnk_eval import FEATURE_CLASSES, Evaluation, default_evaluation
-from zermelo.games.mnk_lines import FIVE, FOUR, THREE, LineInfo, board_lines, line_table
+from zermelo.games.mnk_lines import (
+    FIVE,
+    FOUR,
+    OPEN_THREE,
+    THREE,
+    LineInfo,
+    board_lines,
+    line_table,
+)
 
 __all__ = [
     "LEVELS",
@@ -276,6 +285,37 @@ class _Board:
             return list(found)
         return sorted(found, key=lambda p: (-self.move_score(p, side), p))
 
+    def defences(self, side: int) -> list[int] | None:
+        """When the other side has an open three, every move that can save ``side``: the points
+        that turn each open three into less, and ``side``'s own four-making moves (forcing
+        moves that may win first). Any other move lets the open three become an open four.
+        ``None`` when the other side has no open three."""
+        other = 1 - side
+        if not self.counts[other][OPEN_THREE]:
+            return None
+        found: set[int] = set(self.four_moves(side))
+        bits = self.bits
+        info_of = self.table.info
+        for line in self.warm[other]:
+            if self.info[line].cls[other] != OPEN_THREE:
+                continue
+            length = self.lengths[line]
+            mine = bits[side][line]
+            taken = mine | bits[other][line]
+            points = self.lines[line]
+            for pos in range(length):
+                if taken >> pos & 1:
+                    continue
+                blocked = mine | 1 << pos
+                after = (
+                    info_of(length, blocked, bits[1][line])
+                    if side == 0
+                    else info_of(length, bits[0][line], blocked)
+                )
+                if after.cls[other] < OPEN_THREE:
+                    found.add(points[pos])
+        return sorted(found, key=lambda p: (-self.move_score(p, side), p))
+
     def move_score(self, p: int, side: int) -> int:
         infos = self.info
         score = 0
@@ -387,8 +427,11 @@ class Engine:
         threats = board.win_points(1 - me)
         if threats:
             return sorted(threats)
-        ordered = board.ordered(me)
         blunder = rng is not None and self.level.blunder and rng.random() < self.level.blunder
+        forced = None if blunder else board.defences(me)
+        if forced:
+            return forced
+        ordered = board.ordered(me)
         if blunder:
             # Look only at one's own chances: a believable oversight of a quiet threat.
             ordered = sorted(
@@ -429,16 +472,14 @@ class Engine:
         scores: dict[int, float] = {}
         self._refuted = {}
         if level.root_vcf:
-            try:
+            with contextlib.suppress(_TimeoutError):
                 self._refuted = self._refute(board, moves)
-            except _TimeoutError:
-                pass
         for depth in range(1, level.max_depth + 1):
             if depth > 1 and self._deadline < math.inf:
                 # An iteration costs several times the one before: do not start one that
                 # would most likely be cut off.
                 used = time.perf_counter() - self._started
-                if used > 0.4 * (self._deadline - self._started):
+                if used > 0.5 * (self._deadline - self._started):
                     break
             try:
                 iteration = self._root_iteration(board, moves, depth, full_window=noisy)
@@ -584,6 +625,14 @@ class Engine:
         return best
 
     def _moves(self, board: _Board, me: int, ply: int, first: int) -> list[int]:
+        forced = board.defences(me)
+        if forced is not None:
+            # Against an open three the defences are all the moves there are: no beam cut, so
+            # a win claimed over this node is a real one.
+            if first >= 0 and first in forced:
+                forced.remove(first)
+                forced.insert(0, first)
+            return forced
         ordered = board.ordered(me)
         width = self.level.width
         history = self._history
