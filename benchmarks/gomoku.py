@@ -41,6 +41,10 @@ def speed(console: Console, seconds: float) -> None:
     table = Table(title=f"Engine speed (hard, {seconds:g} s per position)")
     for column in ("position", "move", "depth", "nodes", "nodes/s", "reason"):
         table.add_column(column, justify="right" if column in ("depth", "nodes") else "left")
+    for text in POSITIONS.values():
+        # Warm the line-class cache, as a game in progress has: the first search of a process
+        # spends much of its time classifying line shapes it has not seen before.
+        Engine("hard").search(parse(text), seconds)
     for name, text in POSITIONS.items():
         state = parse(text)
         result = Engine("hard").search(state, seconds)

@@ -188,3 +188,22 @@ def test_small_board_engine_is_safe() -> None:
             else:
                 state = state.play(rng.choice(state.legal_moves()))
         assert state.winner != Player.SECOND
+
+
+def test_hard_finds_a_double_open_three_by_threat_search() -> None:
+    # x: f8 g8 on row 8 and h6 h7 on column h; h8 makes two open threes at once. No fours
+    # are on the board, so there is no VCF; the VCT search must find it.
+    state = position("f8 g8 h6 h7", "b2 m3 c13 m13")
+    assert find_vcf(state) is None
+    result = Engine("hard").search(state, 2.0)
+    assert state.format_move(result.move) == "h8"
+    assert result.reason == "vct"
+    assert result.value > EVAL_LIMIT
+    # And it converts it against the hard engine's best defence.
+    engine = Engine("hard")
+    node = state
+    for _ in range(14):
+        if node.is_terminal():
+            break
+        node = node.play(engine.search(node, 0.5).move)
+    assert node.winner == Player.FIRST

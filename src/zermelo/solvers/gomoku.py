@@ -61,6 +61,7 @@ __all__ = [
 
 INF: Final = float(2 * WIN)
 _CHECK_EVERY: Final = 256
+_VCT_NODES: Final = 4000
 
 
 class _TimeoutError(Exception):
@@ -76,6 +77,7 @@ class Level:
     horizon (0: none). ``noise``: standard deviation of the seeded noise added to root scores that
     are not proven. ``blunder``: chance of answering an opponent's open three only by luck (the
     engine then ignores the opponent's threats below a four when choosing its move).
+    ``root_vct``: how many own threats (threes or fours) the VCT search at the root may make.
     """
 
     name: str
@@ -85,12 +87,13 @@ class Level:
     leaf_vcf: int
     noise: float
     blunder: float = 0.0
+    root_vct: int = 0
 
 
 LEVELS: Final = {
     "easy": Level("easy", max_depth=1, width=8, root_vcf=0, leaf_vcf=0, noise=400.0, blunder=0.5),
     "medium": Level("medium", max_depth=2, width=8, root_vcf=3, leaf_vcf=0, noise=80.0),
-    "hard": Level("hard", max_depth=64, width=10, root_vcf=12, leaf_vcf=3, noise=0.0),
+    "hard": Level("hard", max_depth=64, width=10, root_vcf=12, leaf_vcf=3, noise=0.0, root_vct=3),
 }
 
 
@@ -371,6 +374,8 @@ class Engine:
         self._started = 0.0
         self._node_limit: int | None = None
         self._refuted: dict[int, float] = {}
+        self._vct_nodes = 0
+        self._vct_failed: set[tuple[int, int]] = set()
 
     # -- the public entry point -----------------------------------------------------------
 
@@ -400,7 +405,6 @@ class Engine:
         board = _Board(state, self.evaluation)
         self._board = board
         me = board.side
-        level = self.level
 
         self._started = started
 
@@ -413,12 +417,115 @@ class Engine:
             if len(threats) == 1:
                 move = next(iter(threats))
                 return self._result(move, self._quick_value(move), 1, "block")
-        elif level.root_vcf:
+        else:
+            try:
+                found = self._threat_search(board, me)
+            except _TimeoutError:
+                found = None
+            if found is not None:
+                reason, line, plies = found
+                return self._result(line[0], float(WIN - plies), plies, reason, pv=tuple(line))
+        return self._deepen(board, rng)
+
+    def _threat_search(self, board: _Board, me: int) -> tuple[str, list[int], int] | None:
+        """A forced win by fours (VCF), else by threes and fours (VCT), within the level's
+        limits: ``(reason, attacker's moves, plies to the win)``."""
+        level = self.level
+        if level.root_vcf:
             line = self._vcf_line(me, level.root_vcf)
             if line:
-                plies = 2 * len(line) - 1
-                return self._result(line[0], float(WIN - plies), plies, "vcf", pv=tuple(line))
-        return self._deepen(board, rng)
+                return "vcf", line, 2 * len(line) - 1
+        if level.root_vct:
+            self._vct_nodes = 0
+            self._vct_failed = set()
+            vct = self._vct_attack(board, me, level.root_vct)
+            if vct is not None:
+                return "vct", vct[0], vct[1]
+        return None
+
+    # -- victory by continuous threats (threes and fours) -----------------------------------
+
+    def _vct_attack(self, board: _Board, attacker: int, depth: int) -> tuple[list[int], int] | None:
+        """Attacker to move: a line of attacker moves that wins against every defence, with
+        the number of plies it takes at most; ``None`` if none is found."""
+        wins = board.win_points(attacker)
+        if wins:
+            return [min(wins)], 1
+        defender = 1 - attacker
+        blocks = board.win_points(defender)
+        if len(blocks) >= 2 or depth <= 0:
+            return None
+        key = (board.hash, depth)
+        if key in self._vct_failed:
+            return None
+        self._vct_nodes += 1
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._tick()
+        if self._vct_nodes > _VCT_NODES:
+            return None
+        if blocks:
+            moves = list(blocks)
+        elif board.counts[defender][OPEN_THREE]:
+            # A mere three would be too slow: the defender's open three becomes an open four.
+            moves = board.four_moves(attacker)
+        else:
+            moves = self._threat_moves(board, attacker)
+        for move in moves:
+            board.place(move, attacker)
+            try:
+                if board.hot[attacker] or board.counts[attacker][OPEN_THREE]:
+                    rest = self._vct_defend(board, attacker, depth - (0 if blocks else 1))
+                else:
+                    rest = None
+            finally:
+                board.remove(move)
+            if rest is not None:
+                return [move, *rest[0]], rest[1] + 1
+        self._vct_failed.add(key)
+        return None
+
+    def _vct_defend(self, board: _Board, attacker: int, depth: int) -> tuple[list[int], int] | None:
+        """Defender to move after a threat: the attacker's continuation against the defence
+        that holds out longest, or ``None`` if some defence refutes the attack."""
+        defender = 1 - attacker
+        if board.win_points(defender):
+            return None
+        wins = board.win_points(attacker)
+        if len(wins) >= 2:
+            return [min(wins)], 2
+        if wins:
+            replies = list(wins)
+        else:
+            forced = board.defences(defender)
+            if not forced:
+                return None
+            replies = forced
+        longest: tuple[list[int], int] | None = None
+        for reply in replies:
+            board.place(reply, defender)
+            try:
+                line = self._vct_attack(board, attacker, depth)
+            finally:
+                board.remove(reply)
+            if line is None:
+                return None
+            if longest is None or line[1] + 1 > longest[1]:
+                longest = (line[0], line[1] + 1)
+        return longest
+
+    def _threat_moves(self, board: _Board, side: int) -> list[int]:
+        """Moves that make a four or an open three for ``side``, best first, at most 8."""
+        found = []
+        through = board.through
+        infos = board.info
+        for p in board.candidates():
+            for line, _, pos in through[p]:
+                if infos[line].after[side][pos] >= OPEN_THREE:
+                    found.append((-board.move_score(p, side), p))
+                    break
+        found.sort()
+        return [p for _, p in found[:8]]
 
     # -- iterative deepening at the root ---------------------------------------------------
 
