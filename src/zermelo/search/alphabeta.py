@@ -10,6 +10,11 @@ with the window ``(alpha, beta)`` it returns ``s`` such that
 Scores are from the side to move and root-relative: a win found ``p`` plies below the root is
 ``WIN - p`` (see :mod:`zermelo.core.scores`). The table stores them node-relative.
 
+Optional capabilities of the state's class: ``winning_move()`` (a move that wins on the spot, or
+None) lets a node stop at once; ``search_moves()`` (the moves worth searching, a subset of
+``legal_moves()`` such as the points near the stones on a big board) replaces ``legal_moves()`` in
+the tree and at the root. A value read over ``search_moves()`` is exact for that narrower game.
+
 Move ordering: the table's move first, then (in heuristic searches) the killer moves of the ply, then
 the rest in the game's own order, stably sorted by the history heuristic.
 
@@ -84,6 +89,7 @@ class _Search:
         node_limit: int | None,
         use_history: bool,
         winning_move: Callable[[Any], Any] | None,
+        moves_of: Callable[[Any], Sequence[Any]],
     ) -> None:
         self.table = table
         self.evaluate = evaluate
@@ -91,6 +97,7 @@ class _Search:
         self.node_limit = node_limit
         self.use_history = use_history
         self.winning_move = winning_move
+        self.moves_of = moves_of
         self.stats = SearchStats()
         self.heuristic_leaves = 0
         self.abortable = False
@@ -181,7 +188,7 @@ class _Search:
         leaves_before = self.heuristic_leaves
         best = -INF
         best_move = None
-        for move in self._ordered(node, node.legal_moves(), first, ply):
+        for move in self._ordered(node, self.moves_of(node), first, ply):
             score = -self.negamax(node.play(move), depth - 1, ply + 1, -beta, -max(alpha, best))
             if score > best:
                 best = score
@@ -339,6 +346,7 @@ def alphabeta(
         node_limit,
         use_history=iterate if history is None else history,
         winning_move=getattr(type(state), "winning_move", None),
+        moves_of=getattr(type(state), "search_moves", None) or type(state).legal_moves,
     )
     if state.is_terminal():
         search.stats.nodes = 1
@@ -347,7 +355,7 @@ def alphabeta(
         return SearchResult(None, value, (), 0, True, search.stats)
 
     max_depth = depth if depth is not None else _UNLIMITED
-    moves = list(state.legal_moves())
+    moves = list(search.moves_of(state))
     result: tuple[Any, float, bool, int] | None = None
     current = 1 if iterate else max_depth
     while True:
