@@ -207,3 +207,15 @@ def test_hard_finds_a_double_open_three_by_threat_search() -> None:
             break
         node = node.play(engine.search(node, 0.5).move)
     assert node.winner == Player.FIRST
+
+
+def test_generic_alphabeta_searches_only_near_the_stones() -> None:
+    from zermelo.search.alphabeta import alphabeta
+
+    state = position("h8 i8 j8 k8", "c3 c4 c5 c6")
+    result = alphabeta(state, depth=2)
+    assert state.play(result.move).winner == Player.FIRST  # type: ignore[arg-type]
+    blocked = position("c4 k10 k11", "d4 e4 f4 g4")
+    assert blocked.format_move(alphabeta(blocked, depth=2).move) == "h4"  # type: ignore[arg-type]
+    assert len(blocked.search_moves()) < len(blocked.legal_moves())
+    assert new_game(5, 5, 4).search_moves() == new_game(5, 5, 4).legal_moves()

@@ -57,6 +57,7 @@ DIRECTIONS: Final = ((1, 0), (0, 1), (1, 1), (1, -1))
 """Column and row steps of the four line directions: horizontal, vertical, two diagonals."""
 COLUMNS: Final = "abcdefghijklmnopqrstuvwxyz"
 _NO_WINNER: Final = -1
+_SMALL_BOARD: Final = 49
 
 
 class Rules(NamedTuple):
@@ -301,6 +302,13 @@ class MnkState(NamedTuple):
             rest ^= low
         near &= ~taken
         return [p for p in geo.order if near >> p & 1]
+
+    def search_moves(self) -> list[int]:
+        """The moves a search should try: :meth:`candidate_moves` on boards of more than 49
+        points, every legal move on smaller ones (where exact values are within reach)."""
+        if geometry(self.rules).size > _SMALL_BOARD:
+            return self.candidate_moves()
+        return self.legal_moves()
 
     def play(self, move: int) -> MnkState:
         geo = geometry(self.rules)
