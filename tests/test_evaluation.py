@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zermelo.core.errors import ParseError
 from zermelo.core.scores import EVAL_LIMIT
@@ -53,6 +56,65 @@ def bits(text: str, symbol: str) -> int:
 def test_line_classes(line: str, expected: str) -> None:
     table = line_table(5, False)
     assert CLASS_NAMES[table.classify(len(line), bits(line, "x"), bits(line, "o"))] == expected
+
+
+def _runs_through(text: str, i: int) -> int:
+    lo = i
+    while lo > 0 and text[lo - 1] == "x":
+        lo -= 1
+    hi = i
+    while hi < len(text) - 1 and text[hi + 1] == "x":
+        hi += 1
+    return hi - lo + 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="xo.", min_size=3, max_size=15),
+    st.integers(2, 6),
+    st.booleans(),
+)
+def test_line_table_agrees_with_brute_force(line: str, k: int, exact: bool) -> None:
+    table = line_table(k, exact)
+    x, o = bits(line, "x"), bits(line, "o")
+    # Completion points: put a stone there and measure the run through it.
+    expected = []
+    for i, c in enumerate(line):
+        if c == ".":
+            filled = line[:i] + "x" + line[i + 1 :]
+            run = _runs_through(filled, i)
+            if run == k or (run > k and not exact):
+                expected.append(i)
+    assert table.win_points(len(line), x, o) == tuple(expected)
+    cls = table.classify(len(line), x, o)
+    if CLASS_NAMES[cls] != "five":
+        assert (cls == 8) == (len(expected) >= 2)
+        assert (cls == 7) == (len(expected) == 1)
+    # The table's pruned recursion gives the class of the definition, read by brute force.
+    if len(line) <= 10:
+        assert cls == _brute_class(line, k, exact)
+
+
+@functools.cache
+def _brute_class(line: str, k: int, exact: bool) -> int:
+    """The class by its definition: completion points, else the best move's class two down
+    (below "two" is "none")."""
+    empties = [i for i, c in enumerate(line) if c == "."]
+    for start in range(len(line) - k + 1):
+        if line[start : start + k] == "x" * k:
+            before = start > 0 and line[start - 1] == "x"
+            after = start + k < len(line) and line[start + k] == "x"
+            if not exact or not (before or after):
+                return 9
+    wins = 0
+    for i in empties:
+        run = _runs_through(line[:i] + "x" + line[i + 1 :], i)
+        if run == k or (run > k and not exact):
+            wins += 1
+    if wins:
+        return 8 if wins >= 2 else 7
+    best = max((_brute_class(line[:i] + "x" + line[i + 1 :], k, exact) for i in empties), default=0)
+    return best - 2 if best - 2 >= 3 else 0
 
 
 def test_exact_rule_line_classes() -> None:

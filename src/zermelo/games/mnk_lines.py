@@ -16,9 +16,7 @@ class   name         meaning (for gomoku, k = 5)
 5       three        one move makes a four (but no move makes an open four)
 4       open_two     one move makes an open three
 3       two          one move makes a three
-2       open_one     one move makes an open two
-1       one          one move makes a two
-0       none         nothing can come of this line
+0       none         nothing closer than that (``one``, ``open_one``: not used)
 ======  ===========  ================================================================
 
 The definition is recursive, so it covers broken shapes (``xx.x``), edges, opponents' stones and
@@ -139,14 +137,17 @@ class LineTable:
         windows = self._windows(length, a, b)
         if not windows:
             return NONE
-        top = max(count for _, _, count in windows)
-        if top == k and self.has_k(length, a):
+        if any(count == k for _, _, count in windows) and self.has_k(length, a):
             return FIVE
         wins = self._wins(windows, a)
         if len(wins) >= 2:
             return OPEN_FOUR
         if wins:
             return FOUR
+        # Full windows (overlines under the exact rule) have no room left: they do not count.
+        top = max((count for _, _, count in windows if count < k), default=-1)
+        if top < 0:
+            return NONE
         if top < k - 3:
             # Three or more stones short of a four in every window: below every class that
             # counts (two and up), so "one" and "open one" are folded into "none".
@@ -168,7 +169,7 @@ class LineTable:
                 if best >= OPEN_FOUR:
                     break
         # A move takes a class two steps down the table: open four -> open three, four -> three...
-        return best - 2 if best >= TWO else NONE
+        return best - 2 if best - 2 >= TWO else NONE
 
     def classify(self, length: int, a: int, b: int) -> int:
         """The class of the side with stones ``a`` against stones ``b`` on a line of ``length``.
@@ -191,7 +192,7 @@ class LineTable:
             size = i - start
             if size >= k:
                 own = a >> start & ((1 << size) - 1)
-                if own:
+                if own or k < 4:  # with k >= 4 an empty segment is below "two"
                     cls: int = self._class(size, own, 0)
                     if cls == FIVE:
                         return FIVE
