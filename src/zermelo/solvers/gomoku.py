@@ -169,6 +169,11 @@ class _Board:
             for side in (0, 1):
                 self._count(side, line, info.cls[side], 1)
         self.cells = [0] * self.size
+        self.undo: list[list[LineInfo]] = []
+        self.through3 = tuple(
+            tuple((line, bit, self.lengths[line]) for line, bit, _ in through)
+            for through in self.through
+        )
         self.near = [0] * self.size
         self.stones = 0
         self.hash = 0
@@ -198,52 +203,58 @@ class _Board:
             else:
                 self.warm[side].discard(line)
 
+    def _shift(self, line: int, old: tuple[int, int], new: tuple[int, int]) -> None:
+        """Move ``line`` from its old classes to its new ones in the counts and line sets."""
+        count = self._count
+        if old[0] != new[0]:
+            count(0, line, old[0], -1)
+            count(0, line, new[0], 1)
+        if old[1] != new[1]:
+            count(1, line, old[1], -1)
+            count(1, line, new[1], 1)
+
     def place(self, p: int, side: int) -> None:
+        """Put a stone of ``side`` on ``p``; :meth:`remove` takes the last one placed back."""
         self.cells[p] = side + 1
         self.stones += 1
         self.hash ^= self.zobrist[side][p]
         mine = self.bits[side]
-        theirs = self.bits[1 - side]
-        table_info = self.table.info
+        xs, os_ = self.bits
+        cache = self.table._info
+        build = self.table.info
         infos = self.info
-        count = self._count
-        for line, bit, _ in self.through[p]:
+        saved = []
+        for line, bit, length in self.through3[p]:
             old = infos[line]
             mine[line] |= bit
-            new = table_info(self.lengths[line], self.bits[0][line], self.bits[1][line])
+            new = cache.get((length, xs[line], os_[line]))
+            if new is None:
+                new = build(length, xs[line], os_[line])
             infos[line] = new
-            if old.cls[0] != new.cls[0]:
-                count(0, line, old.cls[0], -1)
-                count(0, line, new.cls[0], 1)
-            if old.cls[1] != new.cls[1]:
-                count(1, line, old.cls[1], -1)
-                count(1, line, new.cls[1], 1)
-        del theirs
+            if old.cls != new.cls:
+                self._shift(line, old.cls, new.cls)
+            saved.append(old)
+        self.undo.append(saved)
         near = self.near
         for q in self.neighbours[p]:
             near[q] += 1
         self.side = 1 - side
 
     def remove(self, p: int) -> None:
+        """Take back the stone on ``p``, which must be the last one placed."""
         side = self.cells[p] - 1
         self.cells[p] = 0
         self.stones -= 1
         self.hash ^= self.zobrist[side][p]
         mine = self.bits[side]
-        table_info = self.table.info
         infos = self.info
-        count = self._count
-        for line, bit, _ in self.through[p]:
-            old = infos[line]
+        saved = self.undo.pop()
+        for (line, bit, _), old in zip(self.through3[p], saved, strict=True):
             mine[line] &= ~bit
-            new = table_info(self.lengths[line], self.bits[0][line], self.bits[1][line])
-            infos[line] = new
-            if old.cls[0] != new.cls[0]:
-                count(0, line, old.cls[0], -1)
-                count(0, line, new.cls[0], 1)
-            if old.cls[1] != new.cls[1]:
-                count(1, line, old.cls[1], -1)
-                count(1, line, new.cls[1], 1)
+            current = infos[line]
+            infos[line] = old
+            if old.cls != current.cls:
+                self._shift(line, current.cls, old.cls)
         near = self.near
         for q in self.neighbours[p]:
             near[q] -= 1
