@@ -261,3 +261,12 @@ def test_match_counts_every_game() -> None:
         default_evaluation(), default_evaluation(), 2, seed=1, nodes_per_move=60
     )
     assert wins + losses + draws == 2
+
+
+def test_explain_uses_the_default_weights_unless_told() -> None:
+    from zermelo.games.mnk_eval import explain
+
+    state = play_all(gomoku(), "h8 h9 i8 i9 j8")
+    assert explain(state) == default_evaluation().breakdown(state)
+    zero = Evaluation(dict.fromkeys(FEATURE_NAMES, 0.0))
+    assert explain(state, zero).total == 0

@@ -45,7 +45,10 @@ __all__ = [
     "Evaluation",
     "class_counts",
     "default_evaluation",
+    "explain",
+    "feature_vector",
     "load_evaluation",
+    "weights_from_vector",
 ]
 
 FEATURE_CLASSES: Final = (OPEN_FOUR, FOUR, OPEN_THREE, THREE, 4, 3)
@@ -259,6 +262,12 @@ def feature_vector(state: MnkState) -> tuple[int, ...]:
     own = counts[int(state.to_move)]
     opp = counts[1 - int(state.to_move)]
     return tuple(own[c] for c in FEATURE_CLASSES) + tuple(opp[c] for c in FEATURE_CLASSES)
+
+
+def explain(state: MnkState, evaluation: Evaluation | None = None) -> Breakdown:
+    """The breakdown of ``state``'s evaluation (default weights unless ``evaluation`` is given):
+    one row per feature with its value, weight and contribution, and the total."""
+    return (default_evaluation() if evaluation is None else evaluation).breakdown(state)
 
 
 def load_evaluation(path: str | Path) -> Evaluation:

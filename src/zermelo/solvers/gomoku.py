@@ -38,7 +38,7 @@ from typing import Final
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
 from zermelo.core.scores import EVAL_LIMIT, WIN
 from zermelo.games.mnk import MnkState, Rules, geometry
-from zermelo.games.mnk_eval import FEATURE_CLASSES, Evaluation, default_evaluation
+from zermelo.games.mnk_eval import Evaluation, default_evaluation
 from zermelo.games.mnk_lines import (
     FIVE,
     FOUR,
@@ -538,6 +538,18 @@ class Engine:
         found.sort()
         return [p for _, p in found[:8]]
 
+    def find_vcf(self, state: MnkState, max_fours: int = 12) -> list[int] | None:
+        """The side to move's forced win by continuous fours (its moves, the last one making
+        k in a row), or ``None`` when there is none within ``max_fours`` fours. No clock."""
+        if state.is_terminal():
+            return None
+        self._board = _Board(state, self.evaluation)
+        self._deadline = math.inf
+        self._node_limit = None
+        self._next_check = self.nodes + _CHECK_EVERY
+        self._vcf_failed = set()
+        return self._vcf_line(int(state.to_move), max_fours)
+
     # -- iterative deepening at the root ---------------------------------------------------
 
     def _root_moves(self, board: _Board, rng: random.Random | None) -> list[int]:
@@ -865,11 +877,7 @@ def find_vcf(state: MnkState, max_fours: int = 12) -> list[int] | None:
     completes k), or ``None`` when there is none within ``max_fours`` fours."""
     if state.is_terminal():
         return None
-    engine = Engine("hard")
-    engine._board = _Board(state, engine.evaluation)
-    engine._deadline = math.inf
-    engine._node_limit = None
-    return engine._vcf_line(int(state.to_move), max_fours)
+    return Engine("hard").find_vcf(state, max_fours)
 
 
 class GomokuPlayer:
@@ -913,6 +921,3 @@ def choose(
 ) -> int:
     """The move a ``level`` engine plays in ``state`` within ``time_limit`` seconds."""
     return Engine(level, evaluation).search(state, time_limit, rng).move
-
-
-_ = FEATURE_CLASSES  # the evaluation's classes are the ones the board counts
