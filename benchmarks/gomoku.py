@@ -149,7 +149,7 @@ def matches(console: Console, games: int, seconds: float, seed: int) -> None:
 
 def tuning(console: Console, games: int, match_games: int, seed: int) -> None:
     started = time.perf_counter()
-    report = tune(games, seed=seed, l2=0.05)
+    report = tune(games, seed=seed)
     fit_time = time.perf_counter() - started
     table = Table(title=f"Tuning: {games} self-play games, {report.positions} quiet positions")
     table.add_column("feature")

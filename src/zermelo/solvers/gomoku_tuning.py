@@ -203,13 +203,14 @@ def tune(
     rules: Rules = GOMOKU,
     base: Evaluation | None = None,
     nodes_per_move: int = 400,
-    l2: float = 1e-2,
+    l2: float = 0.05,
     path: str | Path | None = None,
     name: str = "tuned",
     progress: Progress | None = None,
 ) -> TuningReport:
     """Fit weights to ``games`` seeded self-play games of the ``base`` evaluation (default: the
-    shipped weights); save them to ``path`` when given."""
+    shipped weights); save them to ``path`` when given. ``l2`` pulls the weights towards the
+    base ones (in logits): the default keeps the fit close to what the search was built around."""
     base = default_evaluation() if base is None else base
     x, y = self_play(
         games,
