@@ -30,7 +30,10 @@ from zermelo.solvers.mnk import solve_mnk
 
 POSITIONS = {
     "opening (3 stones)": "15x15 k5 15/15/15/15/15/15/7o7/7xx6/15/15/15/15/15/15/15 o",
-    "middle game": "15x15 k5 15/15/15/15/15/6o8/5oxo7/5xxxo6/6xo7/7x7/15/15/15/15/15 o",
+    "middle game (30 stones)": (
+        "15x15 k5 15/15/15/15/15/4x10/4o2xo6/4oxoxx6/4xoxoxo5/4ooxxxo5/3xo2ox6/2o4xoo5/8x6/15/15 x"
+    ),
+    "vcf on the board": "15x15 k5 15/15/15/15/15/6o8/5oxo7/5xxxo6/6xo7/7x7/15/15/15/15/15 o",
     "open three to answer": "15x15 k5 15/15/15/15/15/15/15/6xxx6/6oo7/15/15/15/15/15/15 o",
 }
 
