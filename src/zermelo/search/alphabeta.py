@@ -391,7 +391,8 @@ def analyze(
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
 ) -> list[MoveValue[Any]]:
-    """The value of every legal move of ``state`` for the side to move, best first.
+    """The value of every legal move of ``state`` (every move of ``search_moves()`` where the
+    state offers it) for the side to move, best first.
 
     Each move is searched on its own with a full window; the budget applies to each move. Ties keep
     the lowest move first.
@@ -400,7 +401,8 @@ def analyze(
     if table is None:
         table = TranspositionTable()
     values: list[MoveValue[Any]] = []
-    for move in state.legal_moves():
+    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
+    for move in moves_of(state):
         child = state.play(move)
         if child.is_terminal():
             child_result = alphabeta(child, table=table)
