@@ -219,3 +219,23 @@ def test_generic_alphabeta_searches_only_near_the_stones() -> None:
     assert blocked.format_move(alphabeta(blocked, depth=2).move) == "h4"  # type: ignore[arg-type]
     assert len(blocked.search_moves()) < len(blocked.legal_moves())
     assert new_game(5, 5, 4).search_moves() == new_game(5, 5, 4).legal_moves()
+
+
+def test_weak_levels_are_reproducible_with_a_seed() -> None:
+    state = position("h8 i9 g7", "h9 h7")
+    for level in ("easy", "medium"):
+        first = [choose(state, 5.0, random.Random(seed), level=level) for seed in range(4)]
+        again = [choose(state, 5.0, random.Random(seed), level=level) for seed in range(4)]
+        assert first == again
+
+
+def test_easy_sometimes_misses_an_open_three_hard_never_does() -> None:
+    state = position("k12 c12 m3", "e5 f5 g5")
+    answers = {"d5", "h5"}
+    easy = {
+        state.format_move(choose(state, 1.0, random.Random(s), level="easy")) for s in range(20)
+    }
+    assert easy - answers, "easy should overlook the open three now and then"
+    assert easy & answers, "easy should also see it sometimes"
+    hard = {state.format_move(choose(state, 0.3, random.Random(s), level="hard")) for s in range(3)}
+    assert hard <= answers
