@@ -183,6 +183,7 @@ class _Solver:
     def ordered(self, own: int, other: int, empty: int) -> list[int]:
         """Empty points as bits, the ones on the most live and fullest windows first."""
         scored = []
+        dead = False
         for p in self.order:
             bit = 1 << p
             if not empty & bit:
@@ -193,6 +194,12 @@ class _Solver:
                     score += 1 + 4 * (w & own).bit_count() ** 2
                 if not w & own:
                     score += 1 + 3 * (w & other).bit_count() ** 2
+            if not score:
+                # On no window either side can still fill: a stone here changes nothing but
+                # whose turn it is, so all such points are one move. Keep the first.
+                if dead:
+                    continue
+                dead = True
             scored.append((-score, p, bit))
         scored.sort()
         return [bit for _, _, bit in scored]
