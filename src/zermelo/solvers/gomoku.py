@@ -99,7 +99,12 @@ LEVELS: Final = {
 
 @dataclass(slots=True)
 class EngineResult:
-    """What a search found: the move, its value from the mover's side and how it got there."""
+    """What a search found: the move, its value from the mover's side and how it got there.
+
+    ``pv``: for ``"search"`` the expected line, both sides' moves in turn; for ``"vcf"`` and
+    ``"vct"`` the attacker's moves only (the defender's replies are forced or do not matter).
+    ``scores``: the root moves' scores from the last completed iteration (a move that failed
+    low has an upper bound there, not its exact score)."""
 
     move: int
     value: float
@@ -108,7 +113,7 @@ class EngineResult:
     elapsed: float
     reason: str
     """``"win"`` (completes k), ``"block"`` (stops a k), ``"vcf"`` (forced win by fours),
-    ``"search"`` (alpha-beta)."""
+    ``"vct"`` (forced win by threes and fours), ``"search"`` (alpha-beta)."""
     pv: tuple[int, ...] = ()
     scores: dict[int, float] = field(default_factory=dict)
 
@@ -398,8 +403,10 @@ class Engine:
         node_limit: int | None = None,
     ) -> EngineResult:
         """The engine's move for ``state`` within ``time_limit`` seconds (``None``: no clock,
-        only the level's depth). ``rng`` adds the level's noise and breaks ties; without it the
-        choice is deterministic for a given depth."""
+        only the level's depth and ``node_limit``). ``rng`` drives the weaker levels' noise and
+        oversights; the hard level has neither. Among equal scores the first move in the
+        engine's order wins, so without a clock (or with the easy and medium levels' fixed
+        depth) the choice is reproducible."""
         if state.is_terminal():
             raise IllegalMoveError(f"the game is over; no move to choose ({state.notation()!r})")
         if time_limit is not None and not time_limit > 0:
