@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
 from zermelo.core.scores import EVAL_LIMIT, WIN
@@ -75,27 +77,65 @@ def vcf_puzzle() -> MnkState:
     return position("e5 f5 g5 i6 i7 f8 g8 h8", "d5 i9 e8")
 
 
-def test_find_vcf_finds_a_forced_win_that_checks_out() -> None:
-    state = vcf_puzzle()
-    assert state.winning_move() is None
-    line = find_vcf(state)
-    assert line is not None
-    # Replay it: after each attacking move the defender has exactly one block (or none left).
+def replay_vcf(state: MnkState, line: list[int]) -> MnkState:
+    """Play the attacker's line with the defender's only replies; returns the final state."""
+    attacker = state.to_move
     node = state
     for i, move in enumerate(line):
         node = node.play(move)
         if i == len(line) - 1:
             break
         assert node.winner is None
-        block = node.play  # the defender's only sensible reply is the attacker's win point
-        wins = [p for p in node.candidate_moves() if _completes(node, p, Player.FIRST)]
+        wins = [p for p in node.legal_moves() if _completes(node, p, attacker)]
+        # The defender must not have a five of its own to play instead.
+        assert not any(_completes(node, p, node.to_move) for p in node.legal_moves())
         if len(wins) >= 2:
             # An open or double four: the attacker wins whatever the defender does.
-            node = block(next(p for p in node.candidate_moves() if p not in wins))
+            node = node.play(next(p for p in node.candidate_moves() if p not in wins))
             continue
         assert len(wins) == 1
-        node = block(wins[0])
-    assert node.winner == Player.FIRST
+        node = node.play(wins[0])
+    return node
+
+
+def test_find_vcf_finds_a_forced_win_that_checks_out() -> None:
+    state = vcf_puzzle()
+    assert state.winning_move() is None
+    line = find_vcf(state)
+    assert line is not None
+    assert replay_vcf(state, line).winner == Player.FIRST
+
+
+@st.composite
+def random_games(draw: st.DrawFn) -> MnkState:
+    seed = draw(st.integers(0, 10**6))
+    plies = draw(st.integers(4, 40))
+    rng = random.Random(seed)
+    state = gomoku()
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        state = state.play(rng.choice(state.candidate_moves()))
+    return state
+
+
+@settings(max_examples=60, deadline=None)
+@given(random_games())
+def test_engine_never_misses_a_five_or_a_block_and_its_vcfs_are_sound(state: MnkState) -> None:
+    if state.is_terminal():
+        return
+    result = Engine("hard").search(state, None, node_limit=300)
+    child = state.play(result.move)
+    me = state.to_move
+    if state.winning_move() is not None:
+        assert child.winner == me
+    else:
+        threats = [p for p in state.legal_moves() if _completes(state, p, me.opponent)]
+        if len(threats) == 1:
+            assert result.move == threats[0]
+    line = find_vcf(state, 8)
+    if line is not None:
+        assert replay_vcf(state, line).winner == me
 
 
 def _completes(state: MnkState, point: int, side: Player) -> bool:
