@@ -148,6 +148,7 @@ def test_engine_plays_the_vcf_and_wins_it_against_itself() -> None:
     result = Engine("hard").search(state, 2.0)
     assert result.reason == "vcf"
     assert result.value > EVAL_LIMIT
+    assert result.describe() == f"win in {len(result.pv)}"
     engine = Engine("hard")
     node = state
     for _ in range(12):

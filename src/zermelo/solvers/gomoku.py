@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
-from zermelo.core.scores import EVAL_LIMIT, WIN
+from zermelo.core.scores import EVAL_LIMIT, WIN, describe
 from zermelo.games.mnk import MnkState, Rules, geometry
 from zermelo.games.mnk_eval import Evaluation, default_evaluation
 from zermelo.games.mnk_lines import (
@@ -116,6 +116,10 @@ class EngineResult:
     ``"vct"`` (forced win by threes and fours), ``"search"`` (alpha-beta)."""
     pv: tuple[int, ...] = ()
     scores: dict[int, float] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        """The value in words: "win in 3", "loss in 2" or an estimate such as "+120.00"."""
+        return describe(self.value, exact=False)
 
 
 @functools.cache
