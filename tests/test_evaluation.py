@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import random
 from pathlib import Path
 
 import numpy as np
@@ -218,7 +219,25 @@ def test_small_board_features() -> None:
     counts = class_counts(state)
     assert counts[0][7] == 1  # x's top row: one point completes it
     assert counts[1][7] == 0
-    assert new_game(3, 3, 3).evaluate() == 0
+    assert sum(counts[0]) == sum(counts[1]) == 8  # 3 rows, 3 columns, 2 diagonals
+
+
+def test_evaluation_matches_the_engines_incremental_counts() -> None:
+    from zermelo.solvers.gomoku import _Board
+
+    rng = random.Random(9)
+    for width, height, k in [(15, 15, 5), (3, 3, 3), (6, 5, 4), (7, 7, 3)]:
+        state = new_game(width, height, k)
+        for _ in range(rng.randrange(0, 12)):
+            if state.is_terminal():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        board = _Board(state, default_evaluation())
+        assert class_counts(state) == (board.counts[0], board.counts[1])
+        assert board.evaluate() == pytest.approx(default_evaluation().evaluate(state))
+    # On an empty 3x3 board every line is a "two" for both sides (one move makes a three).
+    weights = default_evaluation().weights
+    assert new_game(3, 3, 3).evaluate() == 8 * (weights["own_two"] + weights["opp_two"])
 
 
 def test_fit_logistic_recovers_known_weights() -> None:

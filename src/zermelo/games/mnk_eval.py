@@ -98,7 +98,8 @@ class Breakdown:
 
 
 def class_counts(state: MnkState) -> tuple[list[int], list[int]]:
-    """For X and for O, the number of lines in each class (index = class, 0 to 9)."""
+    """For X and for O, the number of the board's lines in each class (index = class, 0-9);
+    the same counts the engine keeps incrementally."""
     rules = state.rules
     table = line_table(rules.k, rules.exact)
     counts = ([0] * 10, [0] * 10)
@@ -106,6 +107,10 @@ def class_counts(state: MnkState) -> tuple[list[int], list[int]]:
     taken = x | o
     for points, mask in _line_masks(rules):
         if not taken & mask:
+            # An empty line: "none" for k >= 4, but with k <= 3 already a two or better.
+            empty = table.info(len(points), 0, 0)
+            counts[0][empty.cls[0]] += 1
+            counts[1][empty.cls[1]] += 1
             continue
         lx = lo = 0
         for i, p in enumerate(points):
