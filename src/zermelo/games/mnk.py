@@ -46,9 +46,12 @@ __all__ = [
     "Geometry",
     "MnkState",
     "Rules",
+    "format_point",
+    "geometry",
     "gomoku",
     "new_game",
     "parse",
+    "parse_point",
 ]
 
 MAX_WIDTH: Final = 26
