@@ -543,9 +543,17 @@ def _one_stone_makes_every_win(geo: Geometry, own: int) -> bool:
 
 
 def _new_mnk(
-    width: int = 15, height: int | None = None, k: int = 5, exact: bool = False
+    width: int = 15,
+    height: int | None = None,
+    k: int = 5,
+    exact: bool = False,
+    first: Player = _FIRST,
 ) -> MnkState:
-    return new_game(width, height, k, exact)
+    return new_game(width, height, k, exact)._replace(to_move=Player(first))
+
+
+def _new_gomoku(exact: bool = False, first: Player = _FIRST) -> MnkState:
+    return gomoku(exact)._replace(to_move=Player(first))
 
 
 SPEC: Final = GameSpec(
@@ -553,6 +561,7 @@ SPEC: Final = GameSpec(
     title="m,n,k game",
     new=_new_mnk,
     parse=parse,
+    first_mover=_FIRST,
     options={
         "width": "columns (default 15)",
         "height": "rows (default: as many as columns)",
@@ -564,7 +573,8 @@ SPEC: Final = GameSpec(
 GOMOKU_SPEC: Final = GameSpec(
     name="gomoku",
     title="Gomoku (caro)",
-    new=gomoku,
+    new=_new_gomoku,
     parse=parse,
+    first_mover=_FIRST,
     options={"exact": "True: exactly five wins, overlines do not (default: five or more)"},
 )
