@@ -107,21 +107,36 @@ function humansTurn() {
   return ui.view && !ui.view.terminal && ui.view.to_move === ui.human;
 }
 
-async function newGame() {
+async function newGame(setup = {}) {
   const name = $("#game").value;
   ui.game = ui.games.find((game) => game.name === name) || ui.games[0];
   ui.moves = [];
   ui.human = document.querySelector('input[name="starts"]:checked').value === "ai" ? "O" : "X";
-  const seed = new Uint32Array(1);
-  crypto.getRandomValues(seed);
-  ui.seed = seed[0];
+  if (setup.seed !== undefined) {
+    ui.seed = setup.seed;
+  } else {
+    const seed = new Uint32Array(1);
+    crypto.getRandomValues(seed);
+    ui.seed = seed[0];
+  }
   ui.thinking = null;
+  ui.requestId++;
+  ui.busy = false;
   setMessage("");
   $("#explain-switch").hidden = !ui.game.explain;
   $("#explain-panel").hidden = !(ui.game.explain && $("#explain").checked);
   ui.view = ui.game.initial;
+  if (setup.moves && setup.moves.length) {
+    // A shared link: replay its moves (the server checks them).
+    try {
+      ui.view = await postJson("/api/state", gameRequest({ moves: setup.moves }));
+      ui.moves = ui.view.moves;
+    } catch (error) {
+      showError(error);
+    }
+  }
   render();
-  if (ui.human !== "X") {
+  if (!ui.view.terminal && ui.view.to_move !== ui.human) {
     await play(null);
   } else {
     await afterChange();
@@ -137,6 +152,7 @@ async function play(move) {
     showPending(move);
   }
   setStatus(t("The AI is thinking…"));
+  $("#status").dataset.state = "ai-turn";
   try {
     const answer = await postJson(
       "/api/play",
@@ -577,8 +593,17 @@ async function start() {
   ui.games = answer.games;
   const select = $("#game");
   for (const game of ui.games) select.append(new Option(t(game.title), game.name));
-  const wanted = new URLSearchParams(location.search).get("game");
+  // Links may preset the game: ?game=tictactoe&level=hard&starts=ai&moves=4,0&seed=7
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get("game");
   if (wanted && ui.games.some((game) => game.name === wanted)) select.value = wanted;
+  const level = params.get("level");
+  if (["easy", "medium", "hard"].includes(level)) $("#level").value = level;
+  if (params.get("starts") === "ai") document.querySelector('input[name="starts"][value="ai"]').checked = true;
+  const setup = {};
+  const seed = Number.parseInt(params.get("seed") || "", 10);
+  if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32) setup.seed = seed;
+  if (params.get("moves")) setup.moves = params.get("moves").split(",").filter(Boolean).slice(0, 512);
 
   $("#lang").addEventListener("change", async (event) => {
     localStorage.setItem("zermelo.lang", event.target.value);
@@ -603,7 +628,7 @@ async function start() {
     $("#explain-panel").hidden = !$("#explain").checked;
     if ($("#explain").checked) await loadTree();
   });
-  await newGame();
+  await newGame(setup);
   document.body.dataset.ready = "true";
 }
 
