@@ -224,3 +224,15 @@ def test_a_connect_four_click_drops_the_disc_into_that_column(page: Page, live_s
     expect(column.locator(".slot").last.locator(".mark-X")).to_have_count(1)
     expect(page.locator("#board .mark-X")).to_have_count(1)
     expect(page.locator("#board .mark-O")).to_have_count(1)
+
+
+def test_the_board_can_be_played_with_the_keyboard(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&seed=8")
+    page.focus('#board [data-move="0"]')
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.move") == "4"
+    page.keyboard.press("Enter")
+    wait_for_your_turn_or_end(page)
+    assert board_notation(page)[4] == "X"
+    assert page.evaluate("document.activeElement.dataset.move") == "4"

@@ -37,6 +37,7 @@ from zermelo.core.errors import (
 )
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
+from zermelo.i18n import LANGUAGES
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import SearchResult, parent_score
 from zermelo.search.table import TranspositionTable
@@ -409,8 +410,6 @@ class Api:
         lang = best_language(
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
-        from zermelo.i18n import LANGUAGES
-
         return JSONResponse(
             {"lang": lang, "languages": LANGUAGES, "messages": messages_for(lang)},
             headers={"Vary": "Accept-Language"},

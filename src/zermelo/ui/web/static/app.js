@@ -275,6 +275,7 @@ function render() {
   translateDynamic();
   const view = ui.view;
   const board = $("#board");
+  const focused = board.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   board.replaceChildren();
   board.dataset.game = ui.game.name;
   board.dataset.kind = view.board.kind;
@@ -336,6 +337,10 @@ function render() {
       });
       board.append(line);
     });
+  }
+  if (focused !== null && focused !== undefined) {
+    const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
   }
   setStatus(ui.busy ? t("The AI is thinking…") : statusText());
   $("#status").dataset.state = view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
@@ -523,28 +528,17 @@ function treeItem(node, open) {
 
   const text = document.createElement("span");
   text.className = "node-text";
-  const label = node.move === null ? t("current position") : `${other(node.to_move)} → ${node.move}`;
+  const label = node.move === null
+    ? `${t("current position")} · ${t("{mark} to move", { mark: node.to_move })}`
+    : `${other(node.to_move)} → ${node.move}`;
   const title = document.createElement("strong");
   title.textContent = label;
   const value = document.createElement("span");
-  value.className = `tag ${treeValueClass(node.value, node.to_move)}`;
+  // Coloured for the player who chooses: the one who made this move (at the root, the one to move).
+  const chooser = node.move === null ? node.to_move : other(node.to_move);
+  value.className = `tag ${treeValueClass(node.value, chooser)}`;
   value.textContent = treeValueWords(node.value);
   text.append(title, value);
-  const facts = document.createElement("span");
-  facts.className = "node-facts";
-  const parts = [t("Minimax: {nodes} nodes", { nodes: node.minimax_nodes.toLocaleString(ui.lang) })];
-  if (node.alphabeta) {
-    parts.push(t("Alpha-beta: {nodes} nodes", { nodes: node.alphabeta.nodes.toLocaleString(ui.lang) }));
-    if (node.alphabeta.bound !== "exact") {
-      const words = treeValueWords(node.alphabeta.value);
-      const bound = node.alphabeta.bound === "lower"
-        ? t("at least {value}", { value: words })
-        : t("at most {value}", { value: words });
-      parts.push(t("alpha-beta: {bound}", { bound: `${bound} (${t("{mark} to move", { mark: node.to_move })})` }));
-    }
-  }
-  facts.textContent = parts.join(" · ");
-  text.append(facts);
   if (node.pruned) {
     const cut = document.createElement("span");
     cut.className = "tag cut";
@@ -552,6 +546,23 @@ function treeItem(node, open) {
     cut.title = t("cut off by alpha-beta: it cannot change the value");
     text.append(cut);
   }
+  const facts = document.createElement("span");
+  facts.className = "node-facts";
+  const parts = [t("Minimax: {nodes} nodes", { nodes: node.minimax_nodes.toLocaleString(ui.lang) })];
+  if (node.alphabeta) {
+    parts.push(t("Alpha-beta: {nodes} nodes", { nodes: node.alphabeta.nodes.toLocaleString(ui.lang) }));
+    if (node.alphabeta.bound === "lower") {
+      // The side to move found a reply good enough to refute the move that led here.
+      parts.push(t("cut short after {n} of {total} replies: no better than an earlier move", {
+        n: node.alphabeta.visited.length,
+        total: node.children_count,
+      }));
+    } else if (node.alphabeta.bound === "upper") {
+      parts.push(t("only a bound: every reply here was cut short"));
+    }
+  }
+  facts.textContent = parts.join(" · ");
+  text.append(facts);
   row.append(text);
   item.append(row);
 
@@ -582,6 +593,28 @@ function treeItem(node, open) {
   toggle.addEventListener("click", () => expand().catch(showError));
   if (open && expandable) expand().catch(showError);
   return item;
+}
+
+// -- keyboard: arrow keys move between the points of the board, Enter or Space plays -------------
+
+function onBoardKey(event) {
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const step = steps[event.key];
+  if (!step || !ui.view) return;
+  const points = [...$("#board").querySelectorAll("[data-move]")];
+  const index = points.indexOf(document.activeElement);
+  if (index < 0) return;
+  const cols = ui.view.board.width;
+  const drop = ui.view.board.kind === "drop";
+  let col = drop ? index : index % cols;
+  let row = drop ? 0 : Math.floor(index / cols);
+  col = Math.min(Math.max(col + step[0], 0), cols - 1);
+  if (!drop) row = Math.min(Math.max(row + step[1], 0), ui.view.board.height - 1);
+  const target = points[drop ? col : row * cols + col];
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
 }
 
 // -- start -----------------------------------------------------------------------------------
@@ -619,6 +652,7 @@ async function start() {
     radio.addEventListener("change", () => newGame());
   }
   $("#undo").addEventListener("click", () => undo());
+  $("#board").addEventListener("keydown", onBoardKey);
   $("#thinking").addEventListener("change", async () => {
     renderThinking();
     renderOverlay();

@@ -1,0 +1,36 @@
+"""Every string the page shows goes through the translated messages."""
+
+from __future__ import annotations
+
+import re
+
+from zermelo.ui.web import STATIC_DIR
+from zermelo.ui.web.messages import WEB_MESSAGES
+
+# t("...") calls in the script, possibly split over lines after "t(".
+_T_CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+_DATA_I18N = re.compile(r'data-i18n="([^"]*)"')
+
+
+def test_every_string_the_script_translates_is_a_listed_message() -> None:
+    script = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    used = set(_T_CALL.findall(script))
+    assert len(used) > 30
+    missing = sorted(used - set(WEB_MESSAGES))
+    assert missing == []
+
+
+def test_every_translated_element_of_the_page_is_a_listed_message() -> None:
+    page = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    used = set(_DATA_I18N.findall(page))
+    assert {"New game", "Undo", "Show thinking", "Explain", "Language"} <= used
+    assert sorted(used - set(WEB_MESSAGES)) == []
+
+
+def test_the_title_of_every_game_on_offer_is_a_listed_message() -> None:
+    from zermelo.ui.web.adapters import adapter_for, available_games
+
+    games = available_games()
+    assert "tictactoe" in games
+    for name in games:
+        assert adapter_for(name).spec().title in WEB_MESSAGES, name
