@@ -22,6 +22,7 @@ from typing import Any
 
 from zermelo.core.errors import ParseError, UnknownGameError, ZermeloError
 from zermelo.games.registry import GameSpec, get_game
+from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
 
 __all__ = ["ADAPTERS", "Adapter", "IntOption", "adapter_for", "available_games"]
 
@@ -66,6 +67,10 @@ class Adapter:
     a clock; ``analysis_depth`` limits the depth of the thinking overlay for games too large to
     read to the end (``None``: read as far as the budget allows); ``tree`` says whether the
     minimax-tree explainer supports the game.
+
+    ``choose(state, level, seed, time_limit) -> Choice`` and
+    ``values(state, time_limit, node_limit) -> Analysis`` replace the generic engines of
+    :mod:`zermelo.ui.web.engines` for games that have their own (``None``: the generic ones).
     """
 
     name: str
@@ -76,6 +81,22 @@ class Adapter:
     ai_time: float = 1.0
     analysis_depth: int | None = None
     tree: bool = False
+    choose: Callable[[Any, str, int, float], Choice] | None = None
+    values: Callable[[Any, float, int], Analysis] | None = None
+
+    def ai_choice(self, state: Any, level: str, seed: int, time_limit: float) -> Choice:
+        """The AI's move at ``level``, within about ``time_limit`` seconds."""
+        if self.choose is not None:
+            return self.choose(state, level, seed, time_limit)
+        return generic_choose(self.name, state, level, seed, min(self.ai_time, time_limit))
+
+    def analyze(self, state: Any, time_limit: float, node_limit: int) -> Analysis:
+        """Every legal move's value for the side to move, best first."""
+        if self.values is not None:
+            return self.values(state, time_limit, node_limit)
+        return generic_values(
+            state, time_limit=time_limit, node_limit=node_limit, depth=self.analysis_depth
+        )
 
     def spec(self) -> GameSpec:
         return get_game(self.name)

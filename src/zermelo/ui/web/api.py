@@ -26,7 +26,7 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from zermelo.agents.levels import LEVELS, make_agent
+from zermelo.agents.levels import LEVELS
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
@@ -38,9 +38,7 @@ from zermelo.core.errors import (
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.i18n import LANGUAGES
-from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, parent_score
-from zermelo.search.table import TranspositionTable
+from zermelo.search.result import SearchResult
 from zermelo.ui.web.adapters import Adapter, IntOption, adapter_for, available_games
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.messages import best_language, messages_for
@@ -305,71 +303,34 @@ def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
 
 
 def analyze_position(state: Any, adapter: Adapter, budget: Budget) -> dict[str, Any]:
-    """Every legal move's value for the side to move, best first, with the search's totals.
-
-    Like :func:`zermelo.search.analyze`, each move is searched on its own (sharing one table), but
-    the request's budget is split between the moves, and node counts and times are kept.
-    """
-    moves = list(state.legal_moves())
-    if not moves:
-        return {"moves": [], "best": None, "pv": [], "nodes": 0, "time_ms": 0.0}
-    table = TranspositionTable(capacity=200_000)
-    share_time = max(budget.time / len(moves), MIN_TIME / 10)
-    share_nodes = max(budget.nodes // len(moves), 1)
-    depth = adapter.analysis_depth
-    values = []
-    nodes = 0
-    elapsed = 0.0
-    for move in moves:
-        child = state.play(move)
-        if depth == 1 and not child.is_terminal():
-            evaluate = getattr(child, "evaluate", None)
-            child_value = float(evaluate()) if callable(evaluate) else 0.0
-            child_result: SearchResult[Any] = SearchResult(None, child_value, (), 0, False)
-            nodes += 1
-        else:
-            child_result = alphabeta(
-                child,
-                depth=None if depth is None else depth - 1,
-                time_limit=share_time,
-                node_limit=share_nodes,
-                table=table,
-            )
-            nodes += child_result.stats.nodes
-            elapsed += child_result.stats.elapsed
-        value = parent_score(child_result.value) + 0.0
-        line = (move, *child_result.pv)
-        values.append((move, value, child_result.exact, line))
-    values.sort(key=lambda item: (-item[1], item[0]))
-    best = values[0]
+    """Every legal move's value for the side to move, best first, with the search's totals."""
+    analysis = adapter.analyze(state, budget.time, budget.nodes)
+    if not analysis.moves:
+        return {"moves": [], "best": None, "pv": [], "value": None, "nodes": 0, "time_ms": 0.0}
+    best = analysis.moves[0]
     return {
         "moves": [
             {
-                "move": state.format_move(move),
-                "value": value_json(value, exact),
-                "pv": _line(state, line),
+                "move": state.format_move(entry.move),
+                "value": value_json(entry.value, entry.exact),
+                "pv": _line(state, entry.line),
             }
-            for move, value, exact, line in values
+            for entry in analysis.moves
         ],
-        "best": state.format_move(best[0]),
-        "pv": _line(state, best[3]),
-        "value": value_json(best[1], best[2]),
-        "nodes": nodes,
-        "time_ms": round(elapsed * 1000, 3),
+        "best": state.format_move(best.move),
+        "pv": _line(state, best.line),
+        "value": value_json(best.value, best.exact),
+        "nodes": analysis.nodes,
+        "time_ms": round(analysis.elapsed * 1000, 3),
     }
 
 
 def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dict[str, Any] | None]:
     """The AI's move in the game's current state, and what its search found (when it says)."""
     state = game.state
-    time_limit = min(game.adapter.ai_time, budget.time)
-    agent = make_agent(game.adapter.name, level, seed=seed, time_limit=time_limit)
-    move = agent.choose(state)
-    thinking = None
-    last = getattr(agent, "last", None)
-    if isinstance(last, SearchResult):
-        thinking = search_json(state, last)
-    return move, thinking
+    choice = game.adapter.ai_choice(state, level, seed, budget.time)
+    thinking = None if choice.result is None else search_json(state, choice.result)
+    return choice.move, thinking
 
 
 # -- endpoints ------------------------------------------------------------------------------------

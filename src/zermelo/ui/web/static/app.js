@@ -647,7 +647,7 @@ async function start() {
   });
   $("#new").addEventListener("click", () => newGame());
   $("#game").addEventListener("change", () => newGame());
-  $("#level").addEventListener("change", () => newGame());
+  // A new level takes effect from the AI's next move; the game goes on.
   for (const radio of document.querySelectorAll('input[name="starts"]')) {
     radio.addEventListener("change", () => newGame());
   }
