@@ -16,6 +16,7 @@ from zermelo.core.errors import BudgetError
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.search import minimax, parent_score
 from zermelo.ui.web import create_app
+from zermelo.ui.web.adapters import winning_cells
 from zermelo.ui.web.api import (
     MAX_BODY,
     MAX_NODES,
@@ -122,6 +123,24 @@ def test_hard_ai_takes_an_immediate_win(client: TestClient) -> None:
     assert answer["terminal"] is True
     assert answer["winner"] == "O"
     assert answer["legal"] == []
+    assert answer["line"] == [[1, 0], [1, 1], [1, 2]]
+
+
+def test_winning_cells_finds_every_run_of_k_or_more() -> None:
+    cells = ["XXXX.", "O.O..", "OX...", "O.X..", "O..X."]
+    assert winning_cells(cells, "X", 4) == [[0, 0], [0, 1], [0, 2], [0, 3]]
+    assert winning_cells(cells, "O", 4) == [[1, 0], [2, 0], [3, 0], [4, 0]]
+    assert winning_cells(cells, "O", 5) == []
+    assert winning_cells(["X..", ".X.", "..X"], "X", 3) == [[0, 0], [1, 1], [2, 2]]
+    assert winning_cells(["..X", ".X.", "X.."], "X", 3) == [[0, 2], [1, 1], [2, 0]]
+    assert winning_cells(["XO.", "OX.", "..."], "X", 3) == []
+
+
+def test_a_running_or_drawn_game_has_no_winning_line(client: TestClient) -> None:
+    running = client.post("/api/state", json={"game": "tictactoe", "moves": ["4"]}).json()
+    assert running["line"] == []
+    drawn = client.post("/api/state", json={"game": "tictactoe", "position": "XOXXOOOXX"}).json()
+    assert drawn["terminal"] is True and drawn["winner"] is None and drawn["line"] == []
 
 
 def test_the_ai_can_make_the_first_move(client: TestClient) -> None:

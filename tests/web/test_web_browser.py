@@ -107,6 +107,8 @@ def test_a_whole_game_by_clicks_ends_with_the_right_result(page: Page, live_serv
     assert winner != 0, "the hard AI never loses"
     expect(status).to_have_text(expected[None if winner is None else int(winner)])
     assert clicks >= 3
+    highlighted = page.locator("#board .winning").count()
+    assert highlighted >= 3 if winner is not None else highlighted == 0
 
 
 def test_a_click_on_a_taken_square_is_refused_with_a_message(page: Page, live_server: str) -> None:

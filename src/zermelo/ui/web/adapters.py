@@ -68,6 +68,7 @@ class Adapter:
     read to the end (``None``: read as far as the budget allows); ``tree`` says whether the
     minimax-tree explainer supports the game.
 
+    ``in_a_row(state)`` is how many marks in a line win, to show the winning line.
     ``choose(state, level, seed, time_limit) -> Choice`` and
     ``values(state, time_limit, node_limit) -> Analysis`` replace the generic engines of
     :mod:`zermelo.ui.web.engines` for games that have their own (``None``: the generic ones).
@@ -81,6 +82,7 @@ class Adapter:
     ai_time: float = 1.0
     analysis_depth: int | None = None
     tree: bool = False
+    in_a_row: Callable[[Any], int] = lambda state: 3
     choose: Callable[[Any, str, int, float], Choice] | None = None
     values: Callable[[Any, float, int], Analysis] | None = None
 
@@ -144,6 +146,33 @@ class Adapter:
         return board
 
 
+def winning_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
+    """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
+    height = len(cells)
+    width = len(cells[0]) if cells else 0
+    found: set[tuple[int, int]] = set()
+    for row in range(height):
+        for col in range(width):
+            if cells[row][col] != mark:
+                continue
+            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                before_row, before_col = row - d_row, col - d_col
+                if (
+                    0 <= before_row < height
+                    and 0 <= before_col < width
+                    and cells[before_row][before_col] == mark
+                ):
+                    continue  # not the start of this run
+                run = []
+                r, c = row, col
+                while 0 <= r < height and 0 <= c < width and cells[r][c] == mark:
+                    run.append((r, c))
+                    r, c = r + d_row, c + d_col
+                if len(run) >= k:
+                    found.update(run)
+    return [list(cell) for cell in sorted(found)]
+
+
 # -- tic-tac-toe --------------------------------------------------------------------------------
 
 
@@ -188,6 +217,7 @@ ADAPTERS: dict[str, Adapter] = {
         _connect4_move,
         options={"width": IntOption(4, 9), "height": IntOption(4, 8)},
         ai_time=2.0,
+        in_a_row=lambda state: 4,
     ),
     "gomoku": Adapter(
         "gomoku",
@@ -197,6 +227,7 @@ ADAPTERS: dict[str, Adapter] = {
         options={"exact": BoolOption()},
         ai_time=1.5,
         analysis_depth=1,
+        in_a_row=lambda state: int(state.rules.k),
     ),
     "mnk": Adapter(
         "mnk",
@@ -211,6 +242,7 @@ ADAPTERS: dict[str, Adapter] = {
         },
         ai_time=1.5,
         analysis_depth=1,
+        in_a_row=lambda state: int(state.rules.k),
     ),
 }
 

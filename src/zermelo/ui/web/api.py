@@ -39,7 +39,13 @@ from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult
-from zermelo.ui.web.adapters import Adapter, IntOption, adapter_for, available_games
+from zermelo.ui.web.adapters import (
+    Adapter,
+    IntOption,
+    adapter_for,
+    available_games,
+    winning_cells,
+)
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.messages import best_language, messages_for
 
@@ -264,7 +270,12 @@ def game_json(game: Game) -> dict[str, Any]:
         "legal": [state.format_move(m) for m in sorted(state.legal_moves())],
         "board": game.adapter.board(state),
         "last": None,
+        "line": [],
     }
+    if winner is not None:
+        answer["line"] = winning_cells(
+            answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
+        )
     if game.moves:
         answer["last"] = _cell_of_last_move(game.adapter, game.states[-2], state)
     return answer

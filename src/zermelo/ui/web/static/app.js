@@ -284,6 +284,7 @@ function render() {
   board.setAttribute("aria-label", ui.game.title);
   const legal = new Set(view.legal);
   const [lastRow, lastCol] = view.last || [-1, -1];
+  const onLine = new Set((view.line || []).map(([row, col]) => `${row},${col}`));
   const playable = humansTurn() && !ui.busy;
   board.classList.toggle("waiting", !playable);
   if (view.board.kind === "drop") {
@@ -305,6 +306,7 @@ function render() {
         const mark = view.board.cells[row][col];
         if (mark !== ".") cell.append(markElement(mark));
         if (row === lastRow && col === lastCol) cell.classList.add("last");
+        if (onLine.has(`${row},${col}`)) cell.classList.add("winning");
         button.append(cell);
       }
       button.addEventListener("click", () => clickMove(move));
@@ -329,6 +331,7 @@ function render() {
         if (mark !== "." || !playable) button.setAttribute("aria-disabled", "true");
         if (mark !== ".") button.append(markElement(mark));
         if (last) button.classList.add("last");
+        if (onLine.has(`${r},${c}`)) button.classList.add("winning");
         const badge = document.createElement("span");
         badge.className = "value";
         button.append(badge);
