@@ -85,6 +85,13 @@ def test_openapi_documents_every_api_route(client: TestClient) -> None:
         "/api/analyze",
         "/api/tree",
     }
+    for path, methods in spec["paths"].items():
+        for operation in methods.values():
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            for name, field in body.get("schema", {}).get("properties", {}).items():
+                assert field.get("description"), (path, name)
+            for parameter in operation.get("parameters", []):
+                assert parameter.get("description"), (path, parameter["name"])
     docs = client.get("/api")
     assert docs.status_code == 200
     assert "openapi.json" in docs.text

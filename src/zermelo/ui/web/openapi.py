@@ -114,6 +114,7 @@ def openapi() -> dict[str, Any]:
                             "name": "lang",
                             "in": "query",
                             "required": False,
+                            "description": "Language code: en, id, nl, vi or tr.",
                             "schema": {"type": "string", "enum": ["en", "id", "nl", "vi", "tr"]},
                         }
                     ],
@@ -132,9 +133,22 @@ def openapi() -> dict[str, Any]:
                 "played and what the AI's search found.",
                 {
                     "move": {"type": "string", "description": "Your move in notation."},
-                    "ai": {"type": "boolean", "default": True},
-                    "level": {"type": "string", "enum": ["easy", "medium", "hard"]},
-                    "seed": {"type": "integer", "minimum": 0, "maximum": 2**32 - 1},
+                    "ai": {
+                        "type": "boolean",
+                        "default": True,
+                        "description": "Let the AI reply (default true).",
+                    },
+                    "level": {
+                        "type": "string",
+                        "enum": ["easy", "medium", "hard"],
+                        "description": "The AI's strength: easy, medium or hard (default).",
+                    },
+                    "seed": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 2**32 - 1,
+                        "description": "Seed of the AI's choices among equal moves (default 0).",
+                    },
                     "budget": _BUDGET,
                 },
             ),
@@ -149,7 +163,14 @@ def openapi() -> dict[str, Any]:
                 "The node reached by path from the position, with its children: minimax value "
                 "and node count, and what alpha-beta did there (its bound, the children it "
                 "visited and those it cut off).",
-                {"path": {"type": "array", "items": {"type": "string"}, "maxItems": 9}},
+                {
+                    "path": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "maxItems": 9,
+                        "description": "Moves from the position to the node (default: the root).",
+                    }
+                },
             ),
         },
     }

@@ -17,13 +17,17 @@ async function show() {
       const title = element("h2");
       title.append(element("span", "verb", method.toUpperCase()), " ", element("code", "", path));
       card.append(title, element("p", "summary", operation.summary), element("p", "", operation.description));
-      const body = operation.requestBody?.content?.["application/json"]?.schema?.properties;
-      const fields = body || Object.fromEntries((operation.parameters || []).map((p) => [p.name, p.schema]));
-      if (Object.keys(fields).length) {
+      // Request fields: a JSON body's properties, or the query parameters.
+      const body = operation.requestBody?.content?.["application/json"]?.schema?.properties || {};
+      const fields = Object.entries(body).map(([name, schema]) => [name, schema.description || schema.type]);
+      for (const parameter of operation.parameters || []) {
+        fields.push([parameter.name, parameter.description || parameter.schema.type]);
+      }
+      if (fields.length) {
         const table = element("dl", "facts");
-        for (const [name, schema] of Object.entries(fields)) {
+        for (const [name, about] of fields) {
           const row = element("div");
-          row.append(element("dt", "", name), element("dd", "", schema.description || schema.type || (schema.enum || []).join(", ")));
+          row.append(element("dt", "", name), element("dd", "", about));
           table.append(row);
         }
         card.append(table);
