@@ -178,6 +178,10 @@ def test_the_explainer_draws_the_tree_with_counts_and_cut_branches(
     expect(totals).to_contain_text("Alpha-beta: ")
     root = page.locator('#tree li[data-path=""]')
     expect(root).to_have_attribute("aria-expanded", "true")
+    # X's 2 ends the game: one node for either search, counted in the singular.
+    expect(page.locator('#tree li[data-path="2"] .node-facts')).to_have_text(
+        "Minimax: 1 node · Alpha-beta: 1 node"
+    )
     child = page.locator('#tree li[data-path="6"]')
     expect(child).to_be_visible()
     child.locator(":scope > .node-row .toggle").click()

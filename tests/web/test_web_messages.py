@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from zermelo.ui.web import STATIC_DIR
-from zermelo.ui.web.messages import WEB_MESSAGES
+from zermelo.ui.web.messages import WEB_MESSAGES, WEB_PLURALS, plurals_for
 
 # t("...") calls in the script, possibly split over lines after "t(".
 _T_CALL = re.compile(r'\bt\(\s*"((?:[^"\\]|\\.)*)"')
+_TN_CALL = re.compile(r'\btn\(\s*"((?:[^"\\]|\\.)*)"')
 _DATA_I18N = re.compile(r'data-i18n="([^"]*)"')
 
 
@@ -34,3 +35,17 @@ def test_the_title_of_every_game_on_offer_is_a_listed_message() -> None:
     assert "tictactoe" in games
     for name in games:
         assert adapter_for(name).spec().title in WEB_MESSAGES, name
+
+
+def test_every_counted_string_of_the_script_is_a_listed_plural() -> None:
+    script = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    used = set(_TN_CALL.findall(script))
+    assert len(used) == 3
+    assert used == {plural for _, plural in WEB_PLURALS}
+
+
+def test_plurals_give_english_the_singular_for_one() -> None:
+    plurals = plurals_for("en")
+    assert plurals["Minimax: {nodes} nodes"] == ["Minimax: {nodes} node", "Minimax: {nodes} nodes"]
+    for code in ("id", "nl", "vi", "tr"):
+        assert set(plurals_for(code)) == set(plurals)

@@ -47,7 +47,7 @@ from zermelo.ui.web.adapters import (
     winning_cells,
 )
 from zermelo.ui.web.explain import explain
-from zermelo.ui.web.messages import best_language, messages_for
+from zermelo.ui.web.messages import best_language, messages_for, plurals_for
 
 __all__ = [
     "MAX_BODY",
@@ -383,7 +383,12 @@ class Api:
             request.query_params.get("lang"), request.headers.get("accept-language")
         )
         return JSONResponse(
-            {"lang": lang, "languages": LANGUAGES, "messages": messages_for(lang)},
+            {
+                "lang": lang,
+                "languages": LANGUAGES,
+                "messages": messages_for(lang),
+                "plurals": plurals_for(lang),
+            },
             headers={"Vary": "Accept-Language"},
         )
 

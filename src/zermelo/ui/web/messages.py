@@ -6,17 +6,33 @@ only marks a string for Babel (``pybabel extract -k N_``); it returns it unchang
 translated at import time and one server can answer every language at once.
 
 Placeholders in braces (``{n}``, ``{move}``) are filled in by the page after translation.
+
+Messages that count something are pairs marked with ``Np_`` (``pybabel extract -k Np_:1,2``); the
+page gets each pair's singular and plural translation and picks the singular for exactly one. That
+rule is right for all five languages: Dutch and English use the singular for one, and Indonesian,
+Vietnamese and Turkish have a single form, which gettext returns for both.
 """
 
 from __future__ import annotations
 
 from zermelo.i18n import LANGUAGES, translation_for
 
-__all__ = ["WEB_MESSAGES", "best_language", "messages_for"]
+__all__ = ["WEB_MESSAGES", "WEB_PLURALS", "best_language", "messages_for", "plurals_for"]
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, do not translate"
     return message
+
+
+def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - like N_, for pairs
+    return singular, plural
+
+
+WEB_PLURALS: tuple[tuple[str, str], ...] = (
+    Np_("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
+    Np_("Minimax: {nodes} node", "Minimax: {nodes} nodes"),
+    Np_("Alpha-beta: {nodes} node", "Alpha-beta: {nodes} nodes"),
+)
 
 
 WEB_MESSAGES: tuple[str, ...] = (
@@ -74,7 +90,6 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("Principal variation"),
     N_("Search"),
     N_("Principal variation: {line}"),
-    N_("{nodes} nodes in {ms} ms"),
     N_("exact"),
     N_("heuristic"),
     N_("The AI's last move: {move}"),
@@ -85,8 +100,6 @@ WEB_MESSAGES: tuple[str, ...] = (
         "Minimax reads every line to the end. Alpha-beta reads the same tree but skips branches "
         "that cannot change the result. Open a node to see its children."
     ),
-    N_("Minimax: {nodes} nodes"),
-    N_("Alpha-beta: {nodes} nodes"),
     N_("Alpha-beta skipped {percent}% of the tree."),
     N_("{mark} to move"),
     N_("{mark} wins in {n}"),
@@ -106,6 +119,18 @@ def messages_for(code: str) -> dict[str, str]:
     """Each web message (English msgid) mapped to its translation in ``code``."""
     translations = translation_for(code)
     return {message: translations.gettext(message) for message in WEB_MESSAGES}
+
+
+def plurals_for(code: str) -> dict[str, list[str]]:
+    """Each counted message (by its plural msgid) mapped to its [singular, plural] translation."""
+    translations = translation_for(code)
+    return {
+        plural: [
+            translations.ngettext(singular, plural, 1),
+            translations.ngettext(singular, plural, 2),
+        ]
+        for singular, plural in WEB_PLURALS
+    }
 
 
 def best_language(requested: str | None, accept_language: str | None) -> str:

@@ -9,6 +9,7 @@ const $ = (selector) => document.querySelector(selector);
 const ui = {
   lang: "en",
   messages: {},
+  plurals: {},
   games: [],
   game: null, // the entry of /api/games for the current game
   view: null, // the last answer of /api/state or /api/play
@@ -28,6 +29,13 @@ function t(msgid, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// A counted message: its plural msgid picks the pair; exactly one takes the singular.
+function tn(plural, count, params = {}) {
+  const forms = ui.plurals[plural];
+  const text = forms ? forms[count === 1 ? 0 : 1] : plural;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
 function translateStatic() {
   document.documentElement.lang = ui.lang;
   for (const element of document.querySelectorAll("[data-i18n]")) {
@@ -41,6 +49,7 @@ async function loadMessages(lang) {
   const answer = await getJson(`/api/messages${query}`);
   ui.lang = answer.lang;
   ui.messages = answer.messages;
+  ui.plurals = answer.plurals;
   const select = $("#lang");
   if (!select.options.length) {
     for (const [code, name] of Object.entries(answer.languages)) {
@@ -431,7 +440,7 @@ function renderThinking() {
   } else if (analysis) {
     $("#best").textContent = `${analysis.best} · ${valueWords(analysis.value)}`;
     $("#pv").textContent = analysis.pv.join(" ");
-    $("#stats").textContent = t("{nodes} nodes in {ms} ms", {
+    $("#stats").textContent = tn("{nodes} nodes in {ms} ms", analysis.nodes, {
       nodes: analysis.nodes.toLocaleString(ui.lang),
       ms: analysis.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
     });
@@ -445,7 +454,7 @@ function renderThinking() {
     $("#ai-last").textContent =
       `${t("The AI's last move: {move}", { move: last.move })} · ${valueWords(last.value)} · ` +
       `${t("Principal variation: {line}", { line: last.pv.join(" ") })} · ` +
-      t("{nodes} nodes in {ms} ms", {
+      tn("{nodes} nodes in {ms} ms", last.nodes, {
         nodes: last.nodes.toLocaleString(ui.lang),
         ms: last.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
       });
@@ -483,8 +492,8 @@ async function loadTree() {
     if (view !== ui.view) return;
     const percent = Math.round(100 * (1 - root.totals.alphabeta / root.totals.minimax));
     $("#tree-totals").replaceChildren(
-      pill(t("Minimax: {nodes} nodes", { nodes: root.totals.minimax.toLocaleString(ui.lang) }), "minimax"),
-      pill(t("Alpha-beta: {nodes} nodes", { nodes: root.totals.alphabeta.toLocaleString(ui.lang) }), "alphabeta"),
+      pill(tn("Minimax: {nodes} nodes", root.totals.minimax, { nodes: root.totals.minimax.toLocaleString(ui.lang) }), "minimax"),
+      pill(tn("Alpha-beta: {nodes} nodes", root.totals.alphabeta, { nodes: root.totals.alphabeta.toLocaleString(ui.lang) }), "alphabeta"),
       pill(t("Alpha-beta skipped {percent}% of the tree.", { percent }), "skipped"),
     );
     list.replaceChildren(treeItem(root, true));
@@ -551,9 +560,9 @@ function treeItem(node, open) {
   }
   const facts = document.createElement("span");
   facts.className = "node-facts";
-  const parts = [t("Minimax: {nodes} nodes", { nodes: node.minimax_nodes.toLocaleString(ui.lang) })];
+  const parts = [tn("Minimax: {nodes} nodes", node.minimax_nodes, { nodes: node.minimax_nodes.toLocaleString(ui.lang) })];
   if (node.alphabeta) {
-    parts.push(t("Alpha-beta: {nodes} nodes", { nodes: node.alphabeta.nodes.toLocaleString(ui.lang) }));
+    parts.push(tn("Alpha-beta: {nodes} nodes", node.alphabeta.nodes, { nodes: node.alphabeta.nodes.toLocaleString(ui.lang) }));
     if (node.alphabeta.bound === "lower") {
       // The side to move found a reply good enough to refute the move that led here.
       parts.push(t("cut short after {n} of {total} replies: no better than an earlier move", {
