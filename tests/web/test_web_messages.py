@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from zermelo.ui.web import STATIC_DIR
 from zermelo.ui.web.messages import WEB_MESSAGES, WEB_PLURALS, plurals_for
 
@@ -49,3 +51,15 @@ def test_plurals_give_english_the_singular_for_one() -> None:
     assert plurals["Minimax: {nodes} nodes"] == ["Minimax: {nodes} node", "Minimax: {nodes} nodes"]
     for code in ("id", "nl", "vi", "tr"):
         assert set(plurals_for(code)) == set(plurals)
+
+
+def test_babel_extracts_every_message_and_pair_with_its_default_keywords() -> None:
+    extract = pytest.importorskip("babel.messages.extract")
+    source = STATIC_DIR.parent / "messages.py"
+    found = list(
+        extract.extract_from_file("python", str(source), keywords=extract.DEFAULT_KEYWORDS)
+    )
+    singles = {message for _, message, _, _ in found if isinstance(message, str)}
+    pairs = {tuple(message) for _, message, _, _ in found if isinstance(message, tuple)}
+    assert singles == set(WEB_MESSAGES)
+    assert pairs == set(WEB_PLURALS)

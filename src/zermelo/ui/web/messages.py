@@ -7,10 +7,11 @@ translated at import time and one server can answer every language at once.
 
 Placeholders in braces (``{n}``, ``{move}``) are filled in by the page after translation.
 
-Messages that count something are pairs marked with ``Np_`` (``pybabel extract -k Np_:1,2``); the
-page gets each pair's singular and plural translation and picks the singular for exactly one. That
-rule is right for all five languages: Dutch and English use the singular for one, and Indonesian,
-Vietnamese and Turkish have a single form, which gettext returns for both.
+Messages that count something are pairs marked with :func:`ngettext` here, a no-op that Babel's
+default keywords (``ngettext:1,2``) extract as a plural entry. The page gets each pair's singular
+and plural translation and takes the singular for exactly one. That rule is right for all five
+languages: Dutch and English use the singular for one, and Indonesian, Vietnamese and Turkish
+have a single form, which gettext returns for both.
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, d
     return message
 
 
-def Np_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - like N_, for pairs
+def ngettext(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction, like ``N_``; it translates nothing."""
     return singular, plural
 
 
 WEB_PLURALS: tuple[tuple[str, str], ...] = (
-    Np_("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
-    Np_("Minimax: {nodes} node", "Minimax: {nodes} nodes"),
-    Np_("Alpha-beta: {nodes} node", "Alpha-beta: {nodes} nodes"),
+    ngettext("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
+    ngettext("Minimax: {nodes} node", "Minimax: {nodes} nodes"),
+    ngettext("Alpha-beta: {nodes} node", "Alpha-beta: {nodes} nodes"),
 )
 
 
