@@ -242,3 +242,19 @@ def test_the_board_can_be_played_with_the_keyboard(page: Page, live_server: str)
     wait_for_your_turn_or_end(page)
     assert board_notation(page)[4] == "X"
     assert page.evaluate("document.activeElement.dataset.move") == "4"
+
+
+def test_the_page_follows_the_browsers_language(browser: Any, live_server: str) -> None:
+    context = browser.new_context(
+        locale="tr-TR", extra_http_headers={"Accept-Language": "tr-TR,tr;q=0.9"}
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        open_page(page, live_server, "?game=tictactoe")
+        expect(page.locator("html")).to_have_attribute("lang", "tr")
+        assert page.input_value("#lang") == "tr"
+        expected = messages_for("tr")["Your turn ({mark})"].replace("{mark}", "X")
+        expect(page.locator("[data-testid=status]")).to_have_text(expected)
+    finally:
+        context.close()
