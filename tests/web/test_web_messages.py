@@ -63,3 +63,13 @@ def test_babel_extracts_every_message_and_pair_with_its_default_keywords() -> No
     pairs = {tuple(message) for _, message, _, _ in found if isinstance(message, tuple)}
     assert singles == set(WEB_MESSAGES)
     assert pairs == set(WEB_PLURALS)
+
+
+def test_the_pages_hold_no_inline_script_or_style_so_the_strict_csp_holds() -> None:
+    for name in ("index.html", "api.html"):
+        page = (STATIC_DIR / name).read_text(encoding="utf-8")
+        scripts = re.findall(r"<script\b[^>]*>", page)
+        assert scripts and all("src=" in tag for tag in scripts), name
+        assert re.search(r"<script\b[^>]*>\s*\S", page) is None, name
+        assert " style=" not in page and "<style" not in page, name
+        assert re.search(r"\son[a-z]+=", page) is None, f"inline event handler in {name}"
