@@ -242,7 +242,9 @@ def test_oversized_bodies_are_refused_before_parsing(client: TestClient) -> None
     body = json.dumps({"game": "tictactoe", "pad": "x" * MAX_BODY})
     response = client.post("/api/state", content=body)
     assert response.status_code == 413
-    assert "larger than" in error_of(response)["message"]
+    error = error_of(response)
+    assert error["type"] == "TooLargeError"
+    assert "larger than" in error["message"]
 
 
 def test_unknown_routes_and_methods_answer_json(client: TestClient) -> None:

@@ -75,11 +75,16 @@ class BusyError(ZermeloError):
 
 
 class PayloadError(ParseError):
-    """A request body that is too large or not a JSON object."""
+    """A request body that is not a JSON object."""
+
+
+class TooLargeError(PayloadError):
+    """A request body over :data:`MAX_BODY` bytes."""
 
 
 _STATUS: list[tuple[type[ZermeloError], int]] = [
     (BusyError, 503),
+    (TooLargeError, 413),
     (PayloadError, 400),
     (UnknownGameError, 404),
     (IllegalMoveError, 422),
@@ -92,8 +97,6 @@ _STATUS: list[tuple[type[ZermeloError], int]] = [
 
 def error_response(error: ZermeloError) -> JSONResponse:
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
-    if isinstance(error, PayloadError) and str(error).startswith("request body is larger"):
-        status = 413
     return JSONResponse(
         {"error": {"type": type(error).__name__, "message": str(error)}}, status_code=status
     )
@@ -155,12 +158,12 @@ async def read_json(request: Request) -> dict[str, Any]:
     """The request body as a JSON object, refusing bodies over :data:`MAX_BODY` bytes."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise PayloadError(f"request body is larger than {MAX_BODY} bytes")
+        raise TooLargeError(f"request body is larger than {MAX_BODY} bytes")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise PayloadError(f"request body is larger than {MAX_BODY} bytes")
+            raise TooLargeError(f"request body is larger than {MAX_BODY} bytes")
     try:
         data = json.loads(body or b"{}", parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
