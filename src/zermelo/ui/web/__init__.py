@@ -7,8 +7,10 @@ build step) and the JSON API of :mod:`zermelo.ui.web.api`. :func:`create_app` bu
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -68,8 +70,26 @@ async def _openapi(request: Request) -> Response:
     return JSONResponse(openapi())
 
 
-def create_app(*, gate: SearchGate | None = None) -> Starlette:
-    """The web application: the page at ``/``, the API docs at ``/api``, the API under ``/api/``."""
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette, warm_up: bool) -> AsyncIterator[None]:
+    """Start the solver's worker early when asked (its compiled code takes seconds to load), and
+    stop it when the server stops."""
+    from zermelo.ui.web.adapters import available_games
+    from zermelo.ui.web.solvers import connect4_worker, warm_up_connect4
+
+    if warm_up and "connect4" in available_games():
+        threading.Thread(target=warm_up_connect4, name="zermelo-warm-up", daemon=True).start()
+    try:
+        yield
+    finally:
+        connect4_worker().stop()
+
+
+def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Starlette:
+    """The web application: the page at ``/``, the API docs at ``/api``, the API under ``/api/``.
+
+    ``warm_up`` loads the Connect Four solver in its worker process at startup, so that the first
+    hard move does not pay for it (``zermelo serve`` does; tests do not need to)."""
     api = Api(gate)
     routes: list[Any] = [
         Route("/", _page("index.html")),
@@ -83,7 +103,7 @@ def create_app(*, gate: SearchGate | None = None) -> Starlette:
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, warm_up))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
@@ -102,4 +122,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "warnin
     """Run the application with uvicorn until interrupted."""
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level=log_level)
+    uvicorn.run(create_app(warm_up=True), host=host, port=port, log_level=log_level)

@@ -23,6 +23,7 @@ from typing import Any
 from zermelo.core.errors import ParseError, UnknownGameError, ZermeloError
 from zermelo.games.registry import GameSpec, get_game
 from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
+from zermelo.ui.web.solvers import connect4_choose, connect4_values, gomoku_choose, gomoku_values
 
 __all__ = ["ADAPTERS", "Adapter", "IntOption", "adapter_for", "available_games"]
 
@@ -218,6 +219,8 @@ ADAPTERS: dict[str, Adapter] = {
         options={"width": IntOption(4, 9), "height": IntOption(4, 8)},
         ai_time=2.0,
         in_a_row=lambda state: 4,
+        choose=connect4_choose,
+        values=connect4_values,
     ),
     "gomoku": Adapter(
         "gomoku",
@@ -228,6 +231,8 @@ ADAPTERS: dict[str, Adapter] = {
         ai_time=1.5,
         analysis_depth=1,
         in_a_row=lambda state: int(state.rules.k),
+        choose=gomoku_choose,
+        values=gomoku_values,
     ),
     "mnk": Adapter(
         "mnk",
@@ -243,6 +248,8 @@ ADAPTERS: dict[str, Adapter] = {
         ai_time=1.5,
         analysis_depth=1,
         in_a_row=lambda state: int(state.rules.k),
+        choose=gomoku_choose,
+        values=gomoku_values,
     ),
 }
 

@@ -14,15 +14,16 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import time
 from typing import Any
 
 from zermelo.core.scores import is_decided
+from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import SearchResult, SearchStats
 from zermelo.ui.web.engines import (
     Analysis,
     Choice,
     MoveValue,
-    generic_choose,
     generic_values,
     sort_values,
 )
@@ -32,8 +33,10 @@ __all__ = [
     "CONNECT4_SOLVER_TIME",
     "connect4_choose",
     "connect4_values",
+    "connect4_worker",
     "gomoku_choose",
     "gomoku_values",
+    "warm_up_connect4",
 ]
 
 _log = logging.getLogger("zermelo.web")
@@ -49,49 +52,66 @@ def connect4_worker() -> Worker:
 
 
 def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
-    """Hard: a best move of the exact solver (drawn with ``seed`` among equals); else the
-    generic levels."""
-    if level == "hard":
-        try:
-            answer = _CONNECT4.call(
-                "zermelo.ui.web.solvers:connect4_best",
-                state.notation(),
-                state.width,
-                state.height,
-                CONNECT4_PV_LIMIT,
-                timeout=CONNECT4_SOLVER_TIME,
-            )
-        except (WorkerTimeout, WorkerFailed) as error:
-            _log.warning("connect4 solver gave up on %r: %s", state.notation(), error)
-        else:
-            best = answer["best"]
-            move = random.Random(seed).choice(best) if len(best) > 1 else best[0]
-            pv = tuple(answer["pv"]) if answer["pv"] and answer["pv"][0] == move else (move,)
-            result = SearchResult(
-                move,
-                float(answer["value"]),
-                pv,
-                len(pv),
-                True,
-                SearchStats(nodes=answer["nodes"], elapsed=answer["elapsed"]),
-            )
-            return Choice(move, result)
-    return generic_choose("connect4", state, level, seed, time_limit)
+    """Hard: one of the exact solver's best moves (drawn with ``seed`` among equals); where the
+    solver cannot answer in time (early in the game, outside its book), alpha-beta under the
+    request's clock, marked as not exact. Easy and medium: the Connect Four levels of
+    :func:`zermelo.solvers.connect4.api.choose_move`."""
+    rng = random.Random(seed)
+    if level != "hard":
+        from zermelo.solvers.connect4.api import choose_move
+
+        return Choice(choose_move(state, level, rng=rng))
+    answer = _ask_solver(
+        "connect4_best",
+        state,
+        seed,
+        CONNECT4_PV_LIMIT,
+        timeout=CONNECT4_SOLVER_TIME,
+    )
+    if answer is None:
+        result = alphabeta(state, time_limit=time_limit, rng=rng)
+        return Choice(result.move, result)
+    move = answer["move"]
+    stats = SearchStats(nodes=answer["nodes"], elapsed=answer["elapsed"])
+    pv = tuple(answer["pv"])
+    return Choice(move, SearchResult(move, float(answer["value"]), pv, len(pv), True, stats))
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
-    """Every column's exact value from the solver, or alpha-beta's when it runs out of time."""
+def _ask_solver(function: str, state: Any, *args: Any, timeout: float) -> dict[str, Any] | None:
+    """The solver's answer, or ``None`` when it declines (too early) or runs out of time."""
     try:
-        answer = _CONNECT4.call(
-            "zermelo.ui.web.solvers:connect4_values_exact",
+        answer: dict[str, Any] = _CONNECT4.call(
+            f"zermelo.ui.web.solvers:{function}",
             state.notation(),
             state.width,
             state.height,
-            timeout=time_limit,
+            *args,
+            timeout=timeout,
         )
     except (WorkerTimeout, WorkerFailed) as error:
-        _log.info("connect4 solver: no exact values for %r: %s", state.notation(), error)
-        return generic_values(state, time_limit=time_limit, node_limit=node_limit)
+        _log.warning("connect4 solver gave up on %r: %s", state.notation(), error)
+        return None
+    return None if answer.get("declined") else answer
+
+
+def warm_up_connect4() -> None:
+    """Load the solver in its worker with a position it answers at once."""
+    try:
+        _CONNECT4.call(
+            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, timeout=120.0
+        )
+    except (WorkerTimeout, WorkerFailed) as error:  # pragma: no cover - depends on the machine
+        _log.warning("connect4 solver warm-up failed: %s", error)
+
+
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+    """Every column's exact value from the solver; when it declines or runs out of time (it gets
+    two thirds of the budget), alpha-beta's values in the time left."""
+    started = time.monotonic()
+    answer = _ask_solver("connect4_values_exact", state, timeout=time_limit * 2 / 3)
+    if answer is None:
+        left = max(time_limit - (time.monotonic() - started), 0.3)
+        return generic_values(state, time_limit=left, node_limit=node_limit)
     values = [
         MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
     ]
@@ -119,33 +139,67 @@ def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choic
 
 
 def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
-    """One-ply values of every point (the evaluation after the move), with the engine's own
-    choice and its line marked first: valuing 225 points by search would not fit a request."""
-    analysis = generic_values(state, time_limit=time_limit, node_limit=node_limit, depth=1)
-    return analysis
+    """The values the hard engine gave the moves it considered at the root, within
+    ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
+    upper bound there, so only decided scores count as exact."""
+    from zermelo.solvers.gomoku import Engine
+
+    found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
+    scores = dict(found.scores) or {found.move: found.value}
+    scores.setdefault(found.move, found.value)
+    values = [
+        MoveValue(
+            move,
+            float(score),
+            is_decided(score),
+            found.pv if move == found.move and found.pv else (move,),
+        )
+        for move, score in scores.items()
+    ]
+    ordered = sort_values(values)
+    # The engine's choice leads, as it does on the board.
+    ordered.sort(key=lambda mv: mv.move != found.move)
+    return Analysis(ordered, found.nodes, found.elapsed)
 
 
 # -- run in the solver's child process ---------------------------------------------------------
 
 
+CONNECT4_SOLVER_MIN_PLY = 10
+"""Earlier positions are left to alpha-beta unless the solver's book holds them: without the book
+the solver can need minutes there (measured: 8 s for ``444444``, far longer for an empty board)."""
+
+
 @functools.cache
 def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
-    from zermelo.solvers.connect4.solver import Connect4Solver
+    from zermelo.solvers.connect4.solver import default_solver
 
-    return Connect4Solver(width, height, table_bits=22)
+    return default_solver(width, height)
+
+
+def _within_reach(solver: Any, state: Any) -> bool:  # pragma: no cover - child process
+    if state.ply >= CONNECT4_SOLVER_MIN_PLY or state.is_terminal():
+        return True
+    return solver.book_score(state.current, state.mask) is not None
 
 
 def connect4_best(
-    notation: str, width: int, height: int, pv_limit: int
+    notation: str, width: int, height: int, seed: int, pv_limit: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
-    """The solver's best moves, negamax value and line for a position in move notation."""
+    """A best move (drawn with ``seed`` among equals), its negamax value and the line after it."""
     solver = _solver(width, height)
-    result = solver.solve(notation)
-    pv = solver.principal_variation(notation, limit=pv_limit) if result.best_moves else ()
+    state = solver.position(notation)
+    if not _within_reach(solver, state):
+        return {"declined": True}
+    result = solver.solve(state)
+    best = list(result.best_moves)
+    move = random.Random(seed).choice(best) if len(best) > 1 else best[0]
+    after = state.play(move)
+    line = (move, *solver.principal_variation(after, limit=pv_limit - 1))
     return {
-        "best": list(result.best_moves),
+        "move": move,
         "value": result.value,
-        "pv": list(pv),
+        "pv": list(line),
         "nodes": result.nodes,
         "elapsed": result.elapsed,
     }
@@ -155,13 +209,13 @@ def connect4_values_exact(
     notation: str, width: int, height: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """Every legal column's exact negamax value for the side to move."""
-    import time
-
     from zermelo.solvers.connect4.scores import to_negamax
 
     started = time.perf_counter()
     solver = _solver(width, height)
     state = solver.position(notation)
+    if not _within_reach(solver, state):
+        return {"declined": True}
     scores = solver.analyze(state)
     values = [
         (column, to_negamax(score, state.ply, width, height))

@@ -4,25 +4,34 @@ Most engines here check a clock as they go, so a thread and a budget bound them.
 in compiled code (Connect Four's numba kernel) reads a position to the end and cannot be told to
 stop; in a thread it would hold a core for as long as it likes. :class:`Worker` keeps one long-lived
 child process for such work (so its tables and compiled code stay warm between requests), gives
-every call a deadline, and terminates the child when the deadline passes; the next call starts a
-fresh one. Calls are serialised: one child, one search at a time.
+every call a deadline, and kills the child when the deadline passes; the next call starts a fresh
+one. Calls are serialised: one child, one search at a time.
 
-The child runs functions named by module and attribute (``"zermelo.ui.web.solvers:best_move"``),
-with plain arguments; nothing the client sends chooses the function.
+The child is ``python -m zermelo.ui.web._worker_main``, talking JSON lines over its stdin and stdout: a
+request names a function by module and attribute (``"zermelo.ui.web.solvers:connect4_best"``)
+and gives plain arguments; the answer is a plain value or the error's type and message. The
+functions are chosen by the server's code; nothing a client sends picks one.
 """
 
 from __future__ import annotations
 
 import importlib
-import multiprocessing
+import json
+import os
+import select
+import subprocess
+import sys
 import threading
 import time
-from multiprocessing.connection import Connection
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from zermelo.core.errors import BudgetError
 
-__all__ = ["Worker", "WorkerTimeout"]
+__all__ = ["Worker", "WorkerFailed", "WorkerTimeout"]
+
+_PACKAGE_ROOT = Path(__file__).resolve().parents[3]
+"""The directory holding the ``zermelo`` package, for the child's import path."""
 
 
 class WorkerTimeout(BudgetError):
@@ -30,25 +39,7 @@ class WorkerTimeout(BudgetError):
 
 
 class WorkerFailed(RuntimeError):
-    """The child raised an error that is not one of zermelo's own."""
-
-
-def _serve(connection: Connection) -> None:  # pragma: no cover - runs in the child process
-    functions: dict[str, Any] = {}
-    while True:
-        try:
-            target, args = connection.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            function = functions.get(target)
-            if function is None:
-                module_name, attribute = target.split(":")
-                function = getattr(importlib.import_module(module_name), attribute)
-                functions[target] = function
-            connection.send(("ok", function(*args)))
-        except Exception as error:
-            connection.send(("error", type(error).__name__, str(error)))
+    """The function raised an error in the child, or the child ended."""
 
 
 class Worker:
@@ -56,33 +47,39 @@ class Worker:
 
     def __init__(self, name: str = "zermelo-worker") -> None:
         self.name = name
-        self._context = multiprocessing.get_context("spawn")
         self._lock = threading.Lock()
-        self._process: Any = None
-        self._connection: Connection | None = None
+        self._process: subprocess.Popen[bytes] | None = None
         self.restarts = 0
 
-    def _start(self) -> Connection:
-        parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child,), name=self.name, daemon=True)
-        process.start()
-        child.close()
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(_PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p
+        )
+        process = subprocess.Popen(
+            [sys.executable, "-m", "zermelo.ui.web._worker_main"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
         self._process = process
-        self._connection = parent
-        return parent
+        return process
 
     def stop(self) -> None:
-        """Terminate the child (a later call starts a new one)."""
-        process, connection = self._process, self._connection
-        self._process = self._connection = None
-        if connection is not None:
-            connection.close()
-        if process is not None and process.is_alive():
-            process.terminate()
-            process.join(timeout=2)
-            if process.is_alive():  # pragma: no cover - terminate is enough on Linux
-                process.kill()
-                process.join(timeout=2)
+        """Kill the child (a later call starts a new one)."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=5)
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                stream.close()
 
     def call(self, target: str, *args: Any, timeout: float) -> Any:
         """``target(*args)`` in the child; raises :class:`WorkerTimeout` after ``timeout`` seconds
@@ -92,24 +89,61 @@ class Worker:
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
             raise WorkerTimeout(f"the solver was busy for {timeout:.1f} s")
         try:
-            connection = self._connection
-            if connection is None or self._process is None or not self._process.is_alive():
+            process = self._process if self.running else None
+            if process is None:
                 self.stop()
-                connection = self._start()
-            connection.send((target, args))
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not connection.poll(remaining):
+                process = self._start()
+            assert process.stdin is not None and process.stdout is not None
+            try:
+                process.stdin.write(json.dumps({"target": target, "args": args}).encode() + b"\n")
+                process.stdin.flush()
+            except (BrokenPipeError, OSError) as error:
+                self.stop()
+                raise WorkerFailed(f"the solver process ended: {error}") from None
+            line = _read_line(process.stdout, deadline)
+            if line is None:
                 self.stop()
                 self.restarts += 1
                 raise WorkerTimeout(f"the solver did not finish within {timeout:.1f} s")
-            try:
-                answer = connection.recv()
-            except (EOFError, OSError) as error:
+            if not line:
                 self.stop()
-                raise WorkerFailed(f"the solver process ended: {error}") from None
+                raise WorkerFailed("the solver process ended")
         finally:
             self._lock.release()
-        if answer[0] == "ok":
-            return answer[1]
-        _, kind, message = answer
+        answer = json.loads(line)
+        if "ok" in answer:
+            return answer["ok"]
+        kind, message = answer["error"]
         raise WorkerFailed(f"{kind}: {message}")
+
+
+def _read_line(stream: IO[bytes], deadline: float) -> bytes | None:
+    """One line from ``stream`` before ``deadline``: ``None`` on time out, ``b""`` at its end."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    ready, _, _ = select.select([stream], [], [], remaining)
+    if not ready:
+        return None
+    return stream.readline()
+
+
+def _serve() -> None:  # pragma: no cover - runs in the child process
+    """Answer requests from stdin until it closes; stray prints go to stderr."""
+    requests, answers = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    functions: dict[str, Any] = {}
+    for line in requests:
+        request = json.loads(line)
+        target = request["target"]
+        try:
+            function = functions.get(target)
+            if function is None:
+                module_name, attribute = target.split(":")
+                function = getattr(importlib.import_module(module_name), attribute)
+                functions[target] = function
+            answer: dict[str, Any] = {"ok": function(*request["args"])}
+        except Exception as error:
+            answer = {"error": [type(error).__name__, str(error)]}
+        answers.write(json.dumps(answer).encode() + b"\n")
+        answers.flush()
