@@ -376,27 +376,33 @@ function valueClass(value) {
   return value.kind;
 }
 
-function valueStrength(value) {
-  // Faster wins and faster losses are drawn stronger; estimates by their size.
+function valueStrength(value, largest) {
+  // Faster wins and faster losses are drawn stronger; estimates by their size among this
+  // position's estimates (each game's evaluation has its own scale).
   if (value.kind === "win" || value.kind === "loss") return Math.max(0.45, 1 - (value.moves - 1) * 0.12);
-  if (value.kind === "estimate") return 0.25 + 0.6 * Math.tanh(Math.abs(value.estimate) / 40);
+  if (value.kind === "estimate") return largest > 0 ? 0.2 + 0.6 * (Math.abs(value.estimate) / largest) : 0.2;
   return 0.6;
+}
+
+function estimateText(estimate) {
+  const size = Math.abs(estimate);
+  const digits = size >= 10 ? 0 : size >= 1 ? 1 : 2;
+  const text = estimate.toFixed(digits);
+  return estimate > 0 && Number(text) !== 0 ? `+${text}` : text.replace(/^-(0(\.0+)?)$/, "$1");
 }
 
 function valueWords(value) {
   if (value.kind === "win") return value.moves ? t("win in {n}", { n: value.moves }) : t("won");
   if (value.kind === "loss") return value.moves ? t("loss in {n}", { n: value.moves }) : t("lost");
   if (value.kind === "draw") return t("draw");
-  const sign = value.estimate >= 0 ? "+" : "";
-  return t("estimate {value}", { value: `${sign}${value.estimate.toFixed(1)}` });
+  return t("estimate {value}", { value: estimateText(value.estimate) });
 }
 
 function valueShort(value) {
   if (value.kind === "win") return `+${value.moves}`;
   if (value.kind === "loss") return `−${value.moves}`;
   if (value.kind === "draw") return "=";
-  const rounded = Math.round(value.estimate);
-  return rounded > 0 ? `+${rounded}` : `${rounded}`;
+  return estimateText(value.estimate);
 }
 
 function renderOverlay() {
@@ -412,12 +418,14 @@ function renderOverlay() {
     if (badge) badge.textContent = "";
   }
   if (!on) return;
+  const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
+  const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));
   for (const entry of ui.analysis.moves) {
     const element = board.querySelector(`[data-move="${CSS.escape(entry.move)}"]`);
     if (!element) continue;
     const words = valueWords(entry.value);
     element.classList.add(valueClass(entry.value));
-    element.style.setProperty("--strength", valueStrength(entry.value).toFixed(2));
+    element.style.setProperty("--strength", valueStrength(entry.value, largest).toFixed(2));
     element.dataset.value = words;
     element.title = `${entry.move}: ${words}` + (entry.value.exact ? "" : ` (${t("heuristic")})`);
     if (entry.move === ui.analysis.best) element.classList.add("best");
