@@ -258,3 +258,26 @@ def test_the_page_follows_the_browsers_language(browser: Any, live_server: str) 
         expect(page.locator("[data-testid=status]")).to_have_text(expected)
     finally:
         context.close()
+
+
+@pytest.mark.skipif("mnk" not in available_games(), reason="m,n,k has not landed on this branch")
+def test_game_options_change_the_board(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=mnk&level=easy")
+    expect(page.locator("#board .cell")).to_have_count(15 * 15)
+    page.fill('#options [data-option="width"]', "7")
+    page.press('#options [data-option="width"]', "Enter")
+    page.fill('#options [data-option="height"]', "6")
+    page.press('#options [data-option="height"]', "Enter")
+    page.fill('#options [data-option="k"]', "4")
+    page.press('#options [data-option="k"]', "Enter")
+    expect(page.locator("#board .cell")).to_have_count(7 * 6)
+    expect(page.locator('#board [data-move="a1"]')).to_have_count(1)
+    page.click('#board [data-move="d1"]')
+    wait_for_your_turn_or_end(page)
+    expect(page.locator("#board .mark")).to_have_count(2)
+    # A size the game refuses is named, and the board stays playable.
+    page.fill('#options [data-option="k"]', "19")
+    page.press('#options [data-option="k"]', "Enter")
+    expect(page.locator("[data-testid=message]")).to_contain_text("19")
+    expect(page.locator('#options [data-option="k"]')).to_have_value("4")
+    expect(page.locator("#board .cell")).to_have_count(7 * 6)

@@ -30,10 +30,12 @@ __all__ = ["ADAPTERS", "Adapter", "IntOption", "adapter_for", "available_games"]
 
 @dataclass(frozen=True)
 class IntOption:
-    """A whole-number game option a client may set, within ``[low, high]``."""
+    """A whole-number game option a client may set, within ``[low, high]``; ``default`` is what
+    the game uses when it is not set."""
 
     low: int
     high: int
+    default: int
 
     def check(self, name: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -48,6 +50,8 @@ class IntOption:
 @dataclass(frozen=True)
 class BoolOption:
     """A yes/no game option."""
+
+    default: bool = False
 
     def check(self, name: str, value: Any) -> bool:
         if not isinstance(value, bool):
@@ -216,7 +220,7 @@ ADAPTERS: dict[str, Adapter] = {
         "drop",
         _connect4_rows,
         _connect4_move,
-        options={"width": IntOption(4, 9), "height": IntOption(4, 8)},
+        options={"width": IntOption(4, 9, 7), "height": IntOption(4, 8, 6)},
         ai_time=2.0,
         in_a_row=lambda state: 4,
         choose=connect4_choose,
@@ -240,9 +244,9 @@ ADAPTERS: dict[str, Adapter] = {
         _mnk_rows,
         _mnk_move,
         options={
-            "width": IntOption(3, 19),
-            "height": IntOption(3, 19),
-            "k": IntOption(3, 19),
+            "width": IntOption(3, 19, 15),
+            "height": IntOption(3, 19, 15),
+            "k": IntOption(3, 19, 5),
             "exact": BoolOption(),
         },
         ai_time=1.5,

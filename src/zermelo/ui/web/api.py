@@ -368,9 +368,14 @@ class Api:
                     "kind": adapter.kind,
                     "options": {
                         key: (
-                            {"type": "integer", "min": option.low, "max": option.high}
+                            {
+                                "type": "integer",
+                                "min": option.low,
+                                "max": option.high,
+                                "default": option.default,
+                            }
                             if isinstance(option, IntOption)
-                            else {"type": "boolean"}
+                            else {"type": "boolean", "default": option.default}
                         )
                         for key, option in adapter.options.items()
                     },

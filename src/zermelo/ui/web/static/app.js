@@ -9,6 +9,7 @@ const $ = (selector) => document.querySelector(selector);
 const ui = {
   lang: "en",
   messages: {},
+  options: {},
   plurals: {},
   games: [],
   game: null, // the entry of /api/games for the current game
@@ -98,7 +99,75 @@ async function postJson(url, data) {
 }
 
 function gameRequest(extra = {}) {
-  return { game: ui.game.name, moves: ui.moves, ...extra };
+  return { game: ui.game.name, options: ui.options, moves: ui.moves, ...extra };
+}
+
+// -- game options (board size, row length, rules): one input per option the game offers --------
+
+function optionLabel(name) {
+  if (name === "width") return t("Columns");
+  if (name === "height") return t("Rows");
+  if (name === "k") return t("In a row to win");
+  if (name === "exact") return t("Only exactly that many in a row wins");
+  return name;
+}
+
+function buildOptions() {
+  const box = $("#options");
+  box.replaceChildren();
+  for (const [name, spec] of Object.entries(ui.game.options)) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.name = name;
+    input.dataset.option = name;
+    if (spec.type === "boolean") {
+      label.className = "check";
+      input.type = "checkbox";
+      input.checked = Boolean(spec.default);
+      label.append(input, document.createElement("span"));
+    } else {
+      label.className = "field number";
+      input.type = "number";
+      input.min = spec.min;
+      input.max = spec.max;
+      input.step = 1;
+      input.value = spec.default;
+      input.inputMode = "numeric";
+      label.append(document.createElement("span"), input);
+    }
+    input.addEventListener("change", () => newGame());
+    box.append(label);
+  }
+  translateOptions();
+}
+
+function translateOptions() {
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    input.parentElement.querySelector("span").textContent = optionLabel(input.dataset.option);
+  }
+}
+
+function writeOptions(options) {
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const name = input.dataset.option;
+    const value = name in options ? options[name] : ui.game.options[name].default;
+    if (input.type === "checkbox") input.checked = Boolean(value);
+    else input.value = value;
+  }
+}
+
+function readOptions() {
+  const options = {};
+  for (const input of document.querySelectorAll("#options [data-option]")) {
+    const spec = ui.game.options[input.dataset.option];
+    if (spec.type === "boolean") {
+      if (input.checked !== Boolean(spec.default)) options[input.dataset.option] = input.checked;
+    } else {
+      const value = Number.parseInt(input.value, 10);
+      if (Number.isInteger(value) && value !== spec.default) options[input.dataset.option] = value;
+    }
+  }
+  return options;
 }
 
 // -- the game ------------------------------------------------------------------------------------
@@ -118,7 +187,11 @@ function humansTurn() {
 
 async function newGame(setup = {}) {
   const name = $("#game").value;
+  const changed = !ui.game || ui.game.name !== name;
   ui.game = ui.games.find((game) => game.name === name) || ui.games[0];
+  if (changed) buildOptions();
+  const previous = changed ? {} : ui.options;
+  ui.options = readOptions();
   ui.moves = [];
   ui.human = document.querySelector('input[name="starts"]:checked').value === "ai" ? "O" : "X";
   if (setup.seed !== undefined) {
@@ -135,13 +208,21 @@ async function newGame(setup = {}) {
   $("#explain-switch").hidden = !ui.game.explain;
   $("#explain-panel").hidden = !(ui.game.explain && $("#explain").checked);
   ui.view = ui.game.initial;
-  if (setup.moves && setup.moves.length) {
-    // A shared link: replay its moves (the server checks them).
+  if ((setup.moves && setup.moves.length) || Object.keys(ui.options).length) {
+    // Other options, or a shared link's moves: the server builds (and checks) the position.
     try {
-      ui.view = await postJson("/api/state", gameRequest({ moves: setup.moves }));
+      ui.view = await postJson("/api/state", gameRequest({ moves: setup.moves || [] }));
       ui.moves = ui.view.moves;
     } catch (error) {
+      // Options the game refuses: say why, and go back to the last ones that worked.
+      ui.options = previous;
+      writeOptions(previous);
+      ui.view = Object.keys(previous).length
+        ? await postJson("/api/state", gameRequest({ moves: [] }))
+        : ui.game.initial;
+      render();
       showError(error);
+      return;
     }
   }
   render();
@@ -472,6 +553,7 @@ function renderThinking() {
 }
 
 function translateDynamic() {
+  translateOptions();
   const select = $("#game");
   for (const option of select.options) {
     const game = ui.games.find((entry) => entry.name === option.value);
