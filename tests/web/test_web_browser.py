@@ -131,7 +131,7 @@ def test_undo_takes_back_your_move_and_the_reply(page: Page, live_server: str) -
     wait_for_your_turn_or_end(page)
     assert board_notation(page).count(".") == 7
     page.click("#undo")
-    page.wait_for_function("document.querySelectorAll('#board .mark').length === 0")
+    expect(page.locator("#board .mark")).to_have_count(0)
     expect(page.locator("[data-testid=status]")).to_have_text("Your turn (X)")
 
 
