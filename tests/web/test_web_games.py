@@ -5,15 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from zermelo.ui.web import solvers
+from zermelo.ui.web import create_app, solvers
 from zermelo.ui.web.adapters import available_games
 
 pytestmark = pytest.mark.skipif(
     not {"connect4", "gomoku", "mnk"} <= set(available_games()),
     reason="Connect Four or gomoku has not landed on this branch",
 )
+
+_APP = create_app()
 
 
 def games(client: TestClient) -> dict[str, Any]:
@@ -175,3 +179,37 @@ def test_mnk_options_set_the_board_and_are_checked(client: TestClient) -> None:
         response = client.post("/api/state", json={"game": "mnk", "options": options})
         assert response.status_code == 400, options
         assert words in response.json()["error"]["message"]
+
+
+_MOVE_TEXT = st.sampled_from(["1", "4", "7", "8", "0", "h8", "a1", "o15", "p1", "z9", "", " 4"])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(["connect4", "gomoku", "mnk", "c4", "caro"]),
+    moves=st.lists(_MOVE_TEXT, max_size=12),
+    options=st.none()
+    | st.fixed_dictionaries(
+        {},
+        optional={
+            "width": st.integers(-2, 30),
+            "height": st.integers(-2, 30),
+            "k": st.integers(-2, 30),
+            "exact": st.booleans() | st.integers(0, 1),
+        },
+    ),
+    position=st.none() | st.text(alphabet="1234567xo./ k8", max_size=20),
+)
+def test_no_game_request_makes_the_server_fail(
+    game: str, moves: list[str], options: dict[str, Any] | None, position: str | None
+) -> None:
+    body: dict[str, Any] = {"game": game, "moves": moves}
+    if options is not None:
+        body["options"] = options
+    if position is not None:
+        body["position"] = position
+    with TestClient(_APP) as client:
+        response = client.post("/api/state", json=body)
+    assert response.status_code < 500, (body, response.text)
+    if response.status_code >= 400:
+        assert response.json()["error"]["message"]
