@@ -249,6 +249,49 @@ def build_cli() -> click.Group:
         )
         run_server(host, port)
 
+    @cli.command(
+        "solve",
+        help=_(
+            "Solve Connect Four positions exactly. Each POSITION is the moves played, one column "
+            "digit per move (1 = leftmost), e.g. 4453; without POSITIONS, one per line is read "
+            "from standard input (anything after the moves is ignored). Prints each position, "
+            "its score (0 draw; positive: the side to move wins, 22 minus the stones the winner "
+            "has played when it connects; negative: it loses) and the score in words."
+        ),
+        short_help=_("Solve Connect Four positions exactly."),
+    )
+    @click.argument("positions", nargs=-1)
+    @click.option("--weak", is_flag=True, help=_("Only win, draw or loss (1, 0, -1): faster."))
+    @click.option("--best", is_flag=True, help=_("Also print the best moves."))
+    @click.option(
+        "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
+    )
+    @_lang_option
+    def solve(positions: tuple[str, ...], weak: bool, best: bool, stats: bool) -> None:
+        from zermelo.solvers.connect4 import solve_lines
+
+        lines: Any = positions if positions else sys.stdin
+        failed = False
+        for outcome in solve_lines(lines, weak=weak, best_moves=best):
+            if outcome.result is None:
+                failed = True
+                click.echo(
+                    _("line {number}: {message}").format(
+                        number=outcome.line_number, message=outcome.error
+                    ),
+                    err=True,
+                )
+                continue
+            result = outcome.result
+            fields = [outcome.text or "-", str(result.score), result.describe()]
+            if best:
+                fields.append("".join(str(move + 1) for move in result.best_moves) or "-")
+            if stats:
+                fields += [str(result.nodes), f"{result.microseconds:.0f}"]
+            click.echo(" ".join(fields))
+        if failed:
+            sys.exit(EXIT_USAGE)
+
     return cli
 
 
