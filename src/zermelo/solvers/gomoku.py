@@ -93,7 +93,7 @@ class Level:
 LEVELS: Final = {
     "easy": Level("easy", max_depth=1, width=8, root_vcf=0, leaf_vcf=0, noise=400.0, blunder=0.5),
     "medium": Level("medium", max_depth=2, width=8, root_vcf=3, leaf_vcf=0, noise=80.0),
-    "hard": Level("hard", max_depth=64, width=7, root_vcf=12, leaf_vcf=3, noise=0.0, root_vct=3),
+    "hard": Level("hard", max_depth=64, width=5, root_vcf=12, leaf_vcf=3, noise=0.0, root_vct=3),
 }
 
 
