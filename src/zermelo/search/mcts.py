@@ -63,7 +63,8 @@ def search_moves(state: Any) -> Sequence[Any]:
         moves: Sequence[Any] = candidates()
         if moves:
             return moves
-    return state.legal_moves()
+    everything: Sequence[Any] = state.legal_moves()
+    return everything
 
 
 def random_playout(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
