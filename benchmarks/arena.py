@@ -17,6 +17,7 @@ in at least 75%, and MCTS at equal time in a majority.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
@@ -131,10 +132,9 @@ def table_of(game: str, results: list[MatchResult], title: str) -> Table:
 
 def plot(results: list[MatchResult], path: str, title: str) -> bool:
     try:
-        import matplotlib
-
+        matplotlib = importlib.import_module("matplotlib")
         matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = importlib.import_module("matplotlib.pyplot")
     except ImportError:
         return False
     labels, values, lows, highs = [], [], [], []

@@ -39,6 +39,7 @@ def _outcome_of_move(state: TicTacToeState, move: int) -> int:
 def test_chooses_a_move_that_keeps_the_minimax_outcome(decisive: bool) -> None:
     for state in _sample_positions(30, seed=7):
         result = mcts(state, iterations=2000, rng=random.Random(0), decisive=decisive)
+        assert result.move is not None
         assert _outcome_of_move(state, result.move) == _sign(minimax(state).value), state
 
 
@@ -94,6 +95,7 @@ def test_tree_is_reused_two_plies_later() -> None:
     searcher = Mcts(rng=random.Random(4))
     state = TicTacToeState.initial()
     first = searcher.search(state, iterations=400)
+    assert first.move is not None
     later = state.play(first.move).play(0 if first.move != 0 else 2)
     second = searcher.search(later, iterations=100)
     assert second.reused > 0
