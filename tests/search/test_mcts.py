@@ -150,3 +150,32 @@ def test_bad_budgets_are_refused(kwargs: dict[str, Any], options: dict[str, Any]
 def test_terminal_position_has_no_move() -> None:
     with pytest.raises(IllegalMoveError):
         mcts(TicTacToeState.parse("XXXOO...."), iterations=10)
+
+
+def test_small_trees_are_solved_like_minimax() -> None:
+    rewards = {1: 1.0, 0: 0.5, -1: 0.0}
+    solved = 0
+    for state in _sample_positions(40, seed=3):
+        if len(state.legal_moves()) > 5:
+            continue
+        for decisive in (True, False):
+            result = mcts(state, iterations=20_000, rng=random.Random(0), decisive=decisive)
+            # Five empty squares make at most 325 nodes: the whole tree is read and proven,
+            # and the search stops by itself.
+            assert result.proven == rewards[_sign(minimax(state).value)], state
+            assert result.iterations < 20_000
+            assert result.move is not None
+            assert _outcome_of_move(state, result.move) == _sign(minimax(state).value)
+            for stats in result.moves:
+                if stats.proven is not None:
+                    assert stats.proven == rewards[_outcome_of_move(state, stats.move)]
+        solved += 1
+    assert solved >= 10
+
+
+def test_a_proven_win_is_chosen_and_ends_the_search() -> None:
+    state = TicTacToeState.parse("XX.OO.... X")
+    result = mcts(state, iterations=10_000, rng=random.Random(0))
+    assert result.move == 2
+    assert result.proven == 1.0
+    assert result.iterations < 10

@@ -18,9 +18,15 @@ immediate win both in the tree (a node that can win has only that move) and in p
 Moves: a state that offers ``candidate_moves()`` (big boards: the empty points near stones) is
 searched over those; otherwise over ``legal_moves()``.
 
-The move chosen is the most visited root move (ties: the higher mean reward, then the game's move
-order). All randomness comes from the ``random.Random`` given to the search. :class:`Mcts` keeps
-its tree between searches, so that the subtree of the position reached two plies later is reused.
+Proven values (in the manner of MCTS-Solver): a terminal node is proven; a node is proven lost for
+the player who moved into it as soon as one child is proven won for the side to move, and proven
+once every move from it is proven. The search never walks into a child proven lost for the side
+choosing it, treats a proven node like a terminal one, and stops as soon as the root is proven.
+
+The move chosen is a proven win if there is one, else the most visited root move not proven lost
+(ties: the higher mean reward, then the game's move order). All randomness comes from the
+``random.Random`` given to the search. :class:`Mcts` keeps its tree between searches, so that the
+subtree of the position reached two plies later is reused.
 """
 
 from __future__ import annotations
@@ -96,11 +102,13 @@ def epsilon_greedy(epsilon: float = 0.25) -> PlayoutPolicy:
 @dataclass(frozen=True, slots=True)
 class MoveStatistics(Generic[M]):
     """One root move: how often the search tried it and its mean reward for the side to move
-    (1 = always won, 0.5 = even, 0 = always lost)."""
+    (1 = always won, 0.5 = even, 0 = always lost); ``proven`` is its game-theoretic reward when
+    the search proved it (1 a win, 0.5 a draw, 0 a loss), else ``None``."""
 
     move: M
     visits: int
     win_rate: float
+    proven: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,8 @@ class MctsResult(Generic[M]):
 
     ``iterations`` counts the iterations of this search; ``reused`` the visits of the subtree kept
     from the previous search. ``value`` is the win rate of the chosen move; ``elapsed`` is seconds.
+    ``proven`` is the position's game-theoretic reward for the side to move when the search proved
+    it (the search then stops early), else ``None``.
     """
 
     move: M | None
@@ -117,6 +127,7 @@ class MctsResult(Generic[M]):
     iterations: int
     reused: int
     elapsed: float
+    proven: float | None = None
 
     @property
     def iterations_per_second(self) -> float:
@@ -124,9 +135,10 @@ class MctsResult(Generic[M]):
 
 
 class _Node:
-    """A tree node. ``reward`` sums the rewards of the player who moved into this node."""
+    """A tree node. ``reward`` sums the rewards of the player who moved into this node;
+    ``proven`` is that player's game-theoretic reward once the subtree proves it (1, 0.5 or 0)."""
 
-    __slots__ = ("children", "move", "reward", "state", "terminal", "untried", "visits")
+    __slots__ = ("children", "move", "proven", "reward", "state", "untried", "visits")
 
     def __init__(self, state: Any, move: Any, decisive: bool) -> None:
         self.state = state
@@ -137,10 +149,10 @@ class _Node:
         if state.is_terminal():
             winner = state.winner
             # Only the player who just moved can have won.
-            self.terminal: float | None = 0.5 if winner is None else 1.0
+            self.proven: float | None = 0.5 if winner is None else 1.0
             self.untried: list[Any] = []
             return
-        self.terminal = None
+        self.proven = None
         finder = getattr(state, "winning_move", None) if decisive else None
         win = finder() if finder is not None else None
         if win is not None:
@@ -256,48 +268,63 @@ class Mcts:
         deadline = None if time_limit is None else started + time_limit
         limit = iterations if iterations is not None else -1
         done = 0
-        single = root.terminal is None and len(root.untried) + len(root.children) == 1
+        single = root.proven is None and len(root.untried) + len(root.children) == 1
         clock = time.perf_counter
         log = math.log
         sqrt = math.sqrt
         c = self.exploration
         playout = self._playout
         decisive = self.decisive
-        while done != limit and not (single and done > 0):
+        while done != limit and root.proven is None and not (single and done > 0):
             if deadline is not None and done and clock() >= deadline:
                 break
             node = root
             path = [root]
-            # Selection: descend through fully expanded nodes.
-            while not node.untried and node.children:
+            # Selection: descend through fully expanded nodes whose value is not yet proven,
+            # never into a child proven lost for the side that would choose it.
+            while node.proven is None and not node.untried:
                 scale = c * sqrt(log(node.visits))
                 best = None
                 best_score = -1.0
                 for child in node.children:
+                    if child.proven == 0.0:
+                        continue
                     visits = child.visits
                     score = child.reward / visits + scale / sqrt(visits)
                     if score > best_score:
                         best, best_score = child, score
-                assert best is not None
+                assert best is not None, "a node with only lost children is proven"
                 node = best
                 path.append(node)
             # Expansion.
-            if node.untried:
+            if node.proven is None:
                 move = node.untried.pop()
                 child = _Node(node.state.play(move), move, decisive)
                 node.children.append(child)
                 node = child
                 path.append(node)
-            # Simulation.
-            if node.terminal is not None:
-                reward = node.terminal
+            # Simulation: a proven node needs none.
+            proven = node.proven
+            if proven is not None:
+                reward = proven
             else:
                 reward = playout(node.state, node.state.to_move.opponent)
-            # Backpropagation: alternate the point of view on the way up.
-            for visited in reversed(path):
+            # Backpropagation: alternate the point of view on the way up, and prove what the
+            # children now prove: a node is lost for the player who moved into it as soon as one
+            # child is won for the side to move, and valued once every child is proven.
+            for index in range(len(path) - 1, -1, -1):
+                visited = path[index]
                 visited.visits += 1
                 visited.reward += reward
                 reward = 1.0 - reward
+                if proven is not None and index < len(path) - 1 and visited.proven is None:
+                    if proven == 1.0:
+                        visited.proven = 0.0
+                    elif not visited.untried:
+                        values = [child.proven for child in visited.children]
+                        if None not in values:
+                            visited.proven = 1.0 - max(v for v in values if v is not None)
+                    proven = visited.proven
             done += 1
             if progress is not None and done % progress_every == 0:
                 progress(self._result(root, done, reused, clock() - started))
@@ -305,17 +332,26 @@ class Mcts:
 
     def _result(self, root: _Node, done: int, reused: int, elapsed: float) -> MctsResult[Any]:
         order = {child.move: index for index, child in enumerate(root.children)}
-        stats = sorted(
-            (
-                MoveStatistics(child.move, child.visits, child.reward / child.visits)
-                for child in root.children
-                if child.visits
-            ),
-            key=lambda s: (-s.visits, -s.win_rate, order[s.move]),
+        stats = [
+            MoveStatistics(child.move, child.visits, child.reward / child.visits, child.proven)
+            for child in root.children
+            if child.visits
+        ]
+        stats.sort(key=lambda s: (-s.visits, -s.win_rate, order[s.move]))
+        proven = None if root.proven is None else 1.0 - root.proven
+        move = value = None
+        if stats:
+            # A proven win first; then the most visited move not proven lost; then the most
+            # visited (every move loses: the one the search looked at longest).
+            best = next((s for s in stats if s.proven == 1.0), None)
+            if best is None and proven is not None:
+                best = next((s for s in stats if s.proven == proven), None)
+            if best is None:
+                best = next((s for s in stats if s.proven != 0.0), stats[0])
+            move, value = best.move, best.win_rate
+        return MctsResult(
+            move, 0.5 if value is None else value, tuple(stats), done, reused, elapsed, proven
         )
-        move = stats[0].move if stats else None
-        value = stats[0].win_rate if stats else 0.5
-        return MctsResult(move, value, tuple(stats), done, reused, elapsed)
 
 
 def mcts(
