@@ -215,20 +215,24 @@ class Mcts:
         """Reward for ``mover`` of a playout from ``state``."""
         rng = self.rng
         policy = self.playout_policy
-        decisive = self.decisive
-        winning = getattr(state, "winning_move", None) if decisive else None
-        limit = self.cutoff
+        kind = type(state)
+        winning = getattr(kind, "winning_move", None) if self.decisive else None
+        candidates = getattr(kind, "candidate_moves", None)
+        limit = -1 if self.cutoff is None else self.cutoff
         plies = 0
         while not state.is_terminal():
-            if limit is not None and plies >= limit:
+            if plies == limit:
                 value = state.evaluate() / self.eval_scale
                 value = max(-50.0, min(50.0, value))
                 chance = 1.0 / (1.0 + math.exp(-value))
                 return chance if state.to_move == mover else 1.0 - chance
-            move = state.winning_move() if winning is not None else None
-            if move is None:
-                move = policy(state, search_moves(state), rng)
-            state = state.play(move)
+            if winning is not None and winning(state) is not None:
+                # The side to move wins on the spot; no need to play it.
+                return 1.0 if state.to_move == mover else 0.0
+            moves = candidates(state) if candidates is not None else None
+            if not moves:
+                moves = state.legal_moves()
+            state = state.play(policy(state, moves, rng))
             plies += 1
         winner = state.winner
         if winner is None:
