@@ -179,3 +179,15 @@ def test_a_proven_win_is_chosen_and_ends_the_search() -> None:
     assert result.move == 2
     assert result.proven == 1.0
     assert result.iterations < 10
+
+
+def test_progress_reports_the_search_so_far() -> None:
+    seen: list[int] = []
+    searcher = Mcts(rng=random.Random(0))
+    searcher.search(
+        TicTacToeState.initial(),
+        iterations=1000,
+        progress=lambda r: seen.append(r.iterations),
+        progress_every=250,
+    )
+    assert seen == [250, 500, 750, 1000]
