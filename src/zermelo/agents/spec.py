@@ -4,7 +4,8 @@ Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their opti
 
 * ``random``: a uniformly random legal move.
 * ``easy``, ``medium``, ``hard``: the game's levels (:func:`zermelo.agents.levels.make_agent`);
-  ``time=SECONDS`` sets the thinking time of levels that use one (``hard:time=1``).
+  ``time=SECONDS`` sets the thinking time of levels that use one (``hard:time=2``); it is
+  :data:`DEFAULT_LEVEL_TIME` when not given, so that a level never reads a big game to the end.
 * ``engine``: alpha-beta; ``depth=PLIES``, ``time=SECONDS``, ``noise=SD`` (``engine:depth=3``).
   Without depth or time it reads to the end of the game (fine for tic-tac-toe only).
 * ``mcts``: Monte Carlo tree search; ``iterations=N`` and/or ``time=SECONDS`` per move (default
@@ -31,13 +32,16 @@ from zermelo.agents.mcts import MctsAgent
 from zermelo.core.errors import ParseError
 from zermelo.search.mcts import epsilon_greedy
 
-__all__ = ["FORMS", "MCTS_DEFAULTS", "AgentSpec", "parse_agent"]
+__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "MCTS_DEFAULTS", "AgentSpec", "parse_agent"]
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
     "mcts:iterations=N, mcts:time=SECONDS"
 )
 """The accepted forms, for error messages and help texts."""
+
+DEFAULT_LEVEL_TIME = 1.0
+"""Seconds per move of the levels when the spec gives no ``time``."""
 
 _INT = "a whole number"
 _POSITIVE = "a positive number"
@@ -102,7 +106,8 @@ class AgentSpec:
         if self.kind == "random":
             return RandomAgent(seed, name=label)
         if self.kind in LEVELS:
-            agent = make_agent(game, self.kind, seed=seed, time_limit=options.get("time"))
+            limit = options.get("time", DEFAULT_LEVEL_TIME)
+            agent = make_agent(game, self.kind, seed=seed, time_limit=limit)
             agent.name = label
             return agent
         if self.kind == "engine":
