@@ -3,6 +3,7 @@
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
 from zermelo.search.mcts import Mcts, MctsResult, MoveStatistics, mcts
 from zermelo.search.minimax import minimax
+from zermelo.search.quiescence import quiescent
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
@@ -20,4 +21,5 @@ __all__ = [
     "mcts",
     "minimax",
     "parent_score",
+    "quiescent",
 ]
