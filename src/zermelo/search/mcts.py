@@ -15,8 +15,8 @@ scored by the evaluation, squashed into a win probability by a logistic curve of
 ``eval_scale``. With ``decisive`` (the default), a state that offers ``winning_move()`` plays its
 immediate win both in the tree (a node that can win has only that move) and in playouts.
 
-Moves: a state that offers ``candidate_moves()`` (big boards: the empty points near stones) is
-searched over those; otherwise over ``legal_moves()``.
+Moves: a state that offers ``search_moves()`` or ``candidate_moves()`` (big boards: the empty
+points near stones) is searched over those; otherwise over ``legal_moves()``.
 
 Proven values (in the manner of MCTS-Solver): a terminal node is proven; a node is proven lost for
 the player who moved into it as soon as one child is proven won for the side to move, and proven
@@ -62,13 +62,19 @@ PlayoutPolicy = Callable[[Any, Sequence[Any], random.Random], Any]
 """``policy(state, moves, rng) -> move``: the move a playout makes among ``moves`` of ``state``."""
 
 
+_NARROWING = ("search_moves", "candidate_moves")
+"""State methods that list the moves worth searching, most preferred first."""
+
+
 def search_moves(state: Any) -> Sequence[Any]:
-    """The moves worth searching: ``candidate_moves()`` when the state offers it, else all."""
-    candidates = getattr(state, "candidate_moves", None)
-    if candidates is not None:
-        moves: Sequence[Any] = candidates()
-        if moves:
-            return moves
+    """The moves worth searching: the state's ``search_moves()`` or ``candidate_moves()`` when it
+    offers one (and it is not empty), else every legal move."""
+    for name in _NARROWING:
+        method = getattr(state, name, None)
+        if method is not None:
+            moves: Sequence[Any] = method()
+            if moves:
+                return moves
     everything: Sequence[Any] = state.legal_moves()
     return everything
 
@@ -217,7 +223,9 @@ class Mcts:
         policy = self.playout_policy
         kind = type(state)
         winning = getattr(kind, "winning_move", None) if self.decisive else None
-        candidates = getattr(kind, "candidate_moves", None)
+        candidates = next(
+            (m for m in (getattr(kind, name, None) for name in _NARROWING) if m is not None), None
+        )
         limit = -1 if self.cutoff is None else self.cutoff
         plies = 0
         while not state.is_terminal():
