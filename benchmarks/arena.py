@@ -21,6 +21,7 @@ import importlib
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.console import Console
@@ -80,7 +81,13 @@ def mean_move_time(records: list[GameRecord], label: str) -> float:
 
 
 def run_suite(
-    game: str, per_move: float, iterations: int, games: int, seed: int, jobs: int
+    game: str,
+    per_move: float,
+    iterations: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    on_match: Callable[[MatchResult], None] | None = None,
 ) -> list[MatchResult]:
     results = []
     for first_text, second_text, target in SUITES[game]:
@@ -89,9 +96,12 @@ def run_suite(
         tasks = round_robin(game, [first, second], games, seed=seed)
         began = time.perf_counter()
         records = run_tasks(tasks, jobs=jobs)
-        results.append(
-            MatchResult(first.label, second.label, target, records, time.perf_counter() - began)
+        result = MatchResult(
+            first.label, second.label, target, records, time.perf_counter() - began
         )
+        results.append(result)
+        if on_match is not None:
+            on_match(result)
     return results
 
 
@@ -174,11 +184,22 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.game}: {args.games} games per match, {args.time:g} s per move, "
         f"seed {args.seed}, {args.jobs} jobs"
     )
-    results = run_suite(args.game, args.time, args.iterations, args.games, args.seed, args.jobs)
+    done: list[MatchResult] = []
+
+    def finished(result: MatchResult) -> None:
+        # Each match is reported and saved as it ends, so that a long run that is stopped
+        # keeps what it has played.
+        done.append(result)
+        console.print(table_of(args.game, [result], f"{title}: match {len(done)}"))
+        if args.save:
+            write_records(args.save, [r for match in done for r in match.records])
+
+    results = run_suite(
+        args.game, args.time, args.iterations, args.games, args.seed, args.jobs, finished
+    )
     console.print(table_of(args.game, results, title))
     if args.save:
-        count = write_records(args.save, [r for result in results for r in result.records])
-        console.print(f"saved {count} games to {args.save}")
+        console.print(f"saved {sum(len(r.records) for r in results)} games to {args.save}")
     if args.plot and not plot(results, args.plot, title):
         print("matplotlib is not installed; no plot", file=sys.stderr)
     return 0
