@@ -14,7 +14,9 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import ProgressColumn, Task
 from rich.table import Table
+from rich.text import Text
 
 from zermelo import __version__, i18n
 from zermelo.core.errors import ZermeloError
@@ -88,6 +90,7 @@ def build_cli() -> click.Group:
         help=_("Thinking time per AI move, for large games."),
     )
     @click.option("--once", is_flag=True, help=_("Play one game, without offering another."))
+    @_board_options
     @_lang_option
     def play(
         game: str,
@@ -97,7 +100,11 @@ def build_cli() -> click.Group:
         seed: int | None,
         time_limit: float | None,
         once: bool,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
     ) -> None:
+        from zermelo.games.registry import get_game
         from zermelo.ui.terminal.session import GameOptions, Session
 
         options = GameOptions(
@@ -108,6 +115,7 @@ def build_cli() -> click.Group:
             seed=seed,
             time_limit=time_limit,
             repeat=not once,
+            game_options=_game_options(get_game(game).name, size, k, exact),
         )
         sys.exit(Session(options).run())
 
@@ -210,49 +218,639 @@ def build_cli() -> click.Group:
         )
 
     @cli.command(
+        "explain",
+        help=_(
+            "Show the evaluation function f(s) = w1*x1 + ... + wn*xn on POSITION, feature by "
+            "feature: each feature's value, its weight and its part of the total. POSITION is the "
+            "game's notation or a list of moves from the empty board, such as 'h8 h9 i9'."
+        ),
+        short_help=_("Show the evaluation of a position, term by term."),
+    )
+    @click.argument("game")
+    @click.argument("position", default="")
+    @click.option(
+        "--weights",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help=_("A weights file written by 'zermelo tune'."),
+    )
+    @_board_options
+    @_lang_option
+    def explain(
+        game: str,
+        position: str,
+        weights: str | None,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
+    ) -> None:
+        from zermelo.games.registry import get_game
+
+        spec = get_game(game)
+        if spec.name not in ("gomoku", "mnk"):
+            raise ZermeloError(
+                f"explain works on gomoku and mnk; for {spec.name} use 'zermelo analyze'"
+            )
+        from zermelo.games.mnk_eval import explain as explain_state
+        from zermelo.games.mnk_eval import load_evaluation
+
+        state = _position_or_moves(spec, position, _game_options(spec.name, size, k, exact))
+        evaluation = load_evaluation(weights) if weights else None
+        breakdown = explain_state(state, evaluation)
+        console = _console()
+        console.print(_("Position: {position}").format(position=escape(state.notation())))
+        table = Table(title=_("f(s) from the side to move ({side})").format(side=breakdown.to_move))
+        table.add_column(_("feature"))
+        table.add_column(_("x (value)"), justify="right")
+        table.add_column(_("w (weight)"), justify="right")
+        table.add_column(_("w·x"), justify="right")
+        for row in breakdown.rows:
+            table.add_row(
+                f"{row.name}\n[dim]{escape(row.description)}[/dim]",
+                f"{row.value:g}",
+                f"{row.weight:g}",
+                f"{row.contribution + 0.0:+g}",
+            )
+        table.add_section()
+        table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
+        console.print(table)
+
+    @cli.command(
+        "tune",
+        help=_(
+            "Fit the evaluation weights to the results of seeded self-play games (logistic "
+            "regression on positions labelled with their game's result), save them, and compare "
+            "the tuned weights with the current ones in a short match."
+        ),
+        short_help=_("Tune the evaluation weights by self-play."),
+    )
+    @click.argument("game")
+    @click.option(
+        "--games",
+        type=click.IntRange(min=2),
+        default=40,
+        show_default=True,
+        help=_("Self-play games."),
+    )
+    @click.option(
+        "--match",
+        "match_games",
+        type=click.IntRange(min=0),
+        default=20,
+        show_default=True,
+        help=_("Games of the tuned against the current weights (0: none)."),
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help=_("Seed of the games."))
+    @click.option(
+        "--out",
+        type=click.Path(dir_okay=False, writable=True),
+        default="gomoku_weights.json",
+        show_default=True,
+        help=_("Where to save the tuned weights."),
+    )
+    @_lang_option
+    def tune(game: str, games: int, match_games: int, seed: int, out: str) -> None:
+        from zermelo.games.registry import get_game
+
+        if get_game(game).name != "gomoku":
+            raise ZermeloError(f"tune works on gomoku, not on {game!r}")
+        from rich.progress import Progress as Bar
+
+        from zermelo.games.mnk_eval import default_evaluation
+        from zermelo.solvers.gomoku_tuning import play_match
+        from zermelo.solvers.gomoku_tuning import tune as tune_weights
+
+        console = _console()
+        with Bar(console=Console(stderr=True), transient=True) as bar:
+            tasks: dict[str, Any] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.update(tasks[stage], completed=done, total=total)
+
+            report = tune_weights(games, seed=seed, path=out, progress=progress)
+            result = None
+            if match_games:
+                result = play_match(
+                    report.evaluation,
+                    default_evaluation(),
+                    match_games,
+                    seed=seed,
+                    progress=progress,
+                )
+        table = Table(title=_("Tuning by self-play"))
+        table.add_column(_("measure"))
+        table.add_column(_("value"), justify="right")
+        table.add_row(_("games / positions"), f"{report.games} / {report.positions}")
+        table.add_row(_("log loss before"), f"{report.log_loss_before:.4f}")
+        table.add_row(_("log loss after"), f"{report.log_loss_after:.4f}")
+        table.add_row(_("accuracy after"), f"{report.accuracy_after:.1%}")
+        if result is not None:
+            wins, losses, draws = result
+            table.add_row(
+                _("tuned vs current weights"),
+                _("{wins} wins, {losses} losses, {draws} draws").format(
+                    wins=wins, losses=losses, draws=draws
+                ),
+            )
+        console.print(table)
+        console.print(_("Weights saved to {path}").format(path=escape(out)))
+
+    @cli.command(
+        "serve",
+        help=_(
+            "Serve the browser UI and its JSON API: play every game against the AI, see the value "
+            "of each move and the minimax tree. Binds to 127.0.0.1 (this machine only) unless "
+            "--host says otherwise."
+        ),
+        short_help=_("Play in the browser."),
+    )
+    @click.option(
+        "--host",
+        default="127.0.0.1",
+        show_default=True,
+        help=_("Address to listen on."),
+    )
+    @click.option(
+        "--port",
+        type=click.IntRange(min=0, max=65535),
+        default=8000,
+        show_default=True,
+        help=_("Port to listen on."),
+    )
+    @_lang_option
+    def serve(host: str, port: int) -> None:
+        try:
+            from zermelo.ui.web import serve as run_server
+        except ImportError as error:
+            _fail(
+                _("the web UI needs starlette and uvicorn ({error}); install zermelo[web]").format(
+                    error=error
+                )
+            )
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(
+            _("Serving zermelo on http://{address}:{port}/ (Ctrl-C stops)").format(
+                address=shown, port=port
+            )
+        )
+        run_server(host, port)
+
+    @cli.command(
         "solve",
         help=_(
-            "Solve Connect Four positions exactly. Each POSITION is the moves played, one column "
-            "digit per move (1 = leftmost), e.g. 4453; without POSITIONS, one per line is read "
-            "from standard input (anything after the moves is ignored). Prints each position, "
-            "its score (0 draw; positive: the side to move wins, 22 minus the stones the winner "
-            "has played when it connects; negative: it loses) and the score in words."
+            "Solve games exactly. connect4: each POSITION is the moves played, one column digit "
+            "per move (1 = leftmost), e.g. 4453; without POSITIONS, one per line is read from "
+            "standard input (anything after the moves is ignored) and each is printed with its "
+            "score: 0 for a draw; positive when the side to move wins (22 minus the stones the "
+            "winner has played when it connects), negative when it loses. mnk: the value of the "
+            "empty board for the first player and a best first move (use --size and --k)."
         ),
-        short_help=_("Solve Connect Four positions exactly."),
+        short_help=_("Solve games exactly."),
     )
+    @click.argument("game")
     @click.argument("positions", nargs=-1)
     @click.option("--weak", is_flag=True, help=_("Only win, draw or loss (1, 0, -1): faster."))
     @click.option("--best", is_flag=True, help=_("Also print the best moves."))
     @click.option(
         "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
     )
+    @_board_options
     @_lang_option
-    def solve(positions: tuple[str, ...], weak: bool, best: bool, stats: bool) -> None:
-        from zermelo.solvers.connect4 import solve_lines
+    def solve(
+        game: str,
+        positions: tuple[str, ...],
+        weak: bool,
+        best: bool,
+        stats: bool,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
+    ) -> None:
+        from zermelo.games.registry import get_game
 
-        lines: Any = positions if positions else sys.stdin
-        failed = False
+        spec = get_game(game)
+        if spec.name == "connect4":
+            _game_options(spec.name, size, k, exact)
+            sys.exit(_solve_connect4(positions, weak=weak, best=best, stats=stats))
+        if spec.name not in ("mnk", "tictactoe"):
+            raise ZermeloError(f"solve knows connect4, mnk and tictactoe, not {spec.name!r}")
+        if positions or weak or best or stats:
+            raise click.UsageError(
+                _(
+                    "positions, --weak, --best and --stats are for connect4; mnk solves the empty board"
+                )
+            )
+        from zermelo.solvers.mnk import solve_mnk
+
+        console = _console()
+        width, height = size if size is not None else (3, 3)
+        k = k if k is not None else min(width, height)
+        if spec.name == "tictactoe" and (size, k) != (None, 3):
+            raise click.UsageError(_("tic-tac-toe is 3x3 with three in a row; use 'mnk'"))
+        with console.status(_("Solving...")):
+            solution = solve_mnk(width, height, k, exact=exact)
+        words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
+        console.print(
+            _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
+                width=width,
+                height=height,
+                k=k,
+                value=words[solution.value],
+                move=solution.move_text,
+            )
+        )
+        solved = solution.stats
+        console.print(
+            _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+                nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
+            )
+        )
+
+    @cli.command(
+        "arena",
+        help=_(
+            "Round robin between AGENTS at GAME: every pair plays --games games with colours "
+            "alternated, then a table of wins, draws, losses, score and the Elo difference with "
+            "its 95% interval. Agents: random, easy, medium, hard, hard:time=SECONDS, "
+            "engine:depth=PLIES, engine:time=SECONDS, mcts:iterations=N, mcts:time=SECONDS "
+            "(more in docs/arena.md). Write them after --agents or after GAME."
+        ),
+        short_help=_("Let agents play each other and rate them."),
+    )
+    @click.argument("game")
+    @click.argument("more_agents", nargs=-1, metavar="[AGENTS]...")
+    @click.option(
+        "--agents",
+        "-a",
+        "agent_options",
+        multiple=True,
+        metavar="AGENT",
+        help=_("An agent; the ones after it need no --agents of their own."),
+    )
+    @click.option(
+        "--games",
+        "-n",
+        type=click.IntRange(min=1),
+        default=10,
+        show_default=True,
+        help=_("Games per pair of agents."),
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help=_("Tournament seed."))
+    @click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help=_("Games played at once (default: the number of cores)."),
+    )
+    @click.option(
+        "--start",
+        default=None,
+        metavar="POSITION",
+        help=_("Start position in the game's notation (default: the initial position)."),
+    )
+    @click.option(
+        "--save",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=_("Save the games to FILE as JSON lines."),
+    )
+    @_lang_option
+    def arena(
+        game: str,
+        more_agents: tuple[str, ...],
+        agent_options: tuple[str, ...],
+        games: int,
+        seed: int,
+        jobs: int | None,
+        start: str | None,
+        save: str | None,
+    ) -> None:
+        import time
+
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from zermelo.agents.spec import parse_agent
+        from zermelo.games.registry import get_game
+        from zermelo.play import (
+            GameRecord,
+            elo_estimate,
+            pair_tallies,
+            round_robin,
+            run_tasks,
+            save_records,
+            standings,
+            start_state,
+        )
+
+        name = get_game(game).name
+        texts = [*agent_options, *more_agents]
+        if len(texts) < 2:
+            _fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
+        specs = [parse_agent(text) for text in texts]
+        if start:
+            start_state(name, None, start)  # a bad position fails here, before any game
+        tasks = round_robin(name, specs, games, seed=seed, start=start)
+        workers = jobs if jobs is not None else os.cpu_count() or 1
+        err = Console(stderr=True, highlight=False)
+        began = time.perf_counter()
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        )
+        with progress:
+            bar = progress.add_task(_("Games"), total=len(tasks), rate="")
+
+            def finished(record: GameRecord) -> None:
+                done = progress.tasks[0].completed + 1
+                per_minute = 60.0 * done / max(time.perf_counter() - began, 1e-9)
+                rate = _("{rate:.1f} games/min").format(rate=per_minute)
+                progress.update(bar, advance=1, rate=rate)
+
+            records = run_tasks(tasks, jobs=workers, on_record=finished)
+        elapsed = time.perf_counter() - began
+        console = _console()
+        if not console.is_terminal:
+            console.width = max(console.width, 120)
+        overall = Table(title=_("Standings: {game}").format(game=name))
+        overall.add_column(_("agent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            overall.add_column(heading, justify="right")
+        ranked = sorted(standings(records).items(), key=lambda item: -item[1].score)
+        for label, tally in ranked:
+            overall.add_row(
+                escape(label),
+                str(tally.games),
+                str(tally.wins),
+                str(tally.draws),
+                str(tally.losses),
+                f"{100 * tally.score:.1f}%",
+            )
+        console.print(overall)
+        pairs = Table(title=_("Pairs (results of the first agent)"))
+        pairs.add_column(_("agent"), no_wrap=True)
+        pairs.add_column(_("opponent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            pairs.add_column(heading, justify="right")
+        pairs.add_column(_("Elo [95% interval]"), justify="right", no_wrap=True)
+        for (first, second), tally in pair_tallies(records).items():
+            pairs.add_row(
+                escape(first),
+                escape(second),
+                str(tally.games),
+                str(tally.wins),
+                str(tally.draws),
+                str(tally.losses),
+                f"{100 * tally.score:.1f}%",
+                elo_estimate(tally).describe(),
+            )
+        console.print(pairs)
+        console.print(
+            _("{count} games, seed {seed}, {jobs} jobs, {seconds:.1f} s").format(
+                count=len(records), seed=seed, jobs=workers, seconds=elapsed
+            )
+        )
+        if save:
+            try:
+                written = save_records(save, records)
+            except OSError as error:
+                _fail(_("cannot write {file}: {reason}").format(file=save, reason=error.strerror))
+            console.print(_("Saved {count} games to {file}").format(count=written, file=save))
+
+    @cli.command(
+        "replay",
+        help=_(
+            "Print a game saved by 'zermelo arena --save' move by move, checking every move. "
+            "FILE holds one game per line; --game picks one (default: the first)."
+        ),
+        short_help=_("Show a saved game move by move."),
+    )
+    @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+    @click.option(
+        "--game",
+        "-g",
+        "number",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help=_("Which game of the file, counting from 1."),
+    )
+    @_lang_option
+    def replay_command(file: str, number: int) -> None:
+        from zermelo.play import load_records, replay
+
+        records = load_records(file)
+        if not records:
+            _fail(_("{file} holds no games").format(file=file))
+        if number > len(records):
+            _fail(
+                _("there is no game {number} in {file}: it holds {count}").format(
+                    number=number, file=file, count=len(records)
+                )
+            )
+        record = records[number - 1]
+        states = replay(record)
+        console = _console()
+        console.print(
+            _("Game {number} of {count}: {game}, {first} (first) vs {second}").format(
+                number=number,
+                count=len(records),
+                game=record.game,
+                first=escape(record.players[0]),
+                second=escape(record.players[1]),
+            )
+        )
+        console.print(_("Start: {position}").format(position=escape(record.start or "-")))
+        for ply, text in enumerate(record.moves, 1):
+            mover = states[ply - 1].to_move
+            seconds = record.times[ply - 1] if ply - 1 < len(record.times) else None
+            line = f"{ply:>3}. {escape(record.players[mover])}: {escape(text)}"
+            if seconds is not None:
+                line += f"  ({seconds:.2f} s)"
+            console.print(line)
+        final = states[-1]
+        console.print(_("Final position: {position}").format(position=escape(final.notation())))
+        _print_board(console, record.game, final)
+        winner = record.winner
+        if winner is None:
+            console.print(_("Result: {result}, a draw").format(result=record.result))
+        else:
+            console.print(
+                _("Result: {result}, {agent} wins").format(
+                    result=record.result, agent=escape(record.players[winner])
+                )
+            )
+
+    return cli
+
+
+class _RateColumn(ProgressColumn):
+    """Positions per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+
+
+def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats: bool) -> int:
+    """Solve Connect Four lines; ``MOVES SCORE`` per line on stdout, errors by line on stderr.
+
+    The exit status is 1 when any line was bad (the others are still solved), else 0.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from zermelo.solvers.connect4 import solve_lines
+
+    lines = list(positions) if positions else sys.stdin.read().splitlines()
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    show_bar = errors.is_terminal and len(lines) > 1
+    failed = False
+    with Progress(
+        TextColumn(_("solving")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not show_bar,
+    ) as bar:
+        task = bar.add_task("solve", total=len(lines))
         for outcome in solve_lines(lines, weak=weak, best_moves=best):
+            bar.advance(task)
             if outcome.result is None:
                 failed = True
-                click.echo(
-                    _("line {number}: {message}").format(
-                        number=outcome.line_number, message=outcome.error
-                    ),
-                    err=True,
+                bar.console.print(
+                    escape(
+                        _("line {number}: {message}").format(
+                            number=outcome.line_number, message=outcome.error
+                        )
+                    )
                 )
                 continue
             result = outcome.result
-            fields = [outcome.text or "-", str(result.score), result.describe()]
+            fields = [outcome.text or "-", str(result.score)]
             if best:
                 fields.append("".join(str(move + 1) for move in result.best_moves) or "-")
             if stats:
                 fields += [str(result.nodes), f"{result.microseconds:.0f}"]
             click.echo(" ".join(fields))
-        if failed:
-            sys.exit(EXIT_USAGE)
+    return 1 if failed else 0
 
-    return cli
+
+def _position_or_moves(spec: Any, text: str, options: dict[str, Any]) -> Any:
+    """A position from the game's notation, or from moves played from the empty board."""
+    if not text.strip():
+        return spec.new(**options)
+    try:
+        return spec.parse(text)
+    except ZermeloError as notation_error:
+        state = spec.new(**options)
+        try:
+            for word in text.replace(",", " ").split():
+                state = state.play(state.parse_move(word))
+        except ZermeloError as move_error:
+            raise ZermeloError(
+                f"{text!r} is neither a position ({notation_error}) nor a list of moves "
+                f"({move_error})"
+            ) from None
+        return state
+
+
+def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    parts = text.split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise click.BadParameter(
+            _(
+                "{value!r} is not a board size: expected COLUMNSxROWS such as 7x7, or one number"
+            ).format(value=value)
+        )
+    return int(parts[0]), int(parts[1])
+
+
+def _board_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--size``, ``--k`` and ``--exact``: the rules of m,n,k games and gomoku."""
+    command = click.option(
+        "--exact",
+        is_flag=True,
+        help=_("m,n,k and gomoku: only exactly k in a row wins (no overlines)."),
+    )(command)
+    command = click.option(
+        "--k",
+        "k",
+        type=click.IntRange(min=1),
+        default=None,
+        help=_("m,n,k: stones in a row that win (default 5, or the board's side if smaller)."),
+    )(command)
+    return click.option(
+        "--size",
+        callback=_parse_size,
+        default=None,
+        metavar="WxH",
+        help=_("m,n,k: board size such as 7x7 (default 15x15)."),
+    )(command)
+
+
+def _game_options(
+    game: str, size: tuple[int, int] | None, k: int | None, exact: bool
+) -> dict[str, Any]:
+    """The rule options for ``game``; rules a game does not have are an error, not ignored."""
+    if game == "mnk":
+        options: dict[str, Any] = {"exact": exact}
+        width, height = size if size is not None else (15, 15)
+        options.update(width=width, height=height, k=k if k is not None else min(5, width, height))
+        return options
+    if game == "gomoku":
+        if size is not None or k is not None:
+            raise click.UsageError(
+                _("gomoku is 15x15 with five in a row; use 'mnk' for --size and --k")
+            )
+        return {"exact": exact}
+    if size is not None or k is not None or exact:
+        raise click.UsageError(
+            _("--size, --k and --exact are rules of mnk and gomoku, not of {game}").format(
+                game=game
+            )
+        )
+    return {}
+
+
+def _print_board(console: Console, game: str, state: Any) -> None:
+    """The final board, for games the terminal can draw."""
+    from zermelo.ui.terminal.boards import view_for
+
+    try:
+        view = view_for(game)
+    except ZermeloError:
+        return
+    console.print(view.render(state, None, rich=console.is_terminal))
 
 
 def _format_line(state: Any, line: Sequence[Any]) -> list[str]:

@@ -40,6 +40,8 @@ _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
     "connect4": "zermelo.games.connect4:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
+    "mnk": "zermelo.games.mnk:SPEC",
+    "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
 }
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
@@ -48,6 +50,8 @@ _ALIASES: dict[str, str] = {
     "connect-four": "connect4",
     "draughts": "checkers",
     "english-draughts": "checkers",
+    "caro": "gomoku",
+    "m,n,k": "mnk",
 }
 
 

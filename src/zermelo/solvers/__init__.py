@@ -1,1 +1,1 @@
-"""Game-specific exact solvers, for games where a general engine is too slow. No I/O."""
+"""Game-specific engines and exact solvers where a general search is too slow or too wide."""
