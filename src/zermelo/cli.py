@@ -161,6 +161,9 @@ def build_cli() -> click.Group:
             else:
                 console.print(_("The game is over: the side to move has lost."))
             return
+        if spec.name == "connect4" and depth is None and time_limit is None:
+            _analyze_connect4(console, state)
+            return
         if depth is None and time_limit is None and spec.default_time is not None:
             time_limit = spec.default_time
             console.print(
@@ -706,6 +709,47 @@ class _RateColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
         return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+
+
+_C4_BOOK_PLIES = 2
+
+
+def _analyze_connect4(console: Console, state: Any) -> None:
+    """Every column's exact score in words, from the perfect solver."""
+    from zermelo.solvers.connect4 import analyze as solve_columns
+    from zermelo.solvers.connect4.scores import to_negamax
+    from zermelo.ui.words import score_words
+
+    # Near the empty board the columns come from the opening book at once, but a principal
+    # variation would have to solve the opening itself (minutes): show the best move alone there.
+    full_line = state.ply > _C4_BOOK_PLIES
+    with console.status(_("Solving every column exactly...")):
+        analysis = solve_columns(state, pv=full_line)
+    table = Table(title=_("Columns for the side to move (exact)"))
+    table.add_column(_("column"), justify="right")
+    table.add_column(_("score"), justify="right")
+    table.add_column(_("value"))
+    for column, score in enumerate(analysis.scores):
+        if score is None:
+            table.add_row(str(column + 1), "-", _("full"))
+            continue
+        words = score_words(to_negamax(score, state.ply, state.width, state.height))
+        table.add_row(str(column + 1), str(score), words)
+    console.print(table)
+    best = ", ".join(str(move + 1) for move in analysis.best_moves)
+    console.print(_("Best move: {move}").format(move=best))
+    if analysis.score is not None:
+        value = to_negamax(analysis.score, state.ply, state.width, state.height)
+        console.print(_("Value: {value}").format(value=score_words(value)))
+    line = analysis.pv if full_line else analysis.best_moves[:1]
+    console.print(_("Principal variation: {line}").format(line=" ".join(str(m + 1) for m in line)))
+    if not full_line:
+        console.print(_("(From the opening book; the rest of the line would take minutes.)"))
+    console.print(
+        _("Search: {nodes} nodes, {ms:.2f} ms").format(
+            nodes=f"{analysis.nodes:,}", ms=analysis.elapsed * 1000
+        )
+    )
 
 
 def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats: bool) -> int:

@@ -352,7 +352,14 @@ def mirror_code(code: int, width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEI
     return mirrored
 
 
-def _new(width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT) -> Connect4State:
+def _new(
+    width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT, first: Player = Player.FIRST
+) -> Connect4State:
+    if first is not Player.FIRST:
+        raise InvalidPositionError(
+            "in Connect Four the first player (X) always starts: "
+            "choose who starts with --first, or your side with --human, not both"
+        )
     return Connect4State.initial(width, height)
 
 

@@ -15,7 +15,15 @@ from zermelo.core.errors import ZermeloError
 from zermelo.core.state import Player
 from zermelo.i18n import gettext as _
 
-__all__ = ["BoardView", "CheckersView", "MnkView", "MoveInput", "TicTacToeView", "view_for"]
+__all__ = [
+    "BoardView",
+    "CheckersView",
+    "Connect4View",
+    "MnkView",
+    "MoveInput",
+    "TicTacToeView",
+    "view_for",
+]
 
 
 @dataclass(frozen=True)
@@ -292,12 +300,80 @@ class MnkView:
         return "\n".join(out)
 
 
+class Connect4View:
+    """Connect Four: columns numbered 1-7 over the board, discs dropped from the top."""
+
+    title = "Connect Four"
+
+    def symbol(self, player: Player) -> str:
+        return "X" if player is Player.FIRST else "O"
+
+    def intro(self) -> list[str]:
+        return [
+            _("Enter the number of a column (1-7) to drop your disc into it."),
+            _("Get four in a row, across, down or diagonally, to win."),
+        ]
+
+    def prompt(self, state: Any) -> str:
+        return _("Your turn (1-{columns}): ").format(columns=state.width)
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        try:
+            column = state.parse_move(text)
+        except ZermeloError:
+            return MoveInput(
+                message=_("Please enter a number between 1 and {columns}!").format(
+                    columns=state.width
+                )
+            )
+        if column not in state.legal_moves():
+            return MoveInput(message=_("That column is full! Try again."))
+        return MoveInput(move=column)
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        from zermelo.ui.lines import winning_cells
+
+        rows = state.rows()
+        winner = state.winner
+        line: set[tuple[int, int]] = set()
+        if winner is not None:
+            line = set(winning_cells(rows, "X" if winner is Player.FIRST else "O", 4))
+        last_cell = None
+        if last is not None:
+            # The last disc is the topmost one in its column.
+            for top, text in enumerate(rows):
+                if text[last] != ".":
+                    last_cell = (top, last)
+                    break
+        header = " " + " ".join(str(c + 1) for c in range(state.width))
+        out = [header]
+        for top, text in enumerate(rows):
+            cells = []
+            for col, mark in enumerate(text):
+                if not rich:
+                    cells.append(mark)
+                elif mark == ".":
+                    cells.append("[dim].[/dim]")
+                else:
+                    style = _COLOURS[mark]
+                    if (top, col) in line:
+                        style += " on green"
+                    elif (top, col) == last_cell:
+                        style += " reverse"
+                    cells.append(f"[{style}]{mark}[/{style}]")
+            out.append("|" + "|".join(cells) + "|")
+        out.append("+" + "-" * (2 * state.width - 1) + "+")
+        return "\n".join(out)
+
+
 def view_for(game: str) -> BoardView:
     """The terminal view of a registered game."""
     if game == "tictactoe":
         return TicTacToeView()
     if game == "checkers":
         return CheckersView()
+    if game == "connect4":
+        return Connect4View()
     if game == "gomoku":
         return MnkView("Gomoku")
     if game == "mnk":
