@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from zermelo.core.errors import ZermeloError
 from zermelo.core.state import Player
+from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 __all__ = ["BoardView", "MoveInput", "TicTacToeView", "view_for"]
@@ -57,7 +58,8 @@ _COLOURS = {"X": "bold red", "O": "bold blue"}
 class TicTacToeView:
     """The tutorial's board: ``X | O |  `` rows with ``---------`` between them."""
 
-    title = "Tic Tac Toe"
+    # TRANSLATORS: the game's name as players know it in your language.
+    title = N_("Tic Tac Toe")
 
     def symbol(self, player: Player) -> str:
         return "X" if player is Player.FIRST else "O"

@@ -98,8 +98,12 @@ class Session:
                 return player
         from zermelo.core.errors import ParseError
 
-        symbols = " or ".join(self.view.symbol(p) for p in Player)
-        raise ParseError(f"invalid side {symbol!r}: expected {symbols}")
+        first, second = (self.view.symbol(player) for player in Player)
+        raise ParseError(
+            _("invalid side {side}: expected {first} or {second}").format(
+                side=repr(symbol), first=first, second=second
+            )
+        )
 
     # -- output helpers ---------------------------------------------------------------------
 
@@ -132,6 +136,8 @@ class Session:
                     return 0
                 self._show_score()
                 try:
+                    # TRANSLATORS: use the first letters of your words for "yes" and "no"; the
+                    # answers "y" and "yes" below are translated to match.
                     again = self.ask("\n" + _("Play again? (y/n): "))
                 except _InputEnded:
                     self.say()
@@ -219,7 +225,10 @@ class Session:
 
 def _yes_words() -> set[str]:
     # The English answers work in every language, next to the translated ones.
-    return {"y", "yes", _("y").lower(), _("yes").lower()}
+    # TRANSLATORS: the short answer "yes" to "Play again? (y/n): ", as the prompt shows it.
+    short = _("y")
+    # TRANSLATORS: the answer "yes" to "Play again?", written out.
+    return {"y", "yes", short.lower(), _("yes").lower()}
 
 
 def play_tutorial_game(game: TicTacToe) -> None:
