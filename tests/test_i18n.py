@@ -147,7 +147,7 @@ def _brace_fields(text: str) -> Counter[str]:
 
 
 def _percent_fields(text: str) -> Counter[str]:
-    return Counter(re.findall(r"%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[a-zA-Z]", text))
+    return Counter(re.findall(r"%(?:\([^)]*\))?[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]", text))
 
 
 def test_placeholders_match(catalog: tuple[str, Catalog]) -> None:
@@ -193,6 +193,10 @@ def test_placeholder_helper() -> None:
     assert catalogs.placeholders("{ms:.2f} ms, {{literal}} {a}") == ["{a}", "{ms:.2f}"]
     assert catalogs.placeholders("%(prog)s, version %(version)s") == ["%(prog)s", "%(version)s"]
     assert catalogs.placeholders("100%% sure") == []
+    assert catalogs.placeholders("skipped {percent}% of the tree") == ["{percent}"]
+    assert catalogs.placeholders("ağacın %{percent} kadarı") == ["{percent}"]
+    assert _percent_fields("skipped {percent}% of it") == Counter()
+    assert _percent_fields("%(prog)s, %d") == Counter({"%(prog)s": 1, "%d": 1})
 
 
 def test_compiled_catalogs_match_the_po_files(tmp_path: Path) -> None:

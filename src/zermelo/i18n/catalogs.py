@@ -66,7 +66,8 @@ WIDTH = 100
 
 # ``{name}``, ``{0}``, ``{n:,}``, ``{ms:.2f}`` (``{{`` is a literal brace), and ``%s``/``%(name)d``.
 _BRACE_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
-_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]")
+# No space flag: "50% of" is a percent sign, not the format "% o".
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[#0+-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]")
 
 
 def translated_languages() -> list[str]:
