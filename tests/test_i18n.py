@@ -147,7 +147,10 @@ def _brace_fields(text: str) -> Counter[str]:
 
 
 def _percent_fields(text: str) -> Counter[str]:
-    return Counter(re.findall(r"%(?:\([^)]*\))?[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]", text))
+    fields = re.findall(
+        r"%(?:\([^)]*\))?[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa](?![A-Za-z0-9])", text
+    )
+    return Counter(fields)
 
 
 def test_placeholders_match(catalog: tuple[str, Catalog]) -> None:
@@ -196,6 +199,8 @@ def test_placeholder_helper() -> None:
     assert catalogs.placeholders("skipped {percent}% of the tree") == ["{percent}"]
     assert catalogs.placeholders("ağacın %{percent} kadarı") == ["{percent}"]
     assert _percent_fields("skipped {percent}% of it") == Counter()
+    assert _percent_fields("Elo [95%-interval]") == Counter()
+    assert catalogs.placeholders("Elo [95%-interval], %d%%") == ["%d"]
     assert _percent_fields("%(prog)s, %d") == Counter({"%(prog)s": 1, "%d": 1})
 
 

@@ -66,8 +66,11 @@ WIDTH = 100
 
 # ``{name}``, ``{0}``, ``{n:,}``, ``{ms:.2f}`` (``{{`` is a literal brace), and ``%s``/``%(name)d``.
 _BRACE_FIELD = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
-# No space flag: "50% of" is a percent sign, not the format "% o".
-_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[#0+-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]")
+# A percent sign in text is no format: "50% of" (no space flag), "95%-interval" (a format is not
+# followed by a letter or digit; Babel's own python-format check has the same rule).
+_PERCENT_FIELD = re.compile(
+    r"%(?:\([^)]*\))?[#0+-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%](?![A-Za-z0-9])"
+)
 
 
 def translated_languages() -> list[str]:
