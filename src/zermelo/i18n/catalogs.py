@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
@@ -62,6 +63,14 @@ PACKAGE_DIR = LOCALE_DIR.parent
 TEMPLATE = PACKAGE_DIR / f"{DOMAIN}.pot"
 PROJECT = "zermelo"
 COPYRIGHT_HOLDER = "The zermelo team"
+TEMPLATE_HEADER = """\
+# The messages of zermelo, extracted from the code. Do not edit: it is rewritten by
+# python -m zermelo.i18n.catalogs extract (see docs/i18n.md).
+#"""
+CATALOG_HEADER = """\
+# {language} translations of zermelo's messages. Translate the msgstr lines; then
+# python -m zermelo.i18n.catalogs compile (see docs/i18n.md).
+#"""
 WIDTH = 100
 
 # ``{name}``, ``{0}``, ``{n:,}``, ``{ms:.2f}`` (``{{`` is a literal brace), and ``%s``/``%(name)d``.
@@ -176,6 +185,7 @@ def template_from_sources(root: Path | None = None) -> Catalog:
         domain=DOMAIN,
         charset="utf-8",
         fuzzy=False,
+        header_comment=TEMPLATE_HEADER,
     )
     for filename, lineno, message, comments, context in extract_from_dir(
         str(root), method_map, options_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True
@@ -216,11 +226,19 @@ def init_catalog(code: str, template_path: Path = TEMPLATE, locale_dir: Path = L
         charset="utf-8",
         fuzzy=False,
     )
-    catalog.language_team = f"{LANGUAGES.get(code, code)} <{code}@li.org>"
+    _tidy_header(catalog, code)
     catalog.update(template)
     catalog.creation_date = template.creation_date
     _write_if_changed(path, _po_bytes(catalog))
     return path
+
+
+def _tidy_header(catalog: Catalog, code: str) -> None:
+    english_name = Locale.parse(code).english_name or code
+    catalog.header_comment = CATALOG_HEADER.format(language=english_name)
+    catalog.last_translator = COPYRIGHT_HOLDER
+    catalog.language_team = LANGUAGES.get(code, code)
+    catalog.fuzzy = False
 
 
 def update(
@@ -242,7 +260,7 @@ def update(
             continue
         catalog = read_catalog(path, locale=code)
         catalog.update(template, update_creation_date=True)
-        catalog.fuzzy = False
+        _tidy_header(catalog, code)
         if _write_if_changed(path, _po_bytes(catalog)):
             changed.append(code)
     return changed
