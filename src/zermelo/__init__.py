@@ -1,0 +1,52 @@
+"""zermelo: game search from the minimax tutorial, made real.
+
+The public API is small on purpose: the State protocol and its scores, the search algorithms, the
+game registry and the tutorial's class. Everything else lives in its subpackage.
+"""
+
+from zermelo.core import (
+    BudgetError,
+    IllegalMoveError,
+    InvalidPositionError,
+    ParseError,
+    Player,
+    State,
+    UnknownGameError,
+    ZermeloError,
+    describe,
+)
+from zermelo.games import GameSpec, game_names, get_game
+from zermelo.search import (
+    MoveValue,
+    SearchResult,
+    SearchStats,
+    TranspositionTable,
+    alphabeta,
+    analyze,
+    minimax,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BudgetError",
+    "GameSpec",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "MoveValue",
+    "ParseError",
+    "Player",
+    "SearchResult",
+    "SearchStats",
+    "State",
+    "TranspositionTable",
+    "UnknownGameError",
+    "ZermeloError",
+    "__version__",
+    "alphabeta",
+    "analyze",
+    "describe",
+    "game_names",
+    "get_game",
+    "minimax",
+]

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo import i18n
+from zermelo import __version__, i18n
 from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
 
@@ -117,7 +117,8 @@ def build_cli() -> click.Group:
         help=_("Game search from the minimax tutorial: play, analyse and solve games."),
     )
     @click.version_option(
-        package_name="zermelo",
+        version=__version__,
+        prog_name="zermelo",
         help=_("Show the version and exit."),
         message=_("%(prog)s, version %(version)s"),
     )
@@ -205,6 +206,7 @@ def build_cli() -> click.Group:
         from zermelo.games.registry import get_game
         from zermelo.search import alphabeta
         from zermelo.search import analyze as analyze_moves
+        from zermelo.search.quiescence import quiescent
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
@@ -220,8 +222,18 @@ def build_cli() -> click.Group:
             else:
                 console.print(_("The game is over: the side to move has lost."))
             return
-        values = analyze_moves(state, depth=depth, time_limit=time_limit)
-        result = alphabeta(state, depth=depth, time_limit=time_limit)
+        if depth is None and time_limit is None and spec.default_time is not None:
+            time_limit = spec.default_time
+            console.print(
+                _("No --depth or --time given: searching {seconds:g} s per move.").format(
+                    seconds=time_limit
+                )
+            )
+        # Games that say when a position is not quiet (checkers: a capture is pending) are judged
+        # at the horizon only once the forced moves are played out, as their AI levels do.
+        evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+        values = analyze_moves(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        result = alphabeta(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
@@ -240,6 +252,18 @@ def build_cli() -> click.Group:
         console.print(
             _("Principal variation: {line}").format(line=" ".join(_format_line(state, result.pv)))
         )
+        explain = getattr(state, "explain", None)
+        if callable(explain):
+            terms = explain()
+            total = sum(weight * value for _, weight, value in terms)
+            console.print(
+                _("Evaluation f(s) = {total:+g}, from the side to move: {terms}").format(
+                    total=total,
+                    terms=", ".join(
+                        f"{name} {value:+d} (w={weight:g})" for name, weight, value in terms
+                    ),
+                )
+            )
         stats = result.stats
         console.print(
             _(

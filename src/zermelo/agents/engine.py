@@ -7,7 +7,7 @@ from typing import Any
 
 from zermelo.core.errors import IllegalMoveError
 from zermelo.core.scores import is_decided
-from zermelo.search.alphabeta import alphabeta, analyze
+from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
 from zermelo.search.result import MoveValue, SearchResult
 from zermelo.search.table import TranspositionTable
 
@@ -23,6 +23,10 @@ class EngineAgent:
     beyond its horizon; these are the believable mistakes of the lower levels. Proven wins and losses
     are never blurred, so within its depth it takes a win and avoids a loss like a person would.
     Without noise, equal moves are drawn from the seeded generator, so games vary but replay.
+    With no seed the agent is deterministic: equal moves break to the lowest, and noise (if any)
+    comes from a generator seeded with 0. Randomness is only ever asked for, never implied.
+    ``evaluator`` replaces the state's own ``evaluate`` at the horizon (for example a
+    :func:`zermelo.search.quiescence.quiescent` one).
     """
 
     def __init__(
@@ -33,12 +37,15 @@ class EngineAgent:
         noise: float = 0.0,
         seed: int | None = None,
         name: str = "engine",
+        evaluator: Evaluator | None = None,
     ) -> None:
         self.depth = depth
         self.time_limit = time_limit
         self.noise = noise
-        self.rng = random.Random(seed)
+        self.rng = random.Random(0 if seed is None else seed)
+        self.tie_rng = None if seed is None else self.rng
         self.name = name
+        self.evaluator = evaluator
         self.table = TranspositionTable()
         self.last: SearchResult[Any] | None = None
 
@@ -46,13 +53,16 @@ class EngineAgent:
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         if self.noise > 0:
-            return self._noisy_choice(analyze(state, depth=self.depth, table=self.table))
+            return self._noisy_choice(
+                analyze(state, depth=self.depth, table=self.table, evaluator=self.evaluator)
+            )
         result = alphabeta(
             state,
             depth=self.depth,
             time_limit=self.time_limit,
             table=self.table,
-            rng=self.rng,
+            evaluator=self.evaluator,
+            rng=self.tie_rng,
         )
         self.last = result
         return result.move

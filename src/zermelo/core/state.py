@@ -39,7 +39,7 @@ class Player(enum.IntEnum):
 
 
 @runtime_checkable
-class State(Protocol[Move]):  # type: ignore[misc]
+class State(Protocol[Move]):
     """A position of a two-player, zero-sum game of perfect information."""
 
     @property

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zermelo.core.errors import UnknownGameError
+from zermelo.core.state import Player
 
 __all__ = ["GameSpec", "game_names", "get_game"]
 
@@ -18,6 +19,11 @@ class GameSpec:
 
     ``new(**options)`` makes the initial state; ``parse(text)`` reads the game's position notation.
     ``options`` documents the keyword options ``new`` takes (name to one-line help).
+    ``first_mover`` is the side the rules make move first (checkers: Black), or ``None`` when
+    either side may start (``new(first=...)`` picks it); with a fixed first mover, a front end
+    that lets a person choose who starts gives that person the first mover's side instead.
+    ``default_time`` is the search time in seconds that front ends use when no depth or time was
+    asked for, for games too deep to search to the end (``None``: search to the end).
     """
 
     name: str
@@ -25,15 +31,20 @@ class GameSpec:
     new: Callable[..., Any]
     parse: Callable[[str], Any]
     options: dict[str, str] = field(default_factory=dict)
+    first_mover: Player | None = None
+    default_time: float | None = None
 
 
 # name -> "module:attribute" of its GameSpec; aliases point to the same spec.
 _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
+    "checkers": "zermelo.games.checkers:SPEC",
 }
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
     "tic-tac-toe": "tictactoe",
+    "draughts": "checkers",
+    "english-draughts": "checkers",
 }
 
 

@@ -83,17 +83,10 @@ def _symmetries() -> tuple[tuple[int, ...], ...]:
 _FIRST: Final = Player.FIRST
 _SECOND: Final = Player.SECOND
 _SYMMETRIES: Final = _symmetries()
-_CANONICAL: dict[int, int] = {}
-
-
-def _canonical(x: int, o: int) -> int:
-    """The smallest packed image of (x, o) under the 8 symmetries; cached."""
-    packed = x << 9 | o
-    canon = _CANONICAL.get(packed)
-    if canon is None:
-        canon = min(table[x] << 9 | table[o] for table in _SYMMETRIES)
-        _CANONICAL[packed] = canon
-    return canon
+# The 8 images of every mask, X's shifted left by 9 bits, so that a canonical key is one C-level
+# ``min(map(or_, ...))`` over two precomputed tuples.
+_IMAGES_X: Final = tuple(tuple(t[mask] << 9 for t in _SYMMETRIES) for mask in range(512))
+_IMAGES_O: Final = tuple(tuple(t[mask] for t in _SYMMETRIES) for mask in range(512))
 
 
 def _popcount(mask: int) -> int:
@@ -165,9 +158,26 @@ class TicTacToeState(NamedTuple):
             return None
         return (wins & -wins).bit_length() - 1
 
+    def non_losing_moves(self) -> list[int]:
+        """Moves after which the opponent cannot win on the spot, in search order.
+
+        When the opponent threatens a square, only that square is left; with two threats, none.
+        """
+        x, o, to_move = self
+        theirs = o if to_move is _FIRST else x
+        taken = x | o
+        threats = _COMPLETING[theirs] & ~taken
+        if not threats:
+            return [s for s in SEARCH_ORDER if not taken >> s & 1]
+        if threats & (threats - 1):
+            return []
+        return [threats.bit_length() - 1]
+
     def key(self) -> Hashable:
         """Canonical under the board's 8 symmetries, so mirror positions share table entries."""
-        return _canonical(self.x, self.o) << 1 | self.to_move
+        x, o, to_move = self
+        canonical: int = min(map(operator.or_, _IMAGES_X[x], _IMAGES_O[o]))
+        return canonical << 1 | to_move
 
     def evaluate(self) -> float:
         """Heuristic from the side to move: f(s) = 10·x1 + 1·x2, where x1 is the number of lines
@@ -297,10 +307,7 @@ def _last_move_can_make_line(own: int) -> bool:
     """True if some stone of ``own`` lies on every line of ``own``: removing it undoes the win.
 
     Only then can the lines have been made by a single last move."""
-    for square in range(9):
-        if own >> square & 1 and not _HAS_LINE[own & ~(1 << square)]:
-            return True
-    return False
+    return any(own >> square & 1 and not _HAS_LINE[own & ~(1 << square)] for square in range(9))
 
 
 def _new(first: Player = Player.FIRST) -> TicTacToeState:

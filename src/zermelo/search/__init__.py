@@ -2,6 +2,7 @@
 
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
 from zermelo.search.minimax import minimax
+from zermelo.search.quiescence import quiescent
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
@@ -15,4 +16,5 @@ __all__ = [
     "analyze",
     "minimax",
     "parent_score",
+    "quiescent",
 ]

@@ -84,13 +84,16 @@ class _Search:
         node_limit: int | None,
         use_history: bool,
         winning_move: Callable[[Any], Any] | None,
+        non_losing_moves: Callable[[Any], Sequence[Any]] | None,
     ) -> None:
         self.table = table
+        self.table_get = table.fast_get()
         self.evaluate = evaluate
         self.deadline = deadline
         self.node_limit = node_limit
         self.use_history = use_history
         self.winning_move = winning_move
+        self.non_losing_moves = non_losing_moves
         self.stats = SearchStats()
         self.heuristic_leaves = 0
         self.abortable = False
@@ -142,15 +145,16 @@ class _Search:
             winner = node.winner
             if winner is None:
                 return 0.0
-            return float(WIN - ply) if winner == node.to_move else float(ply - WIN)
-        # Mate-distance pruning: nothing here can beat a win on the next move or lose faster
-        # than right now.
-        alpha = max(alpha, float(ply - WIN))
-        beta = min(beta, float(WIN - ply - 1))
-        if alpha >= beta:
-            return alpha
+            return WIN - ply if winner == node.to_move else ply - WIN
+        # Mate-distance pruning: nothing here beats a win on the next move or loses faster than
+        # right now. (Plain comparisons: this is the hottest code in the package.)
+        alpha = max(alpha, ply - WIN)
+        if beta > WIN - ply - 1:
+            beta = WIN - ply - 1
+            if alpha >= beta:
+                return alpha
         key = node.key()
-        entry = self.table.get(key)
+        entry = self.table_get(key)
         first = None
         if entry is not None:
             first = entry.move
@@ -168,21 +172,31 @@ class _Search:
                     return score
                 if bound == LOWER:
                     alpha = max(alpha, score)
-                else:
-                    beta = min(beta, score)
+                elif score < beta:
+                    beta = score
         if depth <= 0:
             self.heuristic_leaves += 1
             return self.evaluate(node)
-        if self.winning_move is not None:
-            win = self.winning_move(node)
-            if win is not None:
-                self.table.store(key, EXACT_DEPTH, VALUE, float(WIN - 1), win)
-                return float(WIN - ply - 1)
+        if self.winning_move is not None and self.winning_move(node) is not None:
+            return WIN - ply - 1
+        if self.non_losing_moves is not None:
+            moves = self.non_losing_moves(node)
+            if not moves:
+                # Every move lets the opponent win on its next move.
+                return ply + 2 - WIN
+        else:
+            moves = node.legal_moves()
         leaves_before = self.heuristic_leaves
         best = -INF
         best_move = None
-        for move in self._ordered(node, node.legal_moves(), first, ply):
-            score = -self.negamax(node.play(move), depth - 1, ply + 1, -beta, -max(alpha, best))
+        if self.use_history:
+            moves = self._ordered(node, moves, first, ply)
+        elif first is not None and first in moves:
+            moves = [first, *(m for m in moves if m != first)]
+        for move in moves:
+            score = -self.negamax(
+                node.play(move), depth - 1, ply + 1, -beta, -(alpha if alpha > best else best)
+            )
             if score > best:
                 best = score
                 best_move = move
@@ -239,7 +253,12 @@ def _child_target(value: float) -> float:
 
 
 def _principal_variation(
-    state: State[Any], first: Any, value: float, table: TranspositionTable, limit: int
+    state: State[Any],
+    first: Any,
+    value: float,
+    table: TranspositionTable,
+    limit: int,
+    exact: bool,
 ) -> tuple[Any, ...]:
     """Follow moves that provably keep the value, starting with ``first``.
 
@@ -250,7 +269,22 @@ def _principal_variation(
     line = [first]
     node = state.play(first)
     value = _child_target(value)
+    winning_move = getattr(type(state), "winning_move", None)
+    non_losing_moves = getattr(type(state), "non_losing_moves", None)
     while len(line) < limit and not node.is_terminal():
+        # The search's shortcuts store nothing, so read them again here.
+        win = winning_move(node) if winning_move is not None else None
+        if win is not None and value == WIN - 1:
+            line.append(win)
+            break
+        forced = non_losing_moves(node) if non_losing_moves is not None else None
+        if forced is not None and len(forced) <= 1:
+            # One move left that does not lose at once; or none, and then any move will do.
+            move = forced[0] if forced else min(node.legal_moves())
+            line.append(move)
+            node = node.play(move)
+            value = _child_target(value)
+            continue
         entry = table.get(node.key())
         hint = entry.move if entry is not None else None
         moves = list(node.legal_moves())
@@ -274,7 +308,13 @@ def _principal_variation(
             ):
                 break
         else:
-            break
+            if not exact:
+                break
+            search = _Search(
+                table, _no_evaluation, None, None, False, winning_move, non_losing_moves
+            )
+            move, _, _ = search.root(node, _UNLIMITED, list(node.legal_moves()), None)
+            child = node.play(move)
         line.append(move)
         node = child
         value = target
@@ -339,6 +379,7 @@ def alphabeta(
         node_limit,
         use_history=iterate if history is None else history,
         winning_move=getattr(type(state), "winning_move", None),
+        non_losing_moves=getattr(type(state), "non_losing_moves", None),
     )
     if state.is_terminal():
         search.stats.nodes = 1
@@ -366,7 +407,7 @@ def alphabeta(
     assert result is not None
     move, value, exact, reached = result
     pv = _principal_variation(
-        state, move, value, table, reached if reached < _UNLIMITED else MAX_PLY
+        state, move, value, table, reached if reached < _UNLIMITED else MAX_PLY, exact
     )
     if reached >= _UNLIMITED:
         reached = len(pv)

@@ -15,7 +15,7 @@ serve many searches in a row without being cleared by hand.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any, NamedTuple
 
 __all__ = ["EXACT_DEPTH", "LOWER", "UPPER", "VALUE", "Entry", "TranspositionTable"]
@@ -64,6 +64,11 @@ class TranspositionTable:
     def get(self, key: Hashable) -> Entry | None:
         return self._entries.get(key)
 
+    def fast_get(self) -> Callable[[Hashable], Entry | None]:
+        """The dict's own ``get``, valid for the table's lifetime: the search probes the table at
+        every node, and this saves a Python call each time."""
+        return self._entries.get
+
     def store(self, key: Hashable, depth: int, bound: int, score: float, move: Any) -> None:
         entries = self._entries
         if len(entries) >= self.capacity and key not in entries:
@@ -71,8 +76,9 @@ class TranspositionTable:
         entries[key] = Entry(depth, bound, score, move, self.generation)
 
     def _make_room(self) -> None:
+        # In place, so that the bound ``get`` stays the dict's own method.
         current = self.generation
         kept = {k: e for k, e in self._entries.items() if e.generation == current}
-        if len(kept) > self.capacity // 2:
-            kept.clear()
-        self._entries = kept
+        self._entries.clear()
+        if len(kept) <= self.capacity // 2:
+            self._entries.update(kept)

@@ -7,6 +7,7 @@ same for every game.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -15,7 +16,7 @@ from zermelo.core.state import Player
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
-__all__ = ["BoardView", "MoveInput", "TicTacToeView", "view_for"]
+__all__ = ["BoardView", "CheckersView", "MoveInput", "TicTacToeView", "view_for"]
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,125 @@ class TicTacToeView:
         return "\n---------\n".join(rows)
 
 
+class CheckersView:
+    """English draughts: the 8x8 board with Black at the top, its dark squares numbered 1-32.
+
+    Empty dark squares show their number and pieces their letter (``b``/``w`` men, ``B``/``W``
+    kings); a key at the right of each row gives the numbers of its squares. On a terminal the board
+    is drawn in colour with the squares of the last move highlighted; into a pipe the last move is
+    written under the board.
+    """
+
+    # TRANSLATORS: English draughts (8x8), as players know it in your language.
+    title = N_("Checkers")
+
+    def symbol(self, player: Player) -> str:
+        # English here, so that --human black works in every language; shown translated.
+        return N_("Black") if player is Player.FIRST else N_("White")
+
+    def intro(self) -> list[str]:
+        return [
+            _(
+                "Black (b, kings B) starts on squares 1-12 and moves first; White (w, kings W) on 21-32."
+            ),
+            _(
+                "Type a move as 11-15, a capture as 15x24, a multi-jump as 15x24x31; ? lists the moves."
+            ),
+            _("Captures are mandatory; a man reaching the far row is crowned king."),
+            _("40 moves each without a capture or a man move is a draw."),
+        ]
+
+    def prompt(self, state: Any) -> str:
+        moves = state.legal_moves()
+        example = state.format_move(moves[0]) if moves else "11-15"
+        return _("Your move (e.g. {move}): ").format(move=example)
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        stripped = text.strip()
+        legal = list(state.legal_moves())
+        listed = ", ".join(state.format_move(m) for m in legal)
+        # TRANSLATORS: a word the player may type to list the legal moves.
+        if stripped in ("?", "moves", _("moves")):
+            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
+        squares = _typed_squares(stripped)
+        if squares is None:
+            example = state.format_move(legal[0]) if legal else "11-15"
+            return MoveInput(
+                message=_("{text} is not a move: type squares 1-32 like {example}").format(
+                    text=repr(stripped), example=example
+                )
+            )
+        if squares in legal:
+            return MoveInput(move=squares)
+        fits = state.completions(squares)
+        if len(fits) == 1:
+            return MoveInput(move=fits[0])
+        if len(fits) > 1:
+            return MoveInput(
+                message=_("{text} fits more than one capture: {moves}").format(
+                    text=repr(stripped), moves=", ".join(state.format_move(m) for m in fits)
+                )
+            )
+        longer = [m for m in legal if len(m) > len(squares) and m[: len(squares)] == squares]
+        if longer:
+            return MoveInput(
+                message=_("The jump must go on: {moves}").format(
+                    moves=", ".join(state.format_move(m) for m in longer)
+                )
+            )
+        if state.has_capture():
+            return MoveInput(message=_("A capture is mandatory: {moves}").format(moves=listed))
+        return MoveInput(
+            message=_("{text} is not legal here; legal moves: {moves}").format(
+                text=repr(stripped), moves=listed
+            )
+        )
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        marked = set(last) if last is not None else set()
+        lines = []
+        for row in range(8):
+            cells = []
+            for col in range(8):
+                if (row + col) % 2 == 0:
+                    cells.append("[on grey85]   [/on grey85]" if rich else "  .")
+                    continue
+                square = row * 4 + col // 2 + 1
+                piece = state.piece(square)
+                text = f"{square:>3}" if not piece else f"  {piece}"
+                if not rich:
+                    cells.append(text)
+                    continue
+                background = "on dark_goldenrod" if square in marked else "on grey42"
+                if not piece:
+                    cells.append(f"[grey70 {background}]{square:>2} [/]")
+                else:
+                    colour = "black" if piece in "bB" else "bright_white"
+                    glyph = " ● " if piece in "bw" else " K "
+                    cells.append(f"[bold {colour} {background}]{glyph}[/]")
+            first = row * 4 + 1
+            key = f"  {f'{first}-{first + 3}':>5}"
+            lines.append("".join(cells) + (f"[dim]{key}[/dim]" if rich else key))
+        if last is not None and not rich:
+            lines.append(_("Last move: {move}").format(move=state.format_move(last)))
+        return "\n".join(lines)
+
+
+def _typed_squares(text: str) -> tuple[int, ...] | None:
+    """The squares of a typed move (``11-15``, ``15x24x31``, ``15 x 31``), or None."""
+    parts = re.split(r"\s*[-xX:]\s*", text)
+    if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
+        return None
+    squares = tuple(int(p) for p in parts)
+    if not all(1 <= square <= 32 for square in squares):
+        return None
+    return squares
+
+
 def view_for(game: str) -> BoardView:
     """The terminal view of a registered game."""
     if game == "tictactoe":
         return TicTacToeView()
+    if game == "checkers":
+        return CheckersView()
     raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")

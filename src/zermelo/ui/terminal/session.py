@@ -93,12 +93,15 @@ class Session:
     def _human_side(self, symbol: str | None) -> Player:
         if symbol is None:
             return Player.SECOND
+        wanted = symbol.strip().lower()
         for player in Player:
-            if self.view.symbol(player).lower() == symbol.strip().lower():
+            name = self.view.symbol(player).lower()
+            # The whole name or its first letter: "X", "Black" or "b"; or the translated name.
+            if wanted in (name, name[:1], _(self.view.symbol(player)).lower()):
                 return player
         from zermelo.core.errors import ParseError
 
-        first, second = (self.view.symbol(player) for player in Player)
+        first, second = (_(self.view.symbol(player)) for player in Player)
         raise ParseError(
             _("invalid side {side}: expected {first} or {second}").format(
                 side=repr(symbol), first=first, second=second
@@ -155,14 +158,23 @@ class Session:
             self.say(_("Interrupted; goodbye."))
             return EXIT_INTERRUPTED
 
+    def _sides_follow_first(self) -> bool:
+        """True when the rules fix who starts and the person did not pick a side: then the choice
+        of who starts (``--first``) is a choice of sides, made before each game."""
+        return self.spec.first_mover is not None and self.options.human is None
+
     def _greet(self) -> None:
-        human = self.view.symbol(self.human)
-        ai = self.view.symbol(self.human.opponent)
         self.say(_("Welcome to {game}!").format(game=_(self.view.title)))
-        self.say(_("You are '{human}' and the AI is '{ai}'").format(human=human, ai=ai))
+        if not self._sides_follow_first():
+            self._say_sides()
         for line in self.view.intro():
             self.say(line)
         self.say("\n")
+
+    def _say_sides(self) -> None:
+        human = _(self.view.symbol(self.human))
+        ai = _(self.view.symbol(self.human.opponent))
+        self.say(_("You are '{human}' and the AI is '{ai}'").format(human=human, ai=ai))
 
     def _first_player(self) -> Player:
         first = self.options.first
@@ -177,7 +189,13 @@ class Session:
     def play_one(self, state: Any = None, on_move: Callable[[Any], None] | None = None) -> Any:
         """Play one game from ``state`` (default: a new game); return the final state."""
         if state is None:
-            state = self.spec.new(first=self._first_player(), **self.options.game_options)
+            first = self._first_player()
+            mover = self.spec.first_mover
+            if mover is not None and self._sides_follow_first():
+                self.human = mover if first == self.human else mover.opponent
+                first = mover
+                self._say_sides()
+            state = self.spec.new(first=first, **self.options.game_options)
         last = None
         while not state.is_terminal():
             self.show_board(state, last)

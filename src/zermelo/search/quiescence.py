@@ -1,0 +1,67 @@
+"""Quiescence as an evaluator: look past forced sequences before judging a position.
+
+A depth-limited search scores the positions at its horizon with a static evaluation. Where the
+horizon falls in the middle of an exchange (in checkers: a capture is pending and must be taken) the
+static score is wrong by a piece or more, and the search walks into shots it cannot see: the horizon
+effect. :func:`quiescent` wraps an evaluation so that, at a position that is not quiet, it first
+plays the forced moves out with a small alpha-beta search of its own, and applies the static
+evaluation only to the quiet positions at the end of those lines.
+
+It stays outside :func:`zermelo.search.alphabeta` (which takes it as its ``evaluator``), so the
+search itself knows nothing of captures. A game opts in with ``state.is_quiet()``. The contract:
+when ``is_quiet()`` is false, every legal move is part of the forcing sequence and the side to move
+may not decline it (no "stand pat" as in chess quiescence, where captures are optional). Checkers,
+where capturing is mandatory, fits exactly.
+
+Values stay heuristic (strictly inside ``±EVAL_LIMIT``) even when a forced line ends the game: a
+loss found here scores ``-(EVAL_LIMIT - 1 - p)`` after ``p`` forced plies, far below any material
+count but never mistaken for a proven result by the search that called it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from zermelo.core.scores import EVAL_LIMIT
+
+__all__ = ["quiescent"]
+
+_INF = float("inf")
+
+
+def _own_evaluation(state: Any) -> float:
+    return float(state.evaluate())
+
+
+def quiescent(
+    evaluate: Callable[[Any], float] | None = None, *, max_plies: int = 24
+) -> Callable[[Any], float]:
+    """An evaluator that resolves forced sequences (``not state.is_quiet()``) before ``evaluate``
+    (default: ``state.evaluate()``) judges. ``max_plies`` bounds a forced line; past it the static
+    value is used as it stands. States without ``is_quiet`` are always quiet."""
+    static = evaluate if evaluate is not None else _own_evaluation
+
+    def search(state: Any, plies: int, alpha: float, beta: float) -> float:
+        if state.is_terminal():
+            winner = state.winner
+            if winner is None:
+                return 0.0
+            decided = EVAL_LIMIT - 1 - plies
+            return decided if winner == state.to_move else -decided
+        is_quiet = getattr(state, "is_quiet", None)
+        if plies >= max_plies or is_quiet is None or is_quiet():
+            return static(state)
+        best = -_INF
+        for move in state.legal_moves():
+            score = -search(state.play(move), plies + 1, -beta, -max(alpha, best))
+            if score > best:
+                best = score
+                if best >= beta:
+                    break
+        return best
+
+    def evaluator(state: Any) -> float:
+        return search(state, 0, -_INF, _INF)
+
+    return evaluator
