@@ -548,3 +548,19 @@ def test_play_again_stops_on_the_languages_no(code: str, answer: str, language: 
     assert session.run() == 0
     assert session.score.human + session.score.ai + session.score.ties == 1
     assert out.getvalue().count(i18n.gettext("Play again? (y/n): ")) == 1
+
+
+@pytest.mark.parametrize("side", ["black", "b", "zwart"])
+def test_checkers_sides_are_shown_translated_and_typed_either_way(side: str) -> None:
+    done = _run(["play", "checkers", "--lang", "nl", "--human", side, "--once"], "?\n")
+    words = i18n.translation_for("nl")
+    lines = done.stdout.splitlines()
+    assert lines[0] == words.gettext("Welcome to {game}!").format(game=words.gettext("Checkers"))
+    sides = words.gettext("You are '{human}' and the AI is '{ai}'").format(
+        human=words.gettext("Black"), ai=words.gettext("White")
+    )
+    assert sides == "Jij bent 'Zwart' en de AI is 'Wit'"
+    assert sides in lines
+    assert any(
+        line.startswith(words.gettext("Legal moves: {moves}").split("{")[0]) for line in lines
+    )
