@@ -157,6 +157,7 @@ def build_cli() -> click.Group:
         help=_("Thinking time per AI move, for large games."),
     )
     @click.option("--once", is_flag=True, help=_("Play one game, without offering another."))
+    @_board_options
     @_lang_option
     def play(
         game: str,
@@ -166,7 +167,11 @@ def build_cli() -> click.Group:
         seed: int | None,
         time_limit: float | None,
         once: bool,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
     ) -> None:
+        from zermelo.games.registry import get_game
         from zermelo.ui.terminal.session import GameOptions, Session
 
         options = GameOptions(
@@ -177,6 +182,7 @@ def build_cli() -> click.Group:
             seed=seed,
             time_limit=time_limit,
             repeat=not once,
+            game_options=_game_options(get_game(game).name, size, k, exact),
         )
         sys.exit(Session(options).run())
 
@@ -278,7 +284,273 @@ def build_cli() -> click.Group:
             )
         )
 
+    @cli.command(
+        "explain",
+        help=_(
+            "Show the evaluation function f(s) = w1*x1 + ... + wn*xn on POSITION, feature by "
+            "feature: each feature's value, its weight and its part of the total. POSITION is the "
+            "game's notation or a list of moves from the empty board, such as 'h8 h9 i9'."
+        ),
+        short_help=_("Show the evaluation of a position, term by term."),
+    )
+    @click.argument("game")
+    @click.argument("position", default="")
+    @click.option(
+        "--weights",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help=_("A weights file written by 'zermelo tune'."),
+    )
+    @_board_options
+    @_lang_option
+    def explain(
+        game: str,
+        position: str,
+        weights: str | None,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
+    ) -> None:
+        from zermelo.games.registry import get_game
+
+        spec = get_game(game)
+        if spec.name not in ("gomoku", "mnk"):
+            raise ZermeloError(
+                f"explain works on gomoku and mnk; for {spec.name} use 'zermelo analyze'"
+            )
+        from zermelo.games.mnk_eval import explain as explain_state
+        from zermelo.games.mnk_eval import load_evaluation
+
+        state = _position_or_moves(spec, position, _game_options(spec.name, size, k, exact))
+        evaluation = load_evaluation(weights) if weights else None
+        breakdown = explain_state(state, evaluation)
+        console = _console()
+        console.print(_("Position: {position}").format(position=escape(state.notation())))
+        table = Table(title=_("f(s) from the side to move ({side})").format(side=breakdown.to_move))
+        table.add_column(_("feature"))
+        table.add_column(_("x (value)"), justify="right")
+        table.add_column(_("w (weight)"), justify="right")
+        table.add_column(_("w·x"), justify="right")
+        for row in breakdown.rows:
+            table.add_row(
+                f"{row.name}\n[dim]{escape(row.description)}[/dim]",
+                f"{row.value:g}",
+                f"{row.weight:g}",
+                f"{row.contribution + 0.0:+g}",
+            )
+        table.add_section()
+        table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
+        console.print(table)
+
+    @cli.command(
+        "tune",
+        help=_(
+            "Fit the evaluation weights to the results of seeded self-play games (logistic "
+            "regression on positions labelled with their game's result), save them, and compare "
+            "the tuned weights with the current ones in a short match."
+        ),
+        short_help=_("Tune the evaluation weights by self-play."),
+    )
+    @click.argument("game")
+    @click.option(
+        "--games",
+        type=click.IntRange(min=2),
+        default=40,
+        show_default=True,
+        help=_("Self-play games."),
+    )
+    @click.option(
+        "--match",
+        "match_games",
+        type=click.IntRange(min=0),
+        default=20,
+        show_default=True,
+        help=_("Games of the tuned against the current weights (0: none)."),
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help=_("Seed of the games."))
+    @click.option(
+        "--out",
+        type=click.Path(dir_okay=False, writable=True),
+        default="gomoku_weights.json",
+        show_default=True,
+        help=_("Where to save the tuned weights."),
+    )
+    @_lang_option
+    def tune(game: str, games: int, match_games: int, seed: int, out: str) -> None:
+        from zermelo.games.registry import get_game
+
+        if get_game(game).name != "gomoku":
+            raise ZermeloError(f"tune works on gomoku, not on {game!r}")
+        from rich.progress import Progress as Bar
+
+        from zermelo.games.mnk_eval import default_evaluation
+        from zermelo.solvers.gomoku_tuning import play_match
+        from zermelo.solvers.gomoku_tuning import tune as tune_weights
+
+        console = _console()
+        with Bar(console=Console(stderr=True), transient=True) as bar:
+            tasks: dict[str, Any] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.update(tasks[stage], completed=done, total=total)
+
+            report = tune_weights(games, seed=seed, path=out, progress=progress)
+            result = None
+            if match_games:
+                result = play_match(
+                    report.evaluation,
+                    default_evaluation(),
+                    match_games,
+                    seed=seed,
+                    progress=progress,
+                )
+        table = Table(title=_("Tuning by self-play"))
+        table.add_column(_("measure"))
+        table.add_column(_("value"), justify="right")
+        table.add_row(_("games / positions"), f"{report.games} / {report.positions}")
+        table.add_row(_("log loss before"), f"{report.log_loss_before:.4f}")
+        table.add_row(_("log loss after"), f"{report.log_loss_after:.4f}")
+        table.add_row(_("accuracy after"), f"{report.accuracy_after:.1%}")
+        if result is not None:
+            wins, losses, draws = result
+            table.add_row(
+                _("tuned vs current weights"),
+                _("{wins} wins, {losses} losses, {draws} draws").format(
+                    wins=wins, losses=losses, draws=draws
+                ),
+            )
+        console.print(table)
+        console.print(_("Weights saved to {path}").format(path=escape(out)))
+
+    @cli.command(
+        "solve",
+        help=_(
+            "Solve a game exactly. mnk: the value of the empty board for the first player and "
+            "a best first move (use --size and --k)."
+        ),
+        short_help=_("Solve a game exactly."),
+    )
+    @click.argument("game")
+    @_board_options
+    @_lang_option
+    def solve(game: str, size: tuple[int, int] | None, k: int | None, exact: bool) -> None:
+        from zermelo.games.registry import get_game
+
+        spec = get_game(game)
+        console = _console()
+        if spec.name in ("mnk", "tictactoe"):
+            from zermelo.solvers.mnk import solve_mnk
+
+            width, height = size if size is not None else (3, 3)
+            k = k if k is not None else min(width, height)
+            if spec.name == "tictactoe" and (size, k) != (None, 3):
+                raise click.UsageError(_("tic-tac-toe is 3x3 with three in a row; use 'mnk'"))
+            with console.status(_("Solving...")):
+                solution = solve_mnk(width, height, k, exact=exact)
+            words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
+            console.print(
+                _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
+                    width=width,
+                    height=height,
+                    k=k,
+                    value=words[solution.value],
+                    move=solution.move_text,
+                )
+            )
+            stats = solution.stats
+            console.print(
+                _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+                    nodes=f"{stats.nodes:,}", hits=f"{stats.table_hits:,}", seconds=stats.elapsed
+                )
+            )
+            return
+        raise ZermeloError(f"solve does not know {spec.name!r} yet: expected mnk or tictactoe")
+
     return cli
+
+
+def _position_or_moves(spec: Any, text: str, options: dict[str, Any]) -> Any:
+    """A position from the game's notation, or from moves played from the empty board."""
+    if not text.strip():
+        return spec.new(**options)
+    try:
+        return spec.parse(text)
+    except ZermeloError as notation_error:
+        state = spec.new(**options)
+        try:
+            for word in text.replace(",", " ").split():
+                state = state.play(state.parse_move(word))
+        except ZermeloError as move_error:
+            raise ZermeloError(
+                f"{text!r} is neither a position ({notation_error}) nor a list of moves "
+                f"({move_error})"
+            ) from None
+        return state
+
+
+def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    parts = text.split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise click.BadParameter(
+            _(
+                "{value!r} is not a board size: expected COLUMNSxROWS such as 7x7, or one number"
+            ).format(value=value)
+        )
+    return int(parts[0]), int(parts[1])
+
+
+def _board_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--size``, ``--k`` and ``--exact``: the rules of m,n,k games and gomoku."""
+    command = click.option(
+        "--exact",
+        is_flag=True,
+        help=_("m,n,k and gomoku: only exactly k in a row wins (no overlines)."),
+    )(command)
+    command = click.option(
+        "--k",
+        "k",
+        type=click.IntRange(min=1),
+        default=None,
+        help=_("m,n,k: stones in a row that win (default 5, or the board's side if smaller)."),
+    )(command)
+    return click.option(
+        "--size",
+        callback=_parse_size,
+        default=None,
+        metavar="WxH",
+        help=_("m,n,k: board size such as 7x7 (default 15x15)."),
+    )(command)
+
+
+def _game_options(
+    game: str, size: tuple[int, int] | None, k: int | None, exact: bool
+) -> dict[str, Any]:
+    """The rule options for ``game``; rules a game does not have are an error, not ignored."""
+    if game == "mnk":
+        options: dict[str, Any] = {"exact": exact}
+        width, height = size if size is not None else (15, 15)
+        options.update(width=width, height=height, k=k if k is not None else min(5, width, height))
+        return options
+    if game == "gomoku":
+        if size is not None or k is not None:
+            raise click.UsageError(
+                _("gomoku is 15x15 with five in a row; use 'mnk' for --size and --k")
+            )
+        return {"exact": exact}
+    if size is not None or k is not None or exact:
+        raise click.UsageError(
+            _("--size, --k and --exact are rules of mnk and gomoku, not of {game}").format(
+                game=game
+            )
+        )
+    return {}
 
 
 def _format_line(state: Any, line: Sequence[Any]) -> list[str]:

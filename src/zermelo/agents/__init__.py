@@ -6,5 +6,6 @@ from zermelo.agents.levels import LEVELS, make_agent, register_levels
 
 # Games' own levels register themselves on import.
 from zermelo.agents import checkers as _checkers  # noqa: F401  # isort: skip
+from zermelo.agents import gomoku as _gomoku  # noqa: F401  # isort: skip
 
 __all__ = ["LEVELS", "Agent", "EngineAgent", "RandomAgent", "make_agent", "register_levels"]

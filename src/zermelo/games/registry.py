@@ -39,12 +39,16 @@ class GameSpec:
 _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
+    "mnk": "zermelo.games.mnk:SPEC",
+    "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
 }
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
     "tic-tac-toe": "tictactoe",
     "draughts": "checkers",
     "english-draughts": "checkers",
+    "caro": "gomoku",
+    "m,n,k": "mnk",
 }
 
 

@@ -10,6 +10,11 @@ with the window ``(alpha, beta)`` it returns ``s`` such that
 Scores are from the side to move and root-relative: a win found ``p`` plies below the root is
 ``WIN - p`` (see :mod:`zermelo.core.scores`). The table stores them node-relative.
 
+Optional capabilities of the state's class: ``winning_move()`` (a move that wins on the spot, or
+None) lets a node stop at once; ``search_moves()`` (the moves worth searching, a subset of
+``legal_moves()`` such as the points near the stones on a big board) replaces ``legal_moves()`` in
+the tree and at the root. A value read over ``search_moves()`` is exact for that narrower game.
+
 Move ordering: the table's move first, then (in heuristic searches) the killer moves of the ply, then
 the rest in the game's own order, stably sorted by the history heuristic.
 
@@ -85,6 +90,7 @@ class _Search:
         use_history: bool,
         winning_move: Callable[[Any], Any] | None,
         non_losing_moves: Callable[[Any], Sequence[Any]] | None,
+        moves_of: Callable[[Any], Sequence[Any]],
     ) -> None:
         self.table = table
         self.table_get = table.fast_get()
@@ -94,6 +100,7 @@ class _Search:
         self.use_history = use_history
         self.winning_move = winning_move
         self.non_losing_moves = non_losing_moves
+        self.moves_of = moves_of
         self.stats = SearchStats()
         self.heuristic_leaves = 0
         self.abortable = False
@@ -185,7 +192,7 @@ class _Search:
                 # Every move lets the opponent win on its next move.
                 return ply + 2 - WIN
         else:
-            moves = node.legal_moves()
+            moves = self.moves_of(node)
         leaves_before = self.heuristic_leaves
         best = -INF
         best_move = None
@@ -310,10 +317,11 @@ def _principal_variation(
         else:
             if not exact:
                 break
+            moves_of = getattr(type(node), "search_moves", None) or type(node).legal_moves
             search = _Search(
-                table, _no_evaluation, None, None, False, winning_move, non_losing_moves
+                table, _no_evaluation, None, None, False, winning_move, non_losing_moves, moves_of
             )
-            move, _, _ = search.root(node, _UNLIMITED, list(node.legal_moves()), None)
+            move, _, _ = search.root(node, _UNLIMITED, list(moves_of(node)), None)
             child = node.play(move)
         line.append(move)
         node = child
@@ -380,6 +388,7 @@ def alphabeta(
         use_history=iterate if history is None else history,
         winning_move=getattr(type(state), "winning_move", None),
         non_losing_moves=getattr(type(state), "non_losing_moves", None),
+        moves_of=getattr(type(state), "search_moves", None) or type(state).legal_moves,
     )
     if state.is_terminal():
         search.stats.nodes = 1
@@ -388,7 +397,7 @@ def alphabeta(
         return SearchResult(None, value, (), 0, True, search.stats)
 
     max_depth = depth if depth is not None else _UNLIMITED
-    moves = list(state.legal_moves())
+    moves = list(search.moves_of(state))
     result: tuple[Any, float, bool, int] | None = None
     current = 1 if iterate else max_depth
     while True:
@@ -424,7 +433,8 @@ def analyze(
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
 ) -> list[MoveValue[Any]]:
-    """The value of every legal move of ``state`` for the side to move, best first.
+    """The value of every legal move of ``state`` (every move of ``search_moves()`` where the
+    state offers it) for the side to move, best first.
 
     Each move is searched on its own with a full window; the budget applies to each move. Ties keep
     the lowest move first.
@@ -433,7 +443,8 @@ def analyze(
     if table is None:
         table = TranspositionTable()
     values: list[MoveValue[Any]] = []
-    for move in state.legal_moves():
+    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
+    for move in moves_of(state):
         child = state.play(move)
         if child.is_terminal():
             child_result = alphabeta(child, table=table)

@@ -16,7 +16,7 @@ from zermelo.core.state import Player
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
-__all__ = ["BoardView", "CheckersView", "MoveInput", "TicTacToeView", "view_for"]
+__all__ = ["BoardView", "CheckersView", "MnkView", "MoveInput", "TicTacToeView", "view_for"]
 
 
 @dataclass(frozen=True)
@@ -220,10 +220,91 @@ def _typed_squares(text: str) -> tuple[int, ...] | None:
     return squares
 
 
+class MnkView:
+    """A go-style board for m,n,k games and gomoku: columns a, b, ... and rows 1, 2, ... from the
+    bottom, ``X``/``O`` stones, the last move marked and the winning line highlighted."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+    def symbol(self, player: Player) -> str:
+        return "X" if player is Player.FIRST else "O"
+
+    def intro(self) -> list[str]:
+        return [
+            _("Enter a move as a column letter and a row number, such as {example}.").format(
+                example="c3"
+            ),
+            _("Line up your stones across, down or diagonally to win."),
+        ]
+
+    def prompt(self, state: Any) -> str:
+        rules = state.rules
+        centre = state.format_move((rules.height // 2) * rules.width + rules.width // 2)
+        return _("Your move (e.g. {example}): ").format(example=centre)
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        try:
+            move = state.parse_move(text)
+        except ZermeloError:
+            rules = state.rules
+            return MoveInput(
+                message=_(
+                    "Please enter a column a-{last} and a row 1-{rows}, such as {example}."
+                ).format(last=chr(ord("a") + rules.width - 1), rows=rules.height, example="c3")
+            )
+        if move not in state.legal_moves():
+            return MoveInput(message=_("Invalid move! Try again."))
+        return MoveInput(move=move)
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        from zermelo.ui.lines import winning_cells
+
+        rules = state.rules
+        rows = state.rows()
+        winner = state.winner
+        line: set[tuple[int, int]] = set()
+        if winner is not None:
+            mark = "x" if winner is Player.FIRST else "o"
+            line = set(winning_cells(rows, mark, rules.k))
+        last_cell = None
+        if last is not None:
+            row, col = divmod(last, rules.width)
+            last_cell = (rules.height - 1 - row, col)
+        letters = "   " + " ".join(chr(ord("a") + c) for c in range(rules.width))
+        out = [letters]
+        for top, text in enumerate(rows):
+            number = rules.height - top
+            cells = []
+            for col, char in enumerate(text):
+                mark = {"x": "X", "o": "O"}.get(char, ".")
+                if rich:
+                    if mark == ".":
+                        cells.append("[dim].[/dim]")
+                    else:
+                        style = _COLOURS[mark]
+                        if (top, col) in line:
+                            style += " on green"
+                        elif (top, col) == last_cell:
+                            style += " reverse"
+                        cells.append(f"[{style}]{mark}[/{style}]")
+                else:
+                    cells.append(mark)
+            out.append(f"{number:>2} " + " ".join(cells) + f" {number}")
+        out.append(letters)
+        if last is not None and not rich:
+            out.append(_("Last move: {move}").format(move=state.format_move(last)))
+        return "\n".join(out)
+
+
 def view_for(game: str) -> BoardView:
     """The terminal view of a registered game."""
     if game == "tictactoe":
         return TicTacToeView()
     if game == "checkers":
         return CheckersView()
+    if game == "gomoku":
+        return MnkView("Gomoku")
+    if game == "mnk":
+        return MnkView("m,n,k game")
     raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")
