@@ -304,7 +304,7 @@ def view_for(game: str) -> BoardView:
     if game == "checkers":
         return CheckersView()
     if game == "gomoku":
-        return MnkView("Gomoku")
+        return MnkView(N_("Gomoku"))
     if game == "mnk":
-        return MnkView("m,n,k game")
+        return MnkView(N_("m,n,k game"))
     raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")
