@@ -28,9 +28,18 @@ CODES = catalogs.translated_languages()
 SAME_AS_ENGLISH: set[tuple[str, str]] = {
     ("id", "y"),  # "ya" starts with y, as the prompt "(y/t)" shows
     *((code, "w·x") for code in ("id", "nl", "vi", "tr")),  # a formula
-    # Game names as their players know them (Dutch: vijf op een rij; Vietnamese: cờ ca-rô).
+    # Names: the project and a technical term.
+    *((code, "zermelo") for code in ("id", "nl", "vi", "tr")),
+    *((code, "API") for code in ("id", "nl", "vi", "tr")),
+    # Game names as their players know them: the Indonesian tutorial says tic-tac-toe; gomoku
+    # is vijf op een rij in Dutch and cờ ca-rô in Vietnamese; Connect Four has no other name in
+    # Indonesian, Vietnamese or Turkish (Dutch: vier op een rij).
+    ("id", "Tic-tac-toe"),
     ("id", "Gomoku"),
     ("tr", "Gomoku"),
+    ("tr", "Gomoku (caro)"),
+    *((code, "Connect Four") for code in ("id", "vi", "tr")),
+    ("nl", "exact"),  # the Dutch word
 }
 
 

@@ -468,6 +468,46 @@ def build_cli() -> click.Group:
             return
         raise ZermeloError(f"solve does not know {spec.name!r} yet: expected mnk or tictactoe")
 
+    @cli.command(
+        "serve",
+        help=_(
+            "Serve the browser UI and its JSON API: play every game against the AI, see the value "
+            "of each move and the minimax tree. Binds to 127.0.0.1 (this machine only) unless "
+            "--host says otherwise."
+        ),
+        short_help=_("Play in the browser."),
+    )
+    @click.option(
+        "--host",
+        default="127.0.0.1",
+        show_default=True,
+        help=_("Address to listen on."),
+    )
+    @click.option(
+        "--port",
+        type=click.IntRange(min=0, max=65535),
+        default=8000,
+        show_default=True,
+        help=_("Port to listen on."),
+    )
+    @_lang_option
+    def serve(host: str, port: int) -> None:
+        try:
+            from zermelo.ui.web import serve as run_server
+        except ImportError as error:
+            _fail(
+                _("the web UI needs starlette and uvicorn ({error}); install zermelo[web]").format(
+                    error=error
+                )
+            )
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(
+            _("Serving zermelo on http://{address}:{port}/ (Ctrl-C stops)").format(
+                address=shown, port=port
+            )
+        )
+        run_server(host, port)
+
     return cli
 
 

@@ -38,6 +38,7 @@ class GameSpec:
 # name -> "module:attribute" of its GameSpec; aliases point to the same spec.
 _SPECS: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
+    "connect4": "zermelo.games.connect4:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
     "mnk": "zermelo.games.mnk:SPEC",
     "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
@@ -45,6 +46,8 @@ _SPECS: dict[str, str] = {
 _ALIASES: dict[str, str] = {
     "ttt": "tictactoe",
     "tic-tac-toe": "tictactoe",
+    "c4": "connect4",
+    "connect-four": "connect4",
     "draughts": "checkers",
     "english-draughts": "checkers",
     "caro": "gomoku",

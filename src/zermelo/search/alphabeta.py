@@ -319,7 +319,14 @@ def _principal_variation(
                 break
             moves_of = getattr(type(node), "search_moves", None) or type(node).legal_moves
             search = _Search(
-                table, _no_evaluation, None, None, False, winning_move, non_losing_moves, moves_of
+                table,
+                _no_evaluation,
+                None,
+                None,
+                False,
+                winning_move,
+                non_losing_moves,
+                getattr(type(node), "search_moves", None) or type(node).legal_moves,
             )
             move, _, _ = search.root(node, _UNLIMITED, list(moves_of(node)), None)
             child = node.play(move)

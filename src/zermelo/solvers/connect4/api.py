@@ -1,0 +1,207 @@
+"""Entry points for front ends: solve a stream of positions, analyse one, choose a move at a level.
+
+Nothing here prints: the functions return values (or yield them) and the CLI formats them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from zermelo.core.errors import BudgetError, ZermeloError
+from zermelo.games.connect4 import Connect4State
+from zermelo.solvers.connect4.scores import describe_score
+from zermelo.solvers.connect4.solver import Connect4Result, Connect4Solver, default_solver
+
+__all__ = [
+    "LEVELS",
+    "Analysis",
+    "LineOutcome",
+    "analyze",
+    "choose_move",
+    "solve",
+    "solve_lines",
+]
+
+LEVELS = ("easy", "medium", "hard")
+
+
+def solve(
+    position: Connect4State | str,
+    *,
+    weak: bool = False,
+    solver: Connect4Solver | None = None,
+) -> Connect4Result:
+    """Score and best moves of ``position`` (a state or a move string such as ``"4453"``)."""
+    solver = solver or _solver_for(position)
+    return solver.solve(position, weak=weak)
+
+
+@dataclass(frozen=True, slots=True)
+class LineOutcome:
+    """One line of a stream: its 1-based number, the position text, and a result or an error."""
+
+    line_number: int
+    text: str
+    result: Connect4Result | None = None
+    error: ZermeloError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def solve_lines(
+    lines: Iterable[str],
+    *,
+    weak: bool = False,
+    best_moves: bool = False,
+    fresh: bool = False,
+    solver: Connect4Solver | None = None,
+) -> Iterator[LineOutcome]:
+    """Solve one position per line, as the benchmark files hold them.
+
+    Each line is a move string, optionally followed by whitespace and anything else (ignored, e.g.
+    the expected score). Blank lines and lines starting with ``#`` are skipped. A line that does
+    not parse yields an outcome with the error (its message quotes the line) instead of stopping
+    the stream. ``fresh`` empties the table before each position (for measurements); by default
+    what one position taught the table helps the next. ``result.nodes`` and
+    ``result.microseconds`` carry the statistics.
+    """
+    solver = solver or default_solver()
+    for number, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        text = stripped.split()[0]
+        try:
+            state = Connect4State.parse(text, solver.width, solver.height)
+        except ZermeloError as error:
+            yield LineOutcome(number, text, None, error)
+            continue
+        if fresh:
+            solver.new_generation()
+        yield LineOutcome(number, text, solver.solve(state, weak=weak, best_moves=best_moves))
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Every column's exact score for the side to move, with the best moves and a best line.
+
+    ``scores[c]`` is ``None`` for a full column (or every column when the game is over).
+    """
+
+    notation: str
+    ply: int
+    score: int | None
+    scores: tuple[int | None, ...]
+    best_moves: tuple[int, ...]
+    pv: tuple[int, ...]
+    nodes: int
+    elapsed: float
+    width: int = 7
+    height: int = 6
+
+    def describe(self, column: int) -> str:
+        """Words for one column's score ("win in 4"), or "full"."""
+        score = self.scores[column]
+        if score is None:
+            return "full"
+        return describe_score(score, self.ply, self.width, self.height)
+
+
+def analyze(
+    position: Connect4State | str,
+    *,
+    pv: bool = True,
+    solver: Connect4Solver | None = None,
+) -> Analysis:
+    """Every column's score and (with ``pv``) the principal variation from ``position``."""
+    solver = solver or _solver_for(position)
+    started = time.perf_counter()
+    state = solver.position(position)
+    scores = tuple(solver.analyze(state))
+    nodes = solver.last_nodes
+    playable = [s for s in scores if s is not None]
+    score = max(playable) if playable else None
+    best = tuple(c for c in state.legal_moves() if scores[c] is not None and scores[c] == score)
+    line = solver.principal_variation(state) if pv and score is not None else ()
+    return Analysis(
+        state.notation(), state.ply, score, scores, best, line, nodes,
+        time.perf_counter() - started, solver.width, solver.height,
+    )  # fmt: skip
+
+
+def _solver_for(position: Connect4State | str) -> Connect4Solver:
+    if isinstance(position, Connect4State):
+        return default_solver(position.width, position.height)
+    return default_solver()
+
+
+_LEVEL_SETTINGS = {
+    # depth of the alpha-beta search, chance to miss a win on the spot, chance of a loose move
+    "easy": (2, 0.3, 0.35),
+    "medium": (4, 0.0, 0.12),
+}
+
+
+def choose_move(
+    state: Connect4State,
+    level: str = "hard",
+    *,
+    rng: random.Random | None = None,
+    solver: Connect4Solver | None = None,
+) -> int:
+    """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
+
+    ``hard`` plays perfectly: one of the solver's best moves (the book answers the opening), the
+    first in centre order unless ``rng`` picks among them. ``easy`` and ``medium`` search a few
+    plies with the evaluation function (:func:`zermelo.search.alphabeta`) and make human-looking
+    mistakes: easy sometimes overlooks a win on the spot and often plays a loose move; medium
+    always takes a win and blocks a threat on the spot but sometimes plays a loose move that does
+    not hand over a win at once. Randomness comes only from ``rng`` (pass a seeded
+    ``random.Random`` for reproducible games); without it the choice is deterministic.
+    """
+    if level not in LEVELS:
+        raise BudgetError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+    moves = state.legal_moves()
+    if not moves:
+        raise ZermeloError(f"the game is over in position {state.notation()!r}; no move to choose")
+    if level == "hard":
+        solver = solver or default_solver(state.width, state.height)
+        best = solver.solve(state).best_moves
+        return rng.choice(best) if rng is not None else best[0]
+
+    from zermelo.search import alphabeta
+
+    depth, miss_win, loose = _LEVEL_SETTINGS[level]
+    draw = rng.random if rng is not None else (lambda: 1.0)
+    win = state.winning_move()
+    if win is not None and draw() >= miss_win:
+        return win
+    if draw() < loose:
+        safe = [m for m in moves if state.play(m).winning_move() is None] or moves
+        if level == "medium":
+            threat = _opponent_threat(state)
+            if threat is not None and threat in safe:
+                return threat
+        return rng.choice(safe) if rng is not None else safe[0]
+    result = alphabeta(state, depth=depth, rng=rng)
+    assert result.move is not None
+    return int(result.move)
+
+
+def _opponent_threat(state: Connect4State) -> int | None:
+    """A column where the opponent would win on the spot if it were its turn."""
+    geo = state.geometry
+    from zermelo.games.connect4 import winning_cells
+
+    threats = winning_cells(state.opponent, state.mask, geo) & (
+        (state.mask + geo.bottom) & geo.board
+    )
+    for column in geo.order:
+        if threats & geo.column_masks[column]:
+            return column
+    return None

@@ -1,0 +1,391 @@
+"""The hot kernel of the Connect Four solver: plain integer code that numba compiles.
+
+Everything here works on 64-bit integers and flat integer arrays so that numba can compile it
+(``nopython`` mode); without numba the same functions run as ordinary Python on Python ints and
+lists. See :mod:`zermelo.games.connect4` for the bit layout. A position is ``current`` (stones of
+the side to move), ``mask`` (all stones) and ``nb`` (stones played).
+
+Scores follow the benchmark files: from the side to move, 0 for a draw, ``(W*H + 1 - n) // 2`` for
+a win with the stone played when ``n`` stones are on the board (so on 7x6, 22 minus the winner's
+stone count), negative for a loss.
+
+Arrays shared by the functions:
+
+``geo``  board constants: width, height, bottom row, playable cells, the column search order
+         (from ``ORDER``) and the column masks (from ``COLUMNS``).
+``work`` counters and scratch: node count, table generation, the ply below which mirror
+         positions share entries, the empty cells a node needs for enhanced cutoffs, and per ply the
+         columns being searched with their ordering scores (from ``MOVES``).
+``tt``   the transposition table, buckets of two slots of two words: the position's canonical
+         code, then ``generation << 32 | stones << 24 | (lower + 64) << 16 | (upper + 64) << 8
+         | (best column + 1)``.
+         A slot counts only when both its code and its generation match, so starting a new
+         generation empties the table in O(1). Bounds of a position do not depend on the root,
+         so entries of the current generation stay valid from one solve to the next.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zermelo.solvers.connect4._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
+
+COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
+"""Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""
+
+jit = make_jit(COMPILED)
+
+# geo layout
+G_WIDTH = 0
+G_HEIGHT = 1
+G_BOTTOM = 2
+G_BOARD = 3
+G_ODD_ROWS = 4
+ORDER = 8
+COLUMNS = 24
+GEO_SIZE = 40
+
+# work layout
+W_NODES = 0
+W_GENERATION = 1
+W_SYMMETRY = 2
+W_ETC_DEPTH = 3
+W_ETC_PLY = 4
+W_ETC_LEVELS = 5
+MOVES = 64
+PLY_SLOTS = 32
+WORK_SIZE = MOVES + PLY_SLOTS * 64
+
+HASH_MULTIPLIER = 0x9E3779B97F4A7C1
+HASH_SHIFT = 40
+SCORE_OFFSET = 64
+NO_SCORE = -1000
+
+_NEGAMAX_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1])"
+
+
+if COMPILED:
+
+    @jit()
+    def popcount(x: int) -> int:
+        """Set bits of a non-negative word below 2**62 (SWAR; LLVM turns it into popcnt)."""
+        x = x - ((x >> 1) & 0x5555555555555555)
+        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+        return ((x * 0x0101010101010101) >> 56) & 0x7F
+
+else:
+
+    def popcount(x: int) -> int:
+        """Set bits of a non-negative int."""
+        return x.bit_count()
+
+
+@jit()
+def winning_cells(stones: int, height: int, board: int) -> int:
+    """Playable-board cells that would complete four in a row for ``stones`` (taken or not).
+
+    Only left shifts may overflow 64 bits, and their high bits are masked off by ``board``, so the
+    compiled and the plain versions agree."""
+    cells = (stones << 1) & (stones << 2) & (stones << 3)
+    # horizontal, then the two diagonals (written out: a loop over a tuple is slow in Python)
+    shift = height + 1
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
+    shift = height
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
+    shift = height + 2
+    pair = (stones << shift) & (stones << (2 * shift))
+    cells |= pair & ((stones << (3 * shift)) | (stones >> shift))
+    pair = (stones >> shift) & (stones >> (2 * shift))
+    cells |= pair & ((stones << shift) | (stones >> (3 * shift)))
+    return cells & board
+
+
+@jit()
+def mirror(code: int, width: int, height: int) -> int:
+    """``code`` with its columns in reverse order."""
+    step = height + 1
+    column = (1 << step) - 1
+    result = 0
+    for c in range(width):
+        result |= ((code >> (c * step)) & column) << ((width - 1 - c) * step)
+    return result
+
+
+@jit()
+def has_alignment(stones: int, height: int) -> bool:
+    step = height + 1
+    for shift in (1, step, step - 1, step + 1):
+        pairs = stones & (stones >> shift)
+        if pairs & (pairs >> (2 * shift)):
+            return True
+    return False
+
+
+@jit()
+def probe(tt: Any, work: Any, key: int) -> int:
+    """The data word stored for ``key`` in the current generation, or -1."""
+    buckets = (len(tt) >> 2) - 1
+    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
+    if tt[base] == key:
+        data: int = tt[base + 1]
+        if (data >> 32) == work[W_GENERATION]:
+            return data
+    if tt[base + 2] == key:
+        data = tt[base + 3]
+        if (data >> 32) == work[W_GENERATION]:
+            return data
+    return -1
+
+
+@jit()
+def store(tt: Any, work: Any, key: int, data: int, nb: int) -> None:
+    """Keep ``data`` for ``key`` in its bucket of two slots.
+
+    The first slot keeps the entry nearest the root (fewest stones: the most work saved), the
+    second takes whatever the first refuses; an entry pushed out of the first slot moves to the
+    second."""
+    buckets = (len(tt) >> 2) - 1
+    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
+    generation = work[W_GENERATION]
+    first_key = tt[base]
+    first = tt[base + 1]
+    first_live = (first >> 32) == generation
+    if first_key == key or not first_live or nb <= ((first >> 24) & 255):
+        if first_live and first_key != key:
+            tt[base + 2] = first_key
+            tt[base + 3] = first
+        tt[base] = key
+        tt[base + 1] = data
+    else:
+        tt[base + 2] = key
+        tt[base + 3] = data
+
+
+@jit()
+def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int:
+    """The smaller of ``code`` and its mirror image when ``nb < symmetry`` (mirror positions
+    mostly meet early in the game, and the mirror costs time); negative when mirrored."""
+    if nb < symmetry:
+        image = mirror(code, width, height)
+        if image < code:
+            return -image - 1
+    return code
+
+
+@jit(_NEGAMAX_SIGNATURE)
+def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
+    current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any
+) -> int:
+    """Fail-soft alpha-beta on the exact score.
+
+    Precondition: the side to move cannot win at once. Returns ``s`` with: ``s <= alpha`` implies
+    value ``<= s``; ``s >= beta`` implies value ``>= s``; otherwise ``s`` is the value.
+    """
+    work[W_NODES] += 1
+    width: int = geo[G_WIDTH]
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
+    cells = width * height
+    possible = (mask + geo[G_BOTTOM]) & board
+    opponent = current ^ mask
+    threats = winning_cells(opponent, height, board) & ~mask
+    forced = possible & threats
+    if forced:
+        if forced & (forced - 1):
+            return -((cells - nb) // 2)  # two threats at once: the opponent wins next move
+        possible = forced
+    candidates = possible & ~(threats >> 1)  # never play just below an opponent's threat
+    if candidates == 0:
+        return -((cells - nb) // 2)
+    if nb >= cells - 2:
+        return 0
+    lowest = -((cells - 2 - nb) // 2)  # we survive the opponent's next move
+    highest = (cells - 1 - nb) // 2  # we cannot win with the coming move
+    if alpha < lowest:
+        alpha = lowest
+        if alpha >= beta:
+            return alpha
+    if beta > highest:
+        beta = highest
+        if alpha >= beta:
+            return beta
+
+    signed_key = canonical(current + mask, nb, width, height, work[W_SYMMETRY])
+    flipped = signed_key < 0
+    key = -signed_key - 1 if flipped else signed_key
+    data = probe(tt, work, key)
+    table_column = -1
+    known_low = lowest
+    known_high = highest
+    if data >= 0:
+        known_low = ((data >> 16) & 255) - SCORE_OFFSET
+        known_high = ((data >> 8) & 255) - SCORE_OFFSET
+        if known_low >= beta:
+            return known_low
+        if known_high <= alpha:
+            return known_high
+        alpha = max(alpha, known_low)
+        beta = min(beta, known_high)
+        if alpha >= beta:
+            return alpha
+        table_column = (data & 255) - 1
+        if flipped and table_column >= 0:
+            table_column = width - 1 - table_column
+
+    # Order the candidates: the table's move, then by the threats the move creates; ties keep the
+    # centre-first column order.
+    base = MOVES + nb * PLY_SLOTS
+    count = 0
+    mine_after_free = ~mask
+    for i in range(width):
+        column = geo[ORDER + i]
+        move = candidates & geo[COLUMNS + column]
+        if move:
+            if column == table_column:
+                score = 1000
+            else:
+                created = winning_cells(current | move, height, board) & mine_after_free & ~move
+                after = ((mask | move) + geo[G_BOTTOM]) & board
+                score = 3 * popcount(created) + (2 if created & after else 0)
+            j = count
+            while j > 0 and work[base + 16 + j - 1] < score:
+                work[base + j] = work[base + j - 1]
+                work[base + 16 + j] = work[base + 16 + j - 1]
+                j -= 1
+            work[base + j] = column
+            work[base + 16 + j] = score
+            count += 1
+
+    # Enhanced transposition cutoff: in the top levels of a big search, a child already known
+    # to be bad enough for
+    # the opponent ends the search before any child is searched.
+    if nb < work[W_ETC_PLY] and cells - nb >= work[W_ETC_DEPTH]:
+        for k in range(count):
+            column = work[base + k]
+            move = candidates & geo[COLUMNS + column]
+            child_mask = mask | move
+            child_key = canonical(opponent + child_mask, nb + 1, width, height, work[W_SYMMETRY])
+            if child_key < 0:
+                child_key = -child_key - 1
+            child = probe(tt, work, child_key)
+            if child >= 0:
+                bound = -(((child >> 8) & 255) - SCORE_OFFSET)
+                if bound >= beta:
+                    return bound
+
+    best = NO_SCORE
+    best_column = -1
+    floor = alpha
+    for k in range(count):
+        column = work[base + k]
+        move = candidates & geo[COLUMNS + column]
+        score = -negamax(opponent, mask | move, nb + 1, -beta, -floor, tt, geo, work)
+        if score > best:
+            best = score
+            best_column = column
+            if score >= beta:
+                break
+            floor = max(floor, score)
+
+    if best >= beta:
+        known_low = max(known_low, best)
+    elif best <= alpha:
+        known_high = min(known_high, best)
+    else:
+        known_low = best
+        known_high = best
+    if flipped and best_column >= 0:
+        best_column = width - 1 - best_column
+    data = (
+        (work[W_GENERATION] << 32)
+        | (nb << 24)
+        | ((known_low + SCORE_OFFSET) << 16)
+        | ((known_high + SCORE_OFFSET) << 8)
+        | (best_column + 1)
+    )
+    store(tt, work, key, data, nb)
+    return best
+
+
+@jit()
+def solve(  # noqa: PLR0917
+    current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any
+) -> int:
+    """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
+
+    Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
+    first, since most scores are small."""
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
+    cells: int = geo[G_WIDTH] * height
+    possible = (mask + geo[G_BOTTOM]) & board
+    if winning_cells(current, height, board) & possible:
+        return 1 if weak else (cells + 1 - nb) // 2
+    if nb >= cells - 1:
+        return 0
+    work[W_ETC_PLY] = nb + work[W_ETC_LEVELS]
+    low = -((cells - nb) // 2)
+    high = (cells + 1 - nb) // 2
+    if weak:
+        low = -1
+        high = 1
+    while low < high:
+        middle = low + (high - low) // 2
+        if middle <= 0 and -((-low) // 2) < middle:
+            middle = -((-low) // 2)
+        elif middle >= 0 and high // 2 > middle:
+            middle = high // 2
+        result = negamax(current, mask, nb, middle, middle + 1, tt, geo, work)
+        if result <= middle:
+            high = result
+        else:
+            low = result
+    if weak:
+        return 1 if low > 0 else (-1 if high < 0 else 0)
+    return low
+
+
+@jit()
+def solve_many(  # noqa: PLR0917
+    currents: Any,
+    masks: Any,
+    plies: Any,
+    weak: bool,
+    fresh: bool,
+    tt: Any,
+    geo: Any,
+    work: Any,
+    scores: Any,
+    nodes: Any,
+) -> None:
+    """Solve a batch of positions in one call (no Python between them); ``fresh`` starts a new
+    table generation before each."""
+    for i in range(len(currents)):
+        if fresh:
+            work[W_GENERATION] += 1
+        work[W_NODES] = 0
+        scores[i] = solve(currents[i], masks[i], plies[i], weak, tt, geo, work)
+        nodes[i] = work[W_NODES]
+
+
+@jit()
+def at_most(  # noqa: PLR0917
+    current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, work: Any
+) -> bool:
+    """Whether the score of a running position is at most ``bound`` (one null-window search)."""
+    height: int = geo[G_HEIGHT]
+    board: int = geo[G_BOARD]
+    cells: int = geo[G_WIDTH] * height
+    possible = (mask + geo[G_BOTTOM]) & board
+    if winning_cells(current, height, board) & possible:
+        return (cells + 1 - nb) // 2 <= bound
+    if nb >= cells - 1:
+        return bound >= 0
+    return negamax(current, mask, nb, bound, bound + 1, tt, geo, work) <= bound

@@ -1,0 +1,437 @@
+"""The exact Connect Four solver: Python front of the compiled kernel.
+
+:class:`Connect4Solver` owns the kernel's arrays (transposition table, board constants, scratch).
+It answers the exact score of any position in the convention of :mod:`.scores`, the best moves,
+every column's score and a principal variation. Positions in the opening book (see :mod:`.book`)
+are answered from it without search.
+
+The table is never cleared between positions: bounds of a position do not depend on the root, so
+what one solve learnt helps the next. :meth:`Connect4Solver.new_generation` empties it in O(1)
+when a measurement needs a cold table.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from zermelo.core.errors import BudgetError, InvalidPositionError
+from zermelo.core.state import Player
+from zermelo.games.connect4 import Connect4State, geometry
+from zermelo.search.result import SearchResult, SearchStats
+from zermelo.solvers.connect4 import kernel as compiled_kernel
+from zermelo.solvers.connect4.scores import describe_score, score_bounds, to_negamax
+
+__all__ = [
+    "Connect4Result",
+    "Connect4Solver",
+    "default_solver",
+    "kernel_module",
+]
+
+DEFAULT_TABLE_BITS = 22
+"""2**22 slots of 16 bytes: 64 MiB, the compiled default."""
+PURE_TABLE_BITS = 20
+"""The plain-Python default: a list of 2**21 ints."""
+
+_PURE_KERNEL: ModuleType | None = None
+
+
+def kernel_module(compiled: bool | None = None) -> ModuleType:
+    """The kernel: the compiled module (when numba is usable), or a plain-Python copy of it.
+
+    ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
+    loaded from the same source file with compilation switched off.
+    """
+    global _PURE_KERNEL  # noqa: PLW0603 - loaded once, on first use
+    if compiled is None or compiled:
+        if compiled and not compiled_kernel.COMPILED:
+            raise InvalidPositionError(
+                "the compiled kernel is unavailable: install numba ('zermelo[fast]') and unset "
+                "ZERMELO_NO_NUMBA"
+            )
+        if compiled_kernel.COMPILED or compiled is None:
+            return compiled_kernel
+    if not compiled_kernel.COMPILED:
+        return compiled_kernel
+    if _PURE_KERNEL is None:
+        name = "zermelo.solvers.connect4._kernel_pure"
+        spec = importlib.util.spec_from_file_location(name, compiled_kernel.__file__)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__dict__["FORCE_PURE"] = True
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _PURE_KERNEL = module
+    return _PURE_KERNEL
+
+
+@dataclass(frozen=True, slots=True)
+class Connect4Result:
+    """The solved value of one position.
+
+    ``score`` is in the benchmark files' convention (see :mod:`.scores`); in weak mode it is only
+    -1, 0 or 1 (loss, draw, win for the side to move). ``best_moves`` lists the 0-based columns
+    that keep the score, in centre-first order (empty when the game is over or not asked for).
+    ``winner`` is set when someone has already won; ``over`` when no move is left to play.
+    """
+
+    notation: str
+    ply: int
+    score: int
+    weak: bool = False
+    best_moves: tuple[int, ...] = ()
+    nodes: int = 0
+    elapsed: float = 0.0
+    from_book: bool = False
+    over: bool = False
+    winner: Player | None = None
+    width: int = 7
+    height: int = 6
+    pv: tuple[int, ...] = field(default=())
+
+    @property
+    def microseconds(self) -> float:
+        return self.elapsed * 1e6
+
+    @property
+    def value(self) -> int:
+        """The score in the negamax convention (``WIN - plies``); weak results give ±1 or 0."""
+        if self.weak:
+            return self.score
+        return to_negamax(self.score, self.ply, self.width, self.height)
+
+    def describe(self) -> str:
+        """ "win in 3", "draw", "loss in 2" (moves of the winner), "win", "loss" in weak mode."""
+        if self.over:
+            if self.winner is None:
+                return "draw"
+            return f"{'first' if self.winner is Player.FIRST else 'second'} player has won"
+        if self.weak:
+            return {1: "win", 0: "draw", -1: "loss"}[self.score]
+        return describe_score(self.score, self.ply, self.width, self.height)
+
+    def to_search_result(self) -> SearchResult[int]:
+        """The result as a :class:`zermelo.search.SearchResult` (negamax value)."""
+        move = self.best_moves[0] if self.best_moves else None
+        pv = self.pv or ((move,) if move is not None else ())
+        return SearchResult(
+            move=move,
+            value=float(self.value),
+            pv=pv,
+            depth=len(pv),
+            exact=not self.weak,
+            stats=SearchStats(nodes=self.nodes, elapsed=self.elapsed),
+        )
+
+
+Position = Connect4State | str
+
+
+class Connect4Solver:
+    """Exact solver for one board size; keeps its transposition table between calls.
+
+    ``compiled`` chooses the numba kernel (default when available) or the plain-Python one.
+    ``table_bits`` sets the table to ``2**table_bits`` slots. ``book`` (default: on) answers
+    opening positions from the shipped book. ``symmetry`` is the ply below which mirror positions
+    share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced
+    transposition
+    cutoffs (probing the children in the table before searching them), ``etc_levels`` in
+    how many plies below the root.
+    """
+
+    def __init__(
+        self,
+        width: int = 7,
+        height: int = 6,
+        *,
+        compiled: bool | None = None,
+        table_bits: int | None = None,
+        book: bool = True,
+        symmetry: int = 16,
+        etc_empty: int = 12,
+        etc_levels: int = 4,
+    ) -> None:
+        self.geometry = geometry(width, height)
+        self.width = width
+        self.height = height
+        self.kernel = kernel_module(compiled)
+        self.compiled = bool(self.kernel.COMPILED)
+        if table_bits is None:
+            table_bits = DEFAULT_TABLE_BITS if self.compiled else PURE_TABLE_BITS
+        if not 4 <= table_bits <= 23:
+            raise BudgetError(f"table_bits must be 4 to 23, got {table_bits}")
+        k = self.kernel
+        geo = [0] * k.GEO_SIZE
+        geo[k.G_WIDTH] = width
+        geo[k.G_HEIGHT] = height
+        geo[k.G_BOTTOM] = self.geometry.bottom
+        geo[k.G_BOARD] = self.geometry.board
+        geo[k.G_ODD_ROWS] = sum(self.geometry.bottom << row for row in range(0, height, 2))
+        for i, column in enumerate(self.geometry.order):
+            geo[k.ORDER + i] = column
+            geo[k.COLUMNS + i] = self.geometry.column_masks[i]
+        work = [0] * k.WORK_SIZE
+        work[k.W_GENERATION] = 1
+        work[k.W_SYMMETRY] = symmetry
+        work[k.W_ETC_DEPTH] = etc_empty
+        work[k.W_ETC_LEVELS] = etc_levels
+        self._tt: Any
+        if self.compiled:
+            import numpy as np
+
+            self._geo: Any = np.array(geo, dtype=np.int64)
+            self._work: Any = np.array(work, dtype=np.int64)
+            self._tt = np.zeros(2 << table_bits, dtype=np.int64)
+        else:
+            self._geo = geo
+            self._work = work
+            self._tt = [0] * (2 << table_bits)
+        self._book: dict[int, int] | None = None
+        if book:
+            from zermelo.solvers.connect4.book import load_book
+
+            self._book = load_book(width, height)
+
+    def prefault(self) -> None:
+        """Write the whole table once, so that no later solve pays for the first touch of a
+        memory page (costly on some virtual machines). Benchmarks call it before timing."""
+        if self.compiled:
+            self._tt.fill(0)
+
+    # -- table --------------------------------------------------------------------------------
+
+    def new_generation(self) -> None:
+        """Empty the table in O(1): entries of older generations no longer count."""
+        work = self._work
+        generation = int(work[self.kernel.W_GENERATION]) + 1
+        if generation >= 1 << 30:
+            self._tt[:] = [0] * len(self._tt) if not self.compiled else 0
+            generation = 1
+        work[self.kernel.W_GENERATION] = generation
+
+    @property
+    def book_size(self) -> int:
+        return len(self._book) if self._book else 0
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def position(self, position: Position) -> Connect4State:
+        """A state from a state or move text, checked to be of this solver's board size."""
+        if isinstance(position, str):
+            return Connect4State.parse(position, self.width, self.height)
+        if (position.width, position.height) != (self.width, self.height):
+            raise InvalidPositionError(
+                f"position {position.notation()!r} is {position.width}x{position.height}; "
+                f"this solver is for {self.width}x{self.height}"
+            )
+        return position
+
+    def book_score(self, current: int, mask: int) -> int | None:
+        """The book's score of a position, if the book holds it."""
+        if not self._book:
+            return None
+        code = current + mask
+        key = min(code, self.kernel.mirror(code, self.width, self.height))
+        return self._book.get(key)
+
+    def score_bitboard(self, current: int, mask: int, ply: int, weak: bool = False) -> int:
+        """The score of a running position given as bitboards (no validation, no book)."""
+        work = self._work
+        work[self.kernel.W_NODES] = 0
+        return int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
+
+    @property
+    def last_nodes(self) -> int:
+        """Nodes searched by the last kernel call."""
+        return int(self._work[self.kernel.W_NODES])
+
+    def _score(self, current: int, mask: int, ply: int, weak: bool) -> tuple[int, int, bool]:
+        """(score, nodes, from book) of a running position."""
+        booked = self.book_score(current, mask)
+        if booked is not None:
+            if weak:
+                booked = (booked > 0) - (booked < 0)
+            return booked, 0, True
+        score = self.score_bitboard(current, mask, ply, weak)
+        return score, self.last_nodes, False
+
+    def score(self, position: Position, *, weak: bool = False) -> int:
+        """The score of ``position`` (weak: -1, 0, 1). A finished game scores as lost or drawn
+        for the side to move."""
+        state = self.position(position)
+        over = _over(state)
+        if over is not None:
+            return over if not weak else (over > 0) - (over < 0)
+        return self._score(state.current, state.mask, state.ply, weak)[0]
+
+    def solve(
+        self, position: Position, *, weak: bool = False, best_moves: bool = True
+    ) -> Connect4Result:
+        """Solve ``position``: its score, the moves that keep it (unless ``best_moves=False``),
+        nodes and time."""
+        started = time.perf_counter()
+        state = self.position(position)
+        over = _over(state)
+        if over is not None:
+            return Connect4Result(
+                state.notation(), state.ply, over if not weak else (over > 0) - (over < 0),
+                weak, (), 0, time.perf_counter() - started, False, True, state.winner,
+                self.width, self.height,
+            )  # fmt: skip
+        score, nodes, booked = self._score(state.current, state.mask, state.ply, weak)
+        moves: tuple[int, ...] = ()
+        if best_moves:
+            moves, extra = self._best_moves(state, score, weak)
+            nodes += extra
+        return Connect4Result(
+            state.notation(), state.ply, score, weak, moves, nodes,
+            time.perf_counter() - started, booked, False, None, self.width, self.height,
+        )  # fmt: skip
+
+    def _child_score(self, state: Connect4State, column: int, weak: bool) -> tuple[int, int]:
+        """(score of ``column`` for the side to move, nodes)."""
+        geo = self.geometry
+        move = (state.mask + geo.bottom) & geo.column_masks[column]
+        cells = self.width * self.height
+        if self.kernel.has_alignment(state.current | move, self.height):
+            win = (cells + 1 - state.ply) // 2
+            return (1 if weak else win), 0
+        child_mask = state.mask | move
+        if child_mask == geo.board:
+            return 0, 0
+        score, nodes, _ = self._score(state.current ^ state.mask, child_mask, state.ply + 1, weak)
+        return -score, nodes
+
+    def _best_moves(
+        self, state: Connect4State, score: int, weak: bool
+    ) -> tuple[tuple[int, ...], int]:
+        """The columns that keep ``score``: a child keeps it when its own score is at most
+        ``-score``, which one null-window search per column tells (no exact child scores)."""
+        geo = self.geometry
+        moves = state.legal_moves()
+        if weak and score < 0:
+            return tuple(moves), 0
+        wins = tuple(
+            c
+            for c in moves
+            if self.kernel.has_alignment(
+                state.current | ((state.mask + geo.bottom) & geo.column_masks[c]), self.height
+            )
+        )
+        if wins:
+            return wins, 0
+        bound = -score
+        nodes = 0
+        best = []
+        for column in moves:
+            move = (state.mask + geo.bottom) & geo.column_masks[column]
+            child_mask = state.mask | move
+            child_current = state.current ^ state.mask
+            if child_mask == geo.board:
+                keeps = bound >= 0
+            else:
+                booked = self.book_score(child_current, child_mask)
+                if booked is not None:
+                    keeps = booked <= bound
+                else:
+                    work = self._work
+                    work[self.kernel.W_NODES] = 0
+                    keeps = bool(
+                        self.kernel.at_most(
+                            child_current,
+                            child_mask,
+                            state.ply + 1,
+                            bound,
+                            self._tt,
+                            self._geo,
+                            work,
+                        )  # fmt: skip
+                    )
+                    nodes += self.last_nodes
+            if keeps:
+                best.append(column)
+        return tuple(best), nodes
+
+    def analyze(self, position: Position, *, weak: bool = False) -> list[int | None]:
+        """Every column's score for the side to move (``None`` for a full column or when the
+        game is over), indexed by 0-based column."""
+        state = self.position(position)
+        scores: list[int | None] = [None] * self.width
+        if _over(state) is not None:
+            return scores
+        for column in state.legal_moves():
+            scores[column] = self._child_score(state, column, weak)[0]
+        return scores
+
+    def principal_variation(
+        self, position: Position, *, limit: int | None = None
+    ) -> tuple[int, ...]:
+        """A line of best moves to the end of the game (first best move in centre order each
+        time: the winner takes a fastest win, the loser a slowest loss)."""
+        state = self.position(position)
+        line: list[int] = []
+        while _over(state) is None and (limit is None or len(line) < limit):
+            score = self._score(state.current, state.mask, state.ply, False)[0]
+            column = self._best_moves(state, score, False)[0][0]
+            line.append(column)
+            state = state.play(column)
+        return tuple(line)
+
+    def solve_batch(
+        self,
+        positions: Sequence[tuple[int, int, int]],
+        *,
+        weak: bool = False,
+        fresh: bool = True,
+    ) -> tuple[list[int], list[int]]:
+        """Scores and node counts of many running positions ``(current, mask, ply)`` in one
+        kernel call; ``fresh`` empties the table before each. No book, no validation."""
+        n = len(positions)
+        if self.compiled:
+            import numpy as np
+
+            currents: Any = np.array([p[0] for p in positions], dtype=np.int64)
+            masks: Any = np.array([p[1] for p in positions], dtype=np.int64)
+            plies: Any = np.array([p[2] for p in positions], dtype=np.int64)
+            scores: Any = np.zeros(n, dtype=np.int64)
+            nodes: Any = np.zeros(n, dtype=np.int64)
+        else:
+            currents = [p[0] for p in positions]
+            masks = [p[1] for p in positions]
+            plies = [p[2] for p in positions]
+            scores = [0] * n
+            nodes = [0] * n
+        self.kernel.solve_many(
+            currents, masks, plies, weak, fresh, self._tt, self._geo, self._work, scores, nodes
+        )
+        return [int(s) for s in scores], [int(x) for x in nodes]
+
+
+def _over(state: Connect4State) -> int | None:
+    """The score of a finished game for the side to move (it lost, or drew), else ``None``."""
+    if state.winner is not None:
+        return score_bounds(state.ply - 1, state.width, state.height)[1] * -1
+    if state.is_full():
+        return 0
+    return None
+
+
+_DEFAULT: dict[tuple[int, int, bool | None], Connect4Solver] = {}
+
+
+def default_solver(
+    width: int = 7, height: int = 6, *, compiled: bool | None = None
+) -> Connect4Solver:
+    """A shared solver per board size (its table persists between calls)."""
+    key = (width, height, compiled)
+    solver = _DEFAULT.get(key)
+    if solver is None:
+        solver = Connect4Solver(width, height, compiled=compiled)
+        _DEFAULT[key] = solver
+    return solver

@@ -1,0 +1,99 @@
+"""What the page asks of the engines: the AI's move, and the value of every legal move.
+
+The generic versions use :func:`zermelo.agents.make_agent` and :func:`zermelo.search.alphabeta`
+and work for any game of the State protocol. A game with its own engine (an exact solver, a
+threat-space searcher) plugs in through its :class:`~zermelo.ui.web.adapters.Adapter` with functions
+of the same shape. All of them run in a worker thread under the budget they are given.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from zermelo.agents.levels import make_agent
+from zermelo.search.alphabeta import alphabeta
+from zermelo.search.result import SearchResult, SearchStats, parent_score
+from zermelo.search.table import TranspositionTable
+
+__all__ = ["Analysis", "Choice", "MoveValue", "generic_choose", "generic_values"]
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """One legal move's value for the side to move, and the line behind it (moves, not text)."""
+
+    move: Any
+    value: float
+    exact: bool
+    line: tuple[Any, ...]
+
+
+@dataclass
+class Analysis:
+    """Every legal move's value, best first, with what the search cost."""
+
+    moves: list[MoveValue] = field(default_factory=list)
+    nodes: int = 0
+    elapsed: float = 0.0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The AI's move and, when the engine says, the search behind it."""
+
+    move: Any
+    result: SearchResult[Any] | None = None
+
+
+def sort_values(values: list[MoveValue]) -> list[MoveValue]:
+    """Best first; equal values keep the lowest move first (the search's documented order)."""
+    return sorted(values, key=lambda mv: (-mv.value, mv.move))
+
+
+def generic_values(
+    state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
+) -> Analysis:
+    """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
+    split evenly between the moves, one table shared. ``depth=1`` scores each move by the
+    evaluation of the position it leads to, for boards too wide to search every move."""
+    moves = list(state.legal_moves())
+    analysis = Analysis()
+    if not moves:
+        return analysis
+    started = time.perf_counter()
+    table = TranspositionTable(capacity=200_000)
+    share_time = max(time_limit / len(moves), 0.001)
+    share_nodes = max(node_limit // len(moves), 1)
+    values = []
+    for move in moves:
+        child = state.play(move)
+        if depth == 1 and not child.is_terminal():
+            evaluate = getattr(child, "evaluate", None)
+            result: SearchResult[Any] = SearchResult(
+                None, float(evaluate()) if callable(evaluate) else 0.0, (), 0, False, SearchStats(1)
+            )
+        else:
+            result = alphabeta(
+                child,
+                depth=None if depth is None else depth - 1,
+                time_limit=share_time,
+                node_limit=share_nodes,
+                table=table,
+            )
+        analysis.nodes += result.stats.nodes
+        values.append(
+            MoveValue(move, parent_score(result.value) + 0.0, result.exact, (move, *result.pv))
+        )
+    analysis.moves = sort_values(values)
+    analysis.elapsed = time.perf_counter() - started
+    return analysis
+
+
+def generic_choose(game: str, state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    """The move of :func:`zermelo.agents.make_agent`'s player for ``game`` at ``level``."""
+    agent = make_agent(game, level, seed=seed, time_limit=time_limit)
+    move = agent.choose(state)
+    last = getattr(agent, "last", None)
+    return Choice(move, last if isinstance(last, SearchResult) else None)

@@ -1,0 +1,171 @@
+"""Every string the web page shows, marked for extraction and served translated.
+
+The page itself holds no English: it asks ``/api/messages?lang=xx`` for this list translated
+with :func:`zermelo.i18n.translation_for` and looks each string up by its English msgid. ``N_``
+only marks a string for Babel (``pybabel extract -k N_``); it returns it unchanged, so nothing is
+translated at import time and one server can answer every language at once.
+
+Placeholders in braces (``{n}``, ``{move}``) are filled in by the page after translation.
+
+Messages that count something are pairs marked with :func:`ngettext` here, a no-op that Babel's
+default keywords (``ngettext:1,2``) extract as a plural entry. The page gets each pair's singular
+and plural translation and takes the singular for exactly one. That rule is right for all five
+languages: Dutch and English use the singular for one, and Indonesian, Vietnamese and Turkish
+have a single form, which gettext returns for both.
+"""
+
+from __future__ import annotations
+
+from zermelo.i18n import LANGUAGES, translation_for
+
+__all__ = ["WEB_MESSAGES", "WEB_PLURALS", "best_language", "messages_for", "plurals_for"]
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, do not translate"
+    return message
+
+
+def ngettext(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction, like ``N_``; it translates nothing."""
+    return singular, plural
+
+
+WEB_PLURALS: tuple[tuple[str, str], ...] = (
+    ngettext("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
+    ngettext("Minimax: {nodes} node", "Minimax: {nodes} nodes"),
+    ngettext("Alpha-beta: {nodes} node", "Alpha-beta: {nodes} nodes"),
+)
+
+
+WEB_MESSAGES: tuple[str, ...] = (
+    # page and controls
+    N_("zermelo"),
+    N_("Play against the AI and watch it think"),
+    N_("Game"),
+    N_("Level"),
+    N_("easy"),
+    N_("medium"),
+    N_("hard"),
+    N_("Who starts"),
+    N_("Columns"),
+    N_("Rows"),
+    N_("In a row to win"),
+    N_("Only exactly that many in a row wins"),
+    N_("You"),
+    N_("The AI"),
+    N_("New game"),
+    N_("Undo"),
+    N_("Show thinking"),
+    N_("Explain"),
+    N_("Language"),
+    N_("Board"),
+    N_("API"),
+    N_("Tic-tac-toe"),
+    N_("Connect Four"),
+    N_("Gomoku (caro)"),
+    N_("m,n,k game"),
+    # board
+    N_("Square {move}, empty"),
+    N_("Square {move}, {mark}"),
+    N_("Column {move}"),
+    N_("Column {move}, full"),
+    N_("last move"),
+    # status
+    N_("Your turn ({mark})"),
+    N_("The AI is thinking…"),
+    N_("You win!"),
+    N_("The AI wins."),
+    N_("It's a draw."),
+    N_("That move is not allowed: {reason}"),
+    N_("Something went wrong: {reason}"),
+    N_("You play {mark}; the AI plays {other}."),
+    N_("Moves: {moves}"),
+    # thinking overlay
+    N_("Thinking"),
+    N_("Value of each move for the side to move"),
+    N_("win in {n}"),
+    N_("loss in {n}"),
+    N_("won"),
+    N_("lost"),
+    N_("draw"),
+    N_("estimate {value}"),
+    N_("win"),
+    N_("loss"),
+    N_("estimate"),
+    N_("Best move"),
+    N_("Principal variation"),
+    N_("Search"),
+    N_("Principal variation: {line}"),
+    N_("exact"),
+    N_("heuristic"),
+    N_("The AI's last move: {move}"),
+    N_("Nothing to think about: the game is over."),
+    # explain
+    N_("The tree of possibilities"),
+    N_(
+        "Minimax reads every line to the end. Alpha-beta reads the same tree but skips branches "
+        "that cannot change the result. Open a node to see its children."
+    ),
+    N_("Alpha-beta skipped {percent}% of the tree."),
+    N_("{mark} to move"),
+    N_("{mark} wins in {n}"),
+    N_("{mark} has won"),
+    N_("pruned"),
+    N_("cut off by alpha-beta: it cannot change the value"),
+    N_("cut short after {n} of {total} replies: no better than an earlier move"),
+    N_("only a bound: every reply here was cut short"),
+    N_("Explain is available for tic-tac-toe."),
+    N_("Expand"),
+    N_("Collapse"),
+    N_("current position"),
+)
+
+
+def messages_for(code: str) -> dict[str, str]:
+    """Each web message (English msgid) mapped to its translation in ``code``."""
+    translations = translation_for(code)
+    return {message: translations.gettext(message) for message in WEB_MESSAGES}
+
+
+def plurals_for(code: str) -> dict[str, list[str]]:
+    """Each counted message (by its plural msgid) mapped to its [singular, plural] translation."""
+    translations = translation_for(code)
+    return {
+        plural: [
+            translations.ngettext(singular, plural, 1),
+            translations.ngettext(singular, plural, 2),
+        ]
+        for singular, plural in WEB_PLURALS
+    }
+
+
+def best_language(requested: str | None, accept_language: str | None) -> str:
+    """The language to answer in: ``requested`` if supported, else the best of ``Accept-Language``.
+
+    ``Accept-Language`` is read as comma-separated ranges with optional ``;q=`` weights; ``nl-BE``
+    matches ``nl``. Anything unreadable is skipped; the fallback is English.
+    """
+    if requested:
+        code = requested.strip().lower().replace("_", "-").split("-")[0]
+        if code in LANGUAGES:
+            return code
+    if not accept_language:
+        return "en"
+    ranked: list[tuple[float, int, str]] = []
+    for index, item in enumerate(accept_language.split(",")[:32]):
+        parts = item.strip().split(";")
+        tag = parts[0].strip().lower()
+        weight = 1.0
+        for param in parts[1:]:
+            name, _, value = param.strip().partition("=")
+            if name.strip() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        code = tag.split("-")[0]
+        if code in LANGUAGES and weight > 0:
+            ranked.append((-weight, index, code))
+    if not ranked:
+        return "en"
+    return min(ranked)[2]

@@ -1,0 +1,176 @@
+"""The API described in OpenAPI 3.1, served at ``/api/openapi.json`` and shown at ``/api``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["openapi"]
+
+_GAME_FIELDS: dict[str, Any] = {
+    "game": {"type": "string", "description": "Game name, e.g. tictactoe, connect4, gomoku."},
+    "options": {
+        "type": "object",
+        "description": "Game options (see /api/games), each checked against its range.",
+    },
+    "position": {
+        "type": "string",
+        "description": "Start position in the game's notation (default: the initial position).",
+    },
+    "moves": {
+        "type": "array",
+        "items": {"type": "string"},
+        "maxItems": 512,
+        "description": "Moves played from the start position, in the game's move notation.",
+    },
+}
+
+_BUDGET: dict[str, Any] = {
+    "type": "object",
+    "description": "Search budget; the server clamps time_ms to 10..3000 and nodes to 100..400000.",
+    "properties": {"time_ms": {"type": "number"}, "nodes": {"type": "integer"}},
+}
+
+_ERROR = {
+    "description": "A request zermelo could not accept: the message names the problem.",
+    "content": {
+        "application/json": {
+            "schema": {
+                "type": "object",
+                "properties": {
+                    "error": {
+                        "type": "object",
+                        "properties": {
+                            "type": {"type": "string", "example": "IllegalMoveError"},
+                            "message": {"type": "string", "example": "square 4 is already taken"},
+                        },
+                    }
+                },
+            }
+        }
+    },
+}
+
+
+def _post(summary: str, description: str, extra: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "post": {
+            "summary": summary,
+            "description": description,
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {**_GAME_FIELDS, **extra},
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": {"description": "The answer, as JSON."},
+                "400": _ERROR,
+                "404": _ERROR,
+                "413": _ERROR,
+                "422": _ERROR,
+                "503": _ERROR,
+            },
+        }
+    }
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI document of the API."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "zermelo web API",
+            "version": "1",
+            "description": (
+                "Stateless: every request carries the game, an optional start position and the "
+                "moves played, and the server replays them. Errors are JSON "
+                '{"error": {"type", "message"}} with status 400 (bad input), 404 (unknown game), '
+                "413 (body over 64 KiB), 422 (illegal move or impossible position) or 503 (too "
+                "many searches waiting). Searches run under a budget the server clamps."
+            ),
+        },
+        "paths": {
+            "/api/games": {
+                "get": {
+                    "summary": "The games this server plays",
+                    "description": "Name, title, kind of grid (place or drop), the options and "
+                    "their ranges, the levels, and the initial position of each game.",
+                    "responses": {"200": {"description": "A list of games."}},
+                }
+            },
+            "/api/messages": {
+                "get": {
+                    "summary": "The page's strings, translated",
+                    "description": "Every string of the page (English msgid to translation). "
+                    "The language is the lang parameter if supported, else the best match of "
+                    "Accept-Language, else English.",
+                    "parameters": [
+                        {
+                            "name": "lang",
+                            "in": "query",
+                            "required": False,
+                            "description": "Language code: en, id, nl, vi or tr.",
+                            "schema": {"type": "string", "enum": ["en", "id", "nl", "vi", "tr"]},
+                        }
+                    ],
+                    "responses": {"200": {"description": "lang, languages and messages."}},
+                }
+            },
+            "/api/state": _post(
+                "Replay a game",
+                "The position after the moves: board, side to move, legal moves, result.",
+                {},
+            ),
+            "/api/play": _post(
+                "Play a move and let the AI reply",
+                "Plays move (if given) for the side to move, then, when ai is true and the game "
+                "is not over, the AI's reply at the level; returns the new position, the moves "
+                "played and what the AI's search found.",
+                {
+                    "move": {"type": "string", "description": "Your move in notation."},
+                    "ai": {
+                        "type": "boolean",
+                        "default": True,
+                        "description": "Let the AI reply (default true).",
+                    },
+                    "level": {
+                        "type": "string",
+                        "enum": ["easy", "medium", "hard"],
+                        "description": "The AI's strength: easy, medium or hard (default).",
+                    },
+                    "seed": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 2**32 - 1,
+                        "description": "Seed of the AI's choices among equal moves (default 0).",
+                    },
+                    "budget": _BUDGET,
+                },
+            ),
+            "/api/analyze": _post(
+                "Value every legal move",
+                "Each legal move's value for the side to move (win in n, draw, loss in n, or a "
+                "heuristic estimate), best first, with the principal variation, nodes and time.",
+                {"budget": _BUDGET},
+            ),
+            "/api/tree": _post(
+                "One node of the minimax tree (tic-tac-toe)",
+                "The node reached by path from the position, with its children: minimax value "
+                "and node count, and what alpha-beta did there (its bound, the children it "
+                "visited and those it cut off).",
+                {
+                    "path": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "maxItems": 9,
+                        "description": "Moves from the position to the node (default: the root).",
+                    }
+                },
+            ),
+        },
+    }

@@ -1,0 +1,225 @@
+"""Game engines of their own behind the web adapters: Connect Four's exact solver, gomoku's engine.
+
+Connect Four at level hard is the perfect solver. Its compiled kernel cannot be interrupted, so it
+runs in a :class:`~zermelo.ui.web.worker.Worker` process under a deadline; when a position takes
+longer than that (deep in an opening the book does not cover), the answer falls back to
+alpha-beta under the same clock and says that it is not exact. The ``connect4_*`` functions at the
+bottom run in the child process.
+
+Gomoku's engine checks its clock as it searches, so it runs in the request's thread.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import random
+import time
+from typing import Any
+
+from zermelo.core.scores import is_decided
+from zermelo.search.alphabeta import alphabeta
+from zermelo.search.result import SearchResult, SearchStats
+from zermelo.ui.web.engines import (
+    Analysis,
+    Choice,
+    MoveValue,
+    generic_values,
+    sort_values,
+)
+from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
+
+__all__ = [
+    "CONNECT4_SOLVER_TIME",
+    "connect4_choose",
+    "connect4_values",
+    "connect4_worker",
+    "gomoku_choose",
+    "gomoku_values",
+    "warm_up_connect4",
+]
+
+_log = logging.getLogger("zermelo.web")
+
+CONNECT4_SOLVER_TIME = 6.0
+"""Longest the solver may think about one move of the hard AI, in seconds."""
+CONNECT4_PV_LIMIT = 12
+_CONNECT4 = Worker("zermelo-connect4-solver")
+
+
+def connect4_worker() -> Worker:
+    return _CONNECT4
+
+
+def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    """Hard: one of the exact solver's best moves (drawn with ``seed`` among equals); where the
+    solver cannot answer in time (early in the game, outside its book), alpha-beta under the
+    request's clock, marked as not exact. Easy and medium: the Connect Four levels of
+    :func:`zermelo.solvers.connect4.api.choose_move`."""
+    rng = random.Random(seed)
+    if level != "hard":
+        from zermelo.solvers.connect4.api import choose_move
+
+        return Choice(choose_move(state, level, rng=rng))
+    answer = _ask_solver(
+        "connect4_best",
+        state,
+        seed,
+        CONNECT4_PV_LIMIT,
+        timeout=CONNECT4_SOLVER_TIME,
+    )
+    if answer is None:
+        result = alphabeta(state, time_limit=time_limit, rng=rng)
+        return Choice(result.move, result)
+    move = answer["move"]
+    stats = SearchStats(nodes=answer["nodes"], elapsed=answer["elapsed"])
+    pv = tuple(answer["pv"])
+    return Choice(move, SearchResult(move, float(answer["value"]), pv, len(pv), True, stats))
+
+
+def _ask_solver(function: str, state: Any, *args: Any, timeout: float) -> dict[str, Any] | None:
+    """The solver's answer, or ``None`` when it declines (too early) or runs out of time."""
+    try:
+        answer: dict[str, Any] = _CONNECT4.call(
+            f"zermelo.ui.web.solvers:{function}",
+            state.notation(),
+            state.width,
+            state.height,
+            *args,
+            timeout=timeout,
+        )
+    except (WorkerTimeout, WorkerFailed) as error:
+        _log.warning("connect4 solver gave up on %r: %s", state.notation(), error)
+        return None
+    return None if answer.get("declined") else answer
+
+
+def warm_up_connect4() -> None:
+    """Load the solver in its worker with a position it answers at once."""
+    try:
+        _CONNECT4.call(
+            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, timeout=120.0
+        )
+    except (WorkerTimeout, WorkerFailed) as error:  # pragma: no cover - depends on the machine
+        _log.warning("connect4 solver warm-up failed: %s", error)
+
+
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+    """Every column's exact value from the solver; when it declines or runs out of time (it gets
+    two thirds of the budget), alpha-beta's values in the time left."""
+    started = time.monotonic()
+    answer = _ask_solver("connect4_values_exact", state, timeout=time_limit * 2 / 3)
+    if answer is None:
+        left = max(time_limit - (time.monotonic() - started), 0.3)
+        return generic_values(state, time_limit=left, node_limit=node_limit)
+    values = [
+        MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
+    ]
+    return Analysis(sort_values(values), answer["nodes"], answer["elapsed"])
+
+
+# -- gomoku ----------------------------------------------------------------------------------------
+
+
+def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    """The gomoku engine at ``level`` (threats first, then alpha-beta) within ``time_limit``."""
+    from zermelo.solvers.gomoku import Engine
+
+    found = Engine(level).search(state, time_limit=time_limit, rng=random.Random(seed))
+    pv = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
+    result = SearchResult(
+        found.move,
+        float(found.value),
+        pv,
+        found.depth,
+        is_decided(found.value),
+        SearchStats(nodes=found.nodes, elapsed=found.elapsed),
+    )
+    return Choice(found.move, result)
+
+
+def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+    """The values the hard engine gave the moves it considered at the root, within
+    ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
+    upper bound there, so only decided scores count as exact."""
+    from zermelo.solvers.gomoku import Engine
+
+    found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
+    scores = dict(found.scores) or {found.move: found.value}
+    scores.setdefault(found.move, found.value)
+    values = [
+        MoveValue(
+            move,
+            float(score),
+            is_decided(score),
+            found.pv if move == found.move and found.pv else (move,),
+        )
+        for move, score in scores.items()
+    ]
+    ordered = sort_values(values)
+    # The engine's choice leads, as it does on the board.
+    ordered.sort(key=lambda mv: mv.move != found.move)
+    return Analysis(ordered, found.nodes, found.elapsed)
+
+
+# -- run in the solver's child process ---------------------------------------------------------
+
+
+CONNECT4_SOLVER_MIN_PLY = 10
+"""Earlier positions are left to alpha-beta unless the solver's book holds them: without the book
+the solver can need minutes there (measured: 8 s for ``444444``, far longer for an empty board)."""
+
+
+@functools.cache
+def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
+    from zermelo.solvers.connect4.solver import default_solver
+
+    return default_solver(width, height)
+
+
+def _within_reach(solver: Any, state: Any) -> bool:  # pragma: no cover - child process
+    if state.ply >= CONNECT4_SOLVER_MIN_PLY or state.is_terminal():
+        return True
+    return solver.book_score(state.current, state.mask) is not None
+
+
+def connect4_best(
+    notation: str, width: int, height: int, seed: int, pv_limit: int
+) -> dict[str, Any]:  # pragma: no cover - child process
+    """A best move (drawn with ``seed`` among equals), its negamax value and the line after it."""
+    solver = _solver(width, height)
+    state = solver.position(notation)
+    if not _within_reach(solver, state):
+        return {"declined": True}
+    result = solver.solve(state)
+    best = list(result.best_moves)
+    move = random.Random(seed).choice(best) if len(best) > 1 else best[0]
+    after = state.play(move)
+    line = (move, *solver.principal_variation(after, limit=pv_limit - 1))
+    return {
+        "move": move,
+        "value": result.value,
+        "pv": list(line),
+        "nodes": result.nodes,
+        "elapsed": result.elapsed,
+    }
+
+
+def connect4_values_exact(
+    notation: str, width: int, height: int
+) -> dict[str, Any]:  # pragma: no cover - child process
+    """Every legal column's exact negamax value for the side to move."""
+    from zermelo.solvers.connect4.scores import to_negamax
+
+    started = time.perf_counter()
+    solver = _solver(width, height)
+    state = solver.position(notation)
+    if not _within_reach(solver, state):
+        return {"declined": True}
+    scores = solver.analyze(state)
+    values = [
+        (column, to_negamax(score, state.ply, width, height))
+        for column, score in enumerate(scores)
+        if score is not None
+    ]
+    return {"values": values, "nodes": 0, "elapsed": time.perf_counter() - started}

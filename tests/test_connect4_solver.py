@@ -1,0 +1,326 @@
+"""The exact Connect Four solver: benchmark sets, UCI outcomes, small-board oracle, both kernels."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from c4data import SETS, read_set, read_uci
+from zermelo.core.errors import BudgetError, ParseError
+from zermelo.core.scores import WIN
+from zermelo.core.state import Player
+from zermelo.games.connect4 import Connect4State
+from zermelo.search import minimax
+from zermelo.solvers.connect4 import (
+    Connect4Solver,
+    analyze,
+    choose_move,
+    describe_score,
+    from_negamax,
+    kernel_module,
+    plies_to_finish,
+    solve,
+    solve_lines,
+    to_negamax,
+)
+from zermelo.solvers.connect4.book import book_depth, load_book, positions_at
+
+COMPILED = kernel_module().COMPILED
+needs_numba = pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
+
+
+@pytest.fixture(scope="module")
+def solver() -> Connect4Solver:
+    return Connect4Solver(book=False, table_bits=22)
+
+
+def states(rows: list[tuple[str, int]]) -> list[Connect4State]:
+    return [Connect4State.parse(moves) for moves, _ in rows]
+
+
+# -- benchmark sets -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "limit"),
+    [("Test_L3_R1", None), ("Test_L2_R1", None), ("Test_L1_R1", None), ("Test_L2_R2", 150)],
+)
+def test_exact_scores_on_the_quick_sets(
+    solver: Connect4Solver, name: str, limit: int | None
+) -> None:
+    rows = read_set(name, limit)
+    positions = [(s.current, s.mask, s.ply) for s in states(rows)]
+    scores, nodes = solver.solve_batch(positions)
+    assert scores == [score for _, score in rows]
+    assert sum(nodes) > len(rows)  # a win on the spot needs no node; the rest do
+
+
+@pytest.mark.slow
+def test_exact_scores_on_all_of_l2_r2(solver: Connect4Solver) -> None:
+    rows = read_set("Test_L2_R2")
+    scores, _ = solver.solve_batch([(s.current, s.mask, s.ply) for s in states(rows)])
+    assert scores == [score for _, score in rows]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "count"), [("Test_L1_R2", 12), ("Test_L1_R3", 3)])
+def test_exact_scores_on_the_hard_sets(solver: Connect4Solver, name: str, count: int) -> None:
+    rows = read_set(name, count)
+    scores, _ = solver.solve_batch([(s.current, s.mask, s.ply) for s in states(rows)])
+    assert scores == [score for _, score in rows]
+
+
+def test_stream_of_lines_matches_the_file(solver: Connect4Solver) -> None:
+    rows = read_set("Test_L2_R1", 40)
+    lines = [f"{moves} {score}" for moves, score in rows]
+    lines.insert(5, "44x5 7")
+    lines.insert(9, "")
+    outcomes = list(solve_lines(lines, solver=solver, fresh=True))
+    assert len(outcomes) == len(rows) + 1
+    bad = [o for o in outcomes if not o.ok]
+    assert [o.line_number for o in bad] == [6]
+    assert isinstance(bad[0].error, ParseError) and "'44x5'" in str(bad[0].error)
+    good = [o for o in outcomes if o.ok]
+    assert [o.result.score for o in good if o.result] == [score for _, score in rows]
+    assert all(o.result is not None and o.result.nodes > 0 for o in good)
+
+
+def test_weak_mode_gives_the_sign(solver: Connect4Solver) -> None:
+    rows = read_set("Test_L2_R2", 60)
+    positions = [(s.current, s.mask, s.ply) for s in states(rows)]
+    weak, _ = solver.solve_batch(positions, weak=True)
+    assert weak == [(score > 0) - (score < 0) for _, score in rows]
+    assert set(weak) == {-1, 0, 1}
+
+
+def uci_sample(count: int, seed: int) -> list[tuple[int, int, int]]:
+    rows = read_uci()
+    assert len(rows) == 67557
+    return random.Random(seed).sample(rows, count)
+
+
+def test_weak_mode_matches_the_uci_database(solver: Connect4Solver) -> None:
+    sample = uci_sample(4, seed=2024)
+    for current, mask, outcome in sample:
+        solver.new_generation()
+        assert solver.score_bitboard(current, mask, 8, weak=True) == outcome
+
+
+@pytest.mark.slow
+def test_weak_mode_matches_the_uci_database_more(solver: Connect4Solver) -> None:
+    rows = read_uci()
+    rng = random.Random(1995)
+    sample = [
+        row for outcome in (-1, 0, 1) for row in rng.sample([r for r in rows if r[2] == outcome], 8)
+    ]
+    for current, mask, outcome in sample:
+        assert solver.score_bitboard(current, mask, 8, weak=True) == outcome
+
+
+# -- known facts ----------------------------------------------------------------------------
+
+
+def test_scores_convert_between_conventions() -> None:
+    # Empty board, score 1: the first player wins with his 21st stone, the 41st ply.
+    assert plies_to_finish(1, 0) == 41
+    assert to_negamax(1, 0) == WIN - 41
+    assert describe_score(1, 0) == "win in 21"
+    assert describe_score(-1, 37) == "loss in 2"
+    assert describe_score(0, 10) == "draw"
+    assert plies_to_finish(-18, 7) == 0  # the game is already lost
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 41), st.integers(-21, 21))
+def test_score_conversion_round_trips(ply: int, score: int) -> None:
+    low, high = -((42 - ply) // 2), (43 - ply) // 2
+    if not low <= score <= high:
+        return
+    assert from_negamax(to_negamax(score, ply), ply) == score
+
+
+def test_finished_games_are_reported_not_solved() -> None:
+    result = solve("1212121")
+    assert result.over and result.winner is Player.FIRST
+    assert result.score == -18  # the winner connected with its 4th stone: 22 - 4
+    assert result.best_moves == ()
+    assert "first player has won" in result.describe()
+    drawn = Connect4Solver(2, 2, book=False).solve("1212")
+    assert drawn.over and drawn.winner is None and drawn.score == 0
+
+
+def test_result_carries_moves_and_converts(solver: Connect4Solver) -> None:
+    result = solver.solve("2252576253462244111563365343671351441")
+    assert result.score == -1 and result.best_moves == (5,)
+    assert result.describe() == "loss in 2"
+    search = result.to_search_result()
+    assert search.move == 5 and search.value == -(WIN - 4) and search.exact
+
+
+def test_analysis_lists_every_column(solver: Connect4Solver) -> None:
+    analysis = analyze("2252576253462244111563365343671351441", solver=solver)
+    assert analysis.scores == (None, None, None, None, None, -1, -2)
+    assert analysis.best_moves == (5,)
+    assert analysis.pv[0] == 5 and len(analysis.pv) == 42 - 37 - 1
+    final = Connect4State.parse("2252576253462244111563365343671351441")
+    for move in analysis.pv:
+        final = final.play(move)
+    assert final.winner is Player.FIRST  # the second player is to move at ply 37 and loses
+    assert analysis.describe(0) == "full"
+
+
+@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
+def test_empty_board_from_the_book() -> None:
+    book_solver = Connect4Solver(table_bits=16)
+    result = book_solver.solve("")
+    assert result.from_book
+    assert result.score == 1  # the first player wins, with his last (21st) stone
+    assert result.best_moves == (3,)  # only the centre column wins
+    assert result.describe() == "win in 21"
+    # The column scores of the empty board: -2 -1 0 1 0 -1 -2.
+    assert book_solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
+
+
+@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
+def test_book_is_consistent_with_negamax() -> None:
+    book = load_book()
+    assert book is not None
+    depth = book_depth()
+    plain = Connect4Solver(book=False, table_bits=16)
+    booked = Connect4Solver(table_bits=16)
+    for ply in range(depth):
+        for state in positions_at(ply):
+            children = [-booked.score(state.play(column)) for column in state.legal_moves()]
+            assert booked.score(state) == max(children)
+            assert booked.solve(state).from_book
+    assert all(booked.solve(s).from_book for s in positions_at(depth))
+    assert not plain.solve("4444").from_book
+
+
+# -- small boards against the reference algorithm ---------------------------------------------
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=9, max_size=14))
+def test_solver_matches_minimax_on_4x4(draws: list[int]) -> None:
+    state = Connect4State.initial(4, 4)
+    for draw in draws:
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.play(moves[draw % len(moves)])
+    oracle = minimax(state)
+    small = Connect4Solver(4, 4, book=False, table_bits=12)
+    result = small.solve(state)
+    assert result.score == from_negamax(oracle.value, state.ply, 4, 4)
+    if not state.is_terminal():
+        assert oracle.move in result.best_moves
+
+
+@pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5), (6, 4)])
+def test_solver_matches_minimax_on_small_boards(width: int, height: int) -> None:
+    rng = random.Random(width * 10 + height)
+    small = Connect4Solver(width, height, book=False, table_bits=14)
+    checked = 0
+    while checked < 6:
+        state = Connect4State.initial(width, height)
+        while state.ply < width * height - 7 and not state.is_terminal():
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        oracle = minimax(state)
+        assert small.score(state) == from_negamax(oracle.value, state.ply, width, height)
+        assert small.score(state, weak=True) == (oracle.value > 0) - (oracle.value < 0)
+        checked += 1
+
+
+# -- properties -----------------------------------------------------------------------------
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=22, max_size=30))
+def test_mirror_positions_have_equal_scores(draws: list[int]) -> None:
+    state = Connect4State.initial()
+    for draw in draws:
+        moves = state.legal_moves()
+        if not moves:
+            break
+        state = state.play(moves[draw % len(moves)])
+    image = Connect4State.parse("".join(str(8 - int(c)) for c in state.notation()))
+    plain = Connect4Solver(book=False, table_bits=16, symmetry=0)
+    result = plain.solve(state)
+    mirrored = plain.solve(image)
+    assert result.score == mirrored.score
+    assert sorted(6 - m for m in result.best_moves) == sorted(mirrored.best_moves)
+
+
+# -- both kernels ---------------------------------------------------------------------------
+
+
+@needs_numba
+@pytest.mark.parametrize(("name", "limit"), [("Test_L3_R1", 60), ("Test_L2_R1", 12)])
+def test_pure_python_kernel_matches_the_compiled_one(name: str, limit: int) -> None:
+    rows = read_set(name, limit)
+    positions = [(s.current, s.mask, s.ply) for s in states(rows)]
+    fast = Connect4Solver(compiled=True, book=False, table_bits=14)
+    pure = Connect4Solver(compiled=False, book=False, table_bits=14)
+    assert not pure.compiled and fast.compiled
+    fast_scores, fast_nodes = fast.solve_batch(positions)
+    pure_scores, pure_nodes = pure.solve_batch(positions)
+    assert pure_scores == fast_scores == [score for _, score in rows]
+    assert pure_nodes == fast_nodes  # same algorithm, same table: the same tree
+
+
+def test_environment_variable_forces_the_pure_path() -> None:
+    code = (
+        "from zermelo.solvers.connect4 import Connect4Solver as S;"
+        "s = S(book=False, table_bits=12);"
+        "print(s.compiled, s.score('2252576253462244111563365343671351441'))"
+    )
+    env = dict(os.environ, ZERMELO_NO_NUMBA="1")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    output = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert output == ["False", "-1"]
+
+
+# -- play levels ----------------------------------------------------------------------------
+
+
+def test_hard_level_plays_a_best_move(solver: Connect4Solver) -> None:
+    state = Connect4State.parse("2252576253462244111563365343671351441")
+    assert choose_move(state, "hard", solver=solver) == 5
+    assert choose_move(Connect4State.parse("121212"), "hard", solver=solver) == 0
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_lower_levels_are_legal_and_reproducible(level: str) -> None:
+    state = Connect4State.parse("44536")
+    picks = {choose_move(state, level, rng=random.Random(seed)) for seed in range(12)}
+    again = {choose_move(state, level, rng=random.Random(seed)) for seed in range(12)}
+    assert picks == again and picks <= set(state.legal_moves())
+
+
+def test_medium_takes_wins_and_blocks_threats() -> None:
+    for seed in range(10):
+        assert choose_move(Connect4State.parse("121212"), "medium", rng=random.Random(seed)) == 0
+        # The first player threatens to complete column 1; the second player must block it.
+        assert choose_move(Connect4State.parse("12121"), "medium", rng=random.Random(seed)) == 0
+
+
+def test_unknown_level_is_an_error() -> None:
+    with pytest.raises(BudgetError, match="'expert'"):
+        choose_move(Connect4State.initial(), "expert")
+
+
+def test_sets_are_all_known() -> None:
+    assert len(SETS) == 6

@@ -1,0 +1,283 @@
+"""End-to-end: the page in headless Chromium, played by clicks, against a live server.
+
+These need Debian's ``chromium`` at /usr/bin/chromium (``scripts/install-browser.sh``) and the
+``playwright`` package; without them they are skipped with the reason. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zermelo.games.tictactoe import TicTacToeState
+from zermelo.ui.web.adapters import available_games
+from zermelo.ui.web.messages import messages_for
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path(os.environ.get("ZERMELO_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 15_000
+
+try:
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - depends on the environment
+    sync_playwright = None
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if sync_playwright is None:
+        pytest.skip("the playwright package is not installed (pip install zermelo[test])")
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browser.sh")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert errors == [], errors
+
+
+def open_page(page: Page, base: str, query: str = "") -> None:
+    page.goto(f"{base}/{query}")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def wait_for_your_turn_or_end(page: Page) -> str:
+    page.wait_for_selector(
+        '[data-testid=status][data-state="your-turn"], [data-testid=status][data-state="over"]'
+    )
+    return str(page.get_attribute("[data-testid=status]", "data-state"))
+
+
+def board_notation(page: Page) -> str:
+    cells = []
+    for square in range(9):
+        text = (
+            page.inner_text(f'#board [data-move="{square}"] .mark')
+            if page.query_selector(f'#board [data-move="{square}"] .mark')
+            else "."
+        )
+        cells.append(text.strip() or ".")
+    return "".join(cells)
+
+
+def test_a_whole_game_by_clicks_ends_with_the_right_result(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&level=hard&seed=11")
+    status = page.locator("[data-testid=status]")
+    expect(status).to_have_text("Your turn (X)")
+    preference = [0, 1, 2, 3, 5, 6, 7, 8, 4]
+    clicks = 0
+    while wait_for_your_turn_or_end(page) == "your-turn":
+        free = [s for s in preference if not page.query_selector(f'#board [data-move="{s}"] .mark')]
+        page.click(f'#board [data-move="{free[0]}"]')
+        clicks += 1
+        assert clicks <= 5, "a tic-tac-toe game has at most five moves per side"
+    state = TicTacToeState.parse(board_notation(page))
+    assert state.is_terminal()
+    expected = {None: "It's a draw.", 0: "You win!", 1: "The AI wins."}
+    winner = state.winner
+    assert winner != 0, "the hard AI never loses"
+    expect(status).to_have_text(expected[None if winner is None else int(winner)])
+    assert clicks >= 3
+    highlighted = page.locator("#board .winning").count()
+    assert highlighted >= 3 if winner is not None else highlighted == 0
+
+
+def test_a_click_on_a_taken_square_is_refused_with_a_message(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&seed=3")
+    page.click('#board [data-move="4"]')
+    wait_for_your_turn_or_end(page)
+    before = board_notation(page)
+    assert before[4] == "X" and before.count("O") == 1
+    # A taken square is aria-disabled, which Playwright's own checks honour; a person's mouse does
+    # not, so click it anyway.
+    page.click('#board [data-move="4"]', force=True)
+    expect(page.locator("[data-testid=message]")).to_contain_text("square 4 is already taken")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (X)")
+    assert board_notation(page) == before
+
+
+def test_undo_takes_back_your_move_and_the_reply(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&seed=5")
+    page.click('#board [data-move="0"]')
+    wait_for_your_turn_or_end(page)
+    assert board_notation(page).count(".") == 7
+    page.click("#undo")
+    expect(page.locator("#board .mark")).to_have_count(0)
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (X)")
+
+
+def test_the_ai_can_start(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&starts=ai&seed=2")
+    wait_for_your_turn_or_end(page)
+    notation = board_notation(page)
+    assert notation.count("X") == 1 and notation.count("O") == 0
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (O)")
+
+
+def test_the_thinking_overlay_shows_the_value_of_each_move(page: Page, live_server: str) -> None:
+    # X: 0 1, O: 3 4; X to move: 2 wins at once, 5 blocks, anything else loses to 5.
+    open_page(page, live_server, "?game=tictactoe&moves=0,3,1,4&seed=1")
+    wait_for_your_turn_or_end(page)
+    page.locator("label.switch", has=page.locator("#thinking")).click()
+    win = page.locator('#board [data-move="2"]')
+    expect(win).to_have_attribute("data-value", "win in 1")
+    expect(win).to_have_class(re.compile(r"\bwin\b"))
+    expect(win).to_have_class(re.compile(r"\bbest\b"))
+    expect(win).to_have_attribute("title", "2: win in 1")
+    expect(page.locator('#board [data-move="6"]')).to_have_attribute("data-value", "loss in 1")
+    expect(page.locator('#board [data-move="6"]')).to_have_class(re.compile(r"\bloss\b"))
+    expect(page.locator("[data-testid=best]")).to_have_text("2 · win in 1")
+    expect(page.locator("[data-testid=pv]")).to_have_text(re.compile(r"^2\b"))
+    expect(page.locator("[data-testid=stats]")).to_have_text(
+        re.compile(r"^[\d,]+ nodes in [\d.]+ ms$")
+    )
+    # Taken squares carry no value; switching off removes the overlay.
+    assert page.get_attribute('#board [data-move="0"]', "data-value") is None
+    page.locator("label.switch", has=page.locator("#thinking")).click()
+    expect(page.locator("#board [data-value]")).to_have_count(0)
+    expect(page.locator("[data-testid=thinking]")).to_be_hidden()
+
+
+def test_the_explainer_draws_the_tree_with_counts_and_cut_branches(
+    page: Page, live_server: str
+) -> None:
+    open_page(page, live_server, "?game=tictactoe&moves=0,3,1,4&seed=1")
+    wait_for_your_turn_or_end(page)
+    page.locator("label.switch", has=page.locator("#explain")).click()
+    totals = page.locator("[data-testid=tree-totals]")
+    expect(totals).to_contain_text("Minimax: ")
+    expect(totals).to_contain_text("Alpha-beta: ")
+    root = page.locator('#tree li[data-path=""]')
+    expect(root).to_have_attribute("aria-expanded", "true")
+    # X's 2 ends the game: one node for either search, counted in the singular.
+    expect(page.locator('#tree li[data-path="2"] .node-facts')).to_have_text(
+        "Minimax: 1 node · Alpha-beta: 1 node"
+    )
+    child = page.locator('#tree li[data-path="6"]')
+    expect(child).to_be_visible()
+    child.locator(":scope > .node-row .toggle").click()
+    expect(child).to_have_attribute("aria-expanded", "true")
+    for pruned in ("6,8", "6,5", "6,7"):
+        expect(page.locator(f'#tree li[data-path="{pruned}"]')).to_have_class(re.compile("pruned"))
+    expect(page.locator('#tree li[data-path="6,2"]')).not_to_have_class(re.compile("pruned"))
+
+
+def test_the_language_menu_translates_the_page(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe")
+    page.select_option("#lang", "nl")
+    expected = messages_for("nl")["Your turn ({mark})"].replace("{mark}", "X")
+    expect(page.locator("[data-testid=status]")).to_have_text(expected)
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    expect(page.locator("#new")).to_have_text(messages_for("nl")["New game"])
+
+
+def test_the_board_fits_a_phone_screen(browser: Any, live_server: str) -> None:
+    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        open_page(page, live_server, "?game=tictactoe")
+        box = page.locator("#board").bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, "the page scrolls sideways on a phone"
+        cell = page.locator('#board [data-move="4"]').bounding_box()
+        assert cell is not None and cell["width"] >= 44, "touch targets of at least 44 px"
+    finally:
+        context.close()
+
+
+@pytest.mark.skipif(
+    "connect4" not in available_games(), reason="Connect Four has not landed on this branch yet"
+)
+def test_a_connect_four_click_drops_the_disc_into_that_column(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=connect4&level=easy&seed=4")
+    expect(page.locator("#board .column")).to_have_count(7)
+    page.click('#board [data-move="3"]')
+    wait_for_your_turn_or_end(page)
+    column = page.locator('#board [data-move="3"]')
+    # The person's disc lies at the bottom of column 3, whatever the AI answered.
+    expect(column.locator(".slot").last.locator(".mark-X")).to_have_count(1)
+    expect(page.locator("#board .mark-X")).to_have_count(1)
+    expect(page.locator("#board .mark-O")).to_have_count(1)
+
+
+def test_the_board_can_be_played_with_the_keyboard(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=tictactoe&seed=8")
+    page.focus('#board [data-move="0"]')
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.dataset.move") == "4"
+    page.keyboard.press("Enter")
+    wait_for_your_turn_or_end(page)
+    assert board_notation(page)[4] == "X"
+    assert page.evaluate("document.activeElement.dataset.move") == "4"
+
+
+def test_the_page_follows_the_browsers_language(browser: Any, live_server: str) -> None:
+    context = browser.new_context(
+        locale="tr-TR", extra_http_headers={"Accept-Language": "tr-TR,tr;q=0.9"}
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        open_page(page, live_server, "?game=tictactoe")
+        expect(page.locator("html")).to_have_attribute("lang", "tr")
+        assert page.input_value("#lang") == "tr"
+        expected = messages_for("tr")["Your turn ({mark})"].replace("{mark}", "X")
+        expect(page.locator("[data-testid=status]")).to_have_text(expected)
+    finally:
+        context.close()
+
+
+@pytest.mark.skipif("mnk" not in available_games(), reason="m,n,k has not landed on this branch")
+def test_game_options_change_the_board(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=mnk&level=easy")
+    expect(page.locator("#board .cell")).to_have_count(15 * 15)
+    page.fill('#options [data-option="width"]', "7")
+    page.press('#options [data-option="width"]', "Enter")
+    page.fill('#options [data-option="height"]', "6")
+    page.press('#options [data-option="height"]', "Enter")
+    page.fill('#options [data-option="k"]', "4")
+    page.press('#options [data-option="k"]', "Enter")
+    expect(page.locator("#board .cell")).to_have_count(7 * 6)
+    expect(page.locator('#board [data-move="a1"]')).to_have_count(1)
+    page.click('#board [data-move="d1"]')
+    wait_for_your_turn_or_end(page)
+    expect(page.locator("#board .mark")).to_have_count(2)
+    # A size the game refuses is named, and the board stays playable.
+    page.fill('#options [data-option="k"]', "19")
+    page.press('#options [data-option="k"]', "Enter")
+    expect(page.locator("[data-testid=message]")).to_contain_text("19")
+    expect(page.locator('#options [data-option="k"]')).to_have_value("4")
+    expect(page.locator("#board .cell")).to_have_count(7 * 6)
