@@ -324,3 +324,23 @@ def test_unknown_level_is_an_error() -> None:
 
 def test_sets_are_all_known() -> None:
     assert len(SETS) == 6
+
+
+def test_node_budget_stops_a_long_solve_without_spoiling_the_table() -> None:
+    budgeted = Connect4Solver(book=False, table_bits=16)
+    budgeted.node_limit = 500
+    with pytest.raises(BudgetError, match="500 nodes"):
+        budgeted.score("4453")
+    budgeted.node_limit = None
+    # The aborted search stored nothing wrong: later answers are exact.
+    for moves, score in read_set("Test_L2_R1", 30):
+        assert budgeted.score(moves) == score
+
+
+def test_connect4_agents_are_registered() -> None:
+    from zermelo.agents import make_agent
+
+    state = Connect4State.parse("2252576253462244111563365343671351441")
+    assert make_agent("connect4", "hard").choose(state) == 5
+    for level in ("easy", "medium"):
+        assert make_agent("connect4", level, seed=1).choose(state) in state.legal_moves()

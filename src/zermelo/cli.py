@@ -508,6 +508,235 @@ def build_cli() -> click.Group:
         )
         run_server(host, port)
 
+    @cli.command(
+        "arena",
+        help=_(
+            "Round robin between AGENTS at GAME: every pair plays --games games with colours "
+            "alternated, then a table of wins, draws, losses, score and the Elo difference with "
+            "its 95% interval. Agents: random, easy, medium, hard, hard:time=SECONDS, "
+            "engine:depth=PLIES, engine:time=SECONDS, mcts:iterations=N, mcts:time=SECONDS "
+            "(more in docs/arena.md). Write them after --agents or after GAME."
+        ),
+        short_help=_("Let agents play each other and rate them."),
+    )
+    @click.argument("game")
+    @click.argument("more_agents", nargs=-1, metavar="[AGENTS]...")
+    @click.option(
+        "--agents",
+        "-a",
+        "agent_options",
+        multiple=True,
+        metavar="AGENT",
+        help=_("An agent; the ones after it need no --agents of their own."),
+    )
+    @click.option(
+        "--games",
+        "-n",
+        type=click.IntRange(min=1),
+        default=10,
+        show_default=True,
+        help=_("Games per pair of agents."),
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help=_("Tournament seed."))
+    @click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1),
+        default=None,
+        help=_("Games played at once (default: the number of cores)."),
+    )
+    @click.option(
+        "--start",
+        default=None,
+        metavar="POSITION",
+        help=_("Start position in the game's notation (default: the initial position)."),
+    )
+    @click.option(
+        "--save",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=_("Save the games to FILE as JSON lines."),
+    )
+    @_lang_option
+    def arena(
+        game: str,
+        more_agents: tuple[str, ...],
+        agent_options: tuple[str, ...],
+        games: int,
+        seed: int,
+        jobs: int | None,
+        start: str | None,
+        save: str | None,
+    ) -> None:
+        import time
+
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from zermelo.agents.spec import parse_agent
+        from zermelo.games.registry import get_game
+        from zermelo.play import (
+            GameRecord,
+            elo_estimate,
+            pair_tallies,
+            round_robin,
+            run_tasks,
+            save_records,
+            standings,
+            start_state,
+        )
+
+        name = get_game(game).name
+        texts = [*agent_options, *more_agents]
+        if len(texts) < 2:
+            _fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
+        specs = [parse_agent(text) for text in texts]
+        if start:
+            start_state(name, None, start)  # a bad position fails here, before any game
+        tasks = round_robin(name, specs, games, seed=seed, start=start)
+        workers = jobs if jobs is not None else os.cpu_count() or 1
+        err = Console(stderr=True, highlight=False)
+        began = time.perf_counter()
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        )
+        with progress:
+            bar = progress.add_task(_("Games"), total=len(tasks), rate="")
+
+            def finished(record: GameRecord) -> None:
+                done = progress.tasks[0].completed + 1
+                per_minute = 60.0 * done / max(time.perf_counter() - began, 1e-9)
+                rate = _("{rate:.1f} games/min").format(rate=per_minute)
+                progress.update(bar, advance=1, rate=rate)
+
+            records = run_tasks(tasks, jobs=workers, on_record=finished)
+        elapsed = time.perf_counter() - began
+        console = _console()
+        if not console.is_terminal:
+            console.width = max(console.width, 120)
+        overall = Table(title=_("Standings: {game}").format(game=name))
+        overall.add_column(_("agent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            overall.add_column(heading, justify="right")
+        ranked = sorted(standings(records).items(), key=lambda item: -item[1].score)
+        for label, tally in ranked:
+            overall.add_row(
+                escape(label),
+                str(tally.games),
+                str(tally.wins),
+                str(tally.draws),
+                str(tally.losses),
+                f"{100 * tally.score:.1f}%",
+            )
+        console.print(overall)
+        pairs = Table(title=_("Pairs (results of the first agent)"))
+        pairs.add_column(_("agent"), no_wrap=True)
+        pairs.add_column(_("opponent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            pairs.add_column(heading, justify="right")
+        pairs.add_column(_("Elo [95% interval]"), justify="right", no_wrap=True)
+        for (first, second), tally in pair_tallies(records).items():
+            pairs.add_row(
+                escape(first),
+                escape(second),
+                str(tally.games),
+                str(tally.wins),
+                str(tally.draws),
+                str(tally.losses),
+                f"{100 * tally.score:.1f}%",
+                elo_estimate(tally).describe(),
+            )
+        console.print(pairs)
+        console.print(
+            _("{count} games, seed {seed}, {jobs} jobs, {seconds:.1f} s").format(
+                count=len(records), seed=seed, jobs=workers, seconds=elapsed
+            )
+        )
+        if save:
+            try:
+                written = save_records(save, records)
+            except OSError as error:
+                _fail(_("cannot write {file}: {reason}").format(file=save, reason=error.strerror))
+            console.print(_("Saved {count} games to {file}").format(count=written, file=save))
+
+    @cli.command(
+        "replay",
+        help=_(
+            "Print a game saved by 'zermelo arena --save' move by move, checking every move. "
+            "FILE holds one game per line; --game picks one (default: the first)."
+        ),
+        short_help=_("Show a saved game move by move."),
+    )
+    @click.argument("file", type=click.Path(exists=True, dir_okay=False))
+    @click.option(
+        "--game",
+        "-g",
+        "number",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help=_("Which game of the file, counting from 1."),
+    )
+    @_lang_option
+    def replay_command(file: str, number: int) -> None:
+        from zermelo.play import load_records, replay
+
+        records = load_records(file)
+        if not records:
+            _fail(_("{file} holds no games").format(file=file))
+        if number > len(records):
+            _fail(
+                _("there is no game {number} in {file}: it holds {count}").format(
+                    number=number, file=file, count=len(records)
+                )
+            )
+        record = records[number - 1]
+        states = replay(record)
+        console = _console()
+        console.print(
+            _("Game {number} of {count}: {game}, {first} (first) vs {second}").format(
+                number=number,
+                count=len(records),
+                game=record.game,
+                first=escape(record.players[0]),
+                second=escape(record.players[1]),
+            )
+        )
+        console.print(_("Start: {position}").format(position=escape(record.start or "-")))
+        for ply, text in enumerate(record.moves, 1):
+            mover = states[ply - 1].to_move
+            seconds = record.times[ply - 1] if ply - 1 < len(record.times) else None
+            line = f"{ply:>3}. {escape(record.players[mover])}: {escape(text)}"
+            if seconds is not None:
+                line += f"  ({seconds:.2f} s)"
+            console.print(line)
+        final = states[-1]
+        console.print(_("Final position: {position}").format(position=escape(final.notation())))
+        _print_board(console, record.game, final)
+        winner = record.winner
+        if winner is None:
+            console.print(_("Result: {result}, a draw").format(result=record.result))
+        else:
+            console.print(
+                _("Result: {result}, {agent} wins").format(
+                    result=record.result, agent=escape(record.players[winner])
+                )
+            )
+
     return cli
 
 
@@ -591,6 +820,17 @@ def _game_options(
             )
         )
     return {}
+
+
+def _print_board(console: Console, game: str, state: Any) -> None:
+    """The final board, for games the terminal can draw."""
+    from zermelo.ui.terminal.boards import view_for
+
+    try:
+        view = view_for(game)
+    except ZermeloError:
+        return
+    console.print(view.render(state, None, rich=console.is_terminal))
 
 
 def _format_line(state: Any, line: Sequence[Any]) -> list[str]:

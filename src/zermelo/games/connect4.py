@@ -369,4 +369,6 @@ SPEC: Final = GameSpec(
         "width": "number of columns (default 7, at most 9)",
         "height": "number of rows (default 6)",
     },
+    first_mover=Player.FIRST,
+    default_time=1.0,
 )

@@ -1,6 +1,7 @@
 """Game-agnostic search over the State protocol. Algorithms return results; they never print."""
 
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
+from zermelo.search.mcts import Mcts, MctsResult, MoveStatistics, mcts
 from zermelo.search.minimax import minimax
 from zermelo.search.quiescence import quiescent
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
@@ -8,12 +9,16 @@ from zermelo.search.table import TranspositionTable
 
 __all__ = [
     "Evaluator",
+    "Mcts",
+    "MctsResult",
+    "MoveStatistics",
     "MoveValue",
     "SearchResult",
     "SearchStats",
     "TranspositionTable",
     "alphabeta",
     "analyze",
+    "mcts",
     "minimax",
     "parent_score",
     "quiescent",

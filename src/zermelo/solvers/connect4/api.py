@@ -16,6 +16,7 @@ from zermelo.solvers.connect4.scores import describe_score
 from zermelo.solvers.connect4.solver import Connect4Result, Connect4Solver, default_solver
 
 __all__ = [
+    "HARD_NODE_LIMIT",
     "LEVELS",
     "Analysis",
     "LineOutcome",
@@ -140,6 +141,10 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
     return default_solver()
 
 
+HARD_NODE_LIMIT = 20_000_000
+"""Nodes per solver search for the hard agent before it falls back (a few seconds)."""
+_HARD_FALLBACK_DEPTH = 6
+
 _LEVEL_SETTINGS = {
     # depth of the alpha-beta search, chance to miss a win on the spot, chance of a loose move
     "easy": (2, 0.3, 0.35),
@@ -153,11 +158,15 @@ def choose_move(
     *,
     rng: random.Random | None = None,
     solver: Connect4Solver | None = None,
+    hard_node_limit: int | None = None,
 ) -> int:
     """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
 
     ``hard`` plays perfectly: one of the solver's best moves (the book answers the opening), the
-    first in centre order unless ``rng`` picks among them. ``easy`` and ``medium`` search a few
+    first in centre order unless ``rng`` picks among them. Early positions past the book can take
+    minutes to solve: with ``hard_node_limit`` (nodes per search; the agents use
+    :data:`HARD_NODE_LIMIT`) a search over budget gives way to the move of a 6-ply heuristic
+    search, with no deliberate mistake. ``easy`` and ``medium`` search a few
     plies with the evaluation function (:func:`zermelo.search.alphabeta`) and make human-looking
     mistakes: easy sometimes overlooks a win on the spot and often plays a loose move; medium
     always takes a win and blocks a threat on the spot but sometimes plays a loose move that does
@@ -169,12 +178,23 @@ def choose_move(
     moves = state.legal_moves()
     if not moves:
         raise ZermeloError(f"the game is over in position {state.notation()!r}; no move to choose")
+    from zermelo.search import alphabeta
+
     if level == "hard":
         solver = solver or default_solver(state.width, state.height)
-        best = solver.solve(state).best_moves
+        saved = solver.node_limit
+        solver.node_limit = hard_node_limit
+        try:
+            best = solver.solve(state).best_moves
+        except BudgetError:
+            # Early positions beyond the book can take minutes to solve: play the move of a
+            # deeper heuristic search instead, without any deliberate mistake.
+            fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
+            assert fallback.move is not None
+            return int(fallback.move)
+        finally:
+            solver.node_limit = saved
         return rng.choice(best) if rng is not None else best[0]
-
-    from zermelo.search import alphabeta
 
     depth, miss_win, loose = _LEVEL_SETTINGS[level]
     draw = rng.random if rng is not None else (lambda: 1.0)

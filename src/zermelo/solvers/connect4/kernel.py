@@ -13,7 +13,8 @@ Arrays shared by the functions:
 
 ``geo``  board constants: width, height, bottom row, playable cells, the column search order
          (from ``ORDER``) and the column masks (from ``COLUMNS``).
-``work`` counters and scratch: node count, table generation, the ply below which mirror
+``work`` counters and scratch: node count, table generation, node budget and whether it ran
+         out (the search then unwinds at once, storing nothing, and its result means nothing), the ply below which mirror
          positions share entries, the empty cells a node needs for enhanced cutoffs, and per ply the
          columns being searched with their ordering scores (from ``MOVES``).
 ``tt``   the transposition table, buckets of two slots of two words: the position's canonical
@@ -52,6 +53,8 @@ W_SYMMETRY = 2
 W_ETC_DEPTH = 3
 W_ETC_PLY = 4
 W_ETC_LEVELS = 5
+W_NODE_LIMIT = 6
+W_ABORTED = 7
 MOVES = 64
 PLY_SLOTS = 32
 WORK_SIZE = MOVES + PLY_SLOTS * 64
@@ -180,7 +183,7 @@ def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int
 
 
 @jit(_NEGAMAX_SIGNATURE)
-def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
+def negamax(
     current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any
 ) -> int:
     """Fail-soft alpha-beta on the exact score.
@@ -189,6 +192,9 @@ def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
     value ``<= s``; ``s >= beta`` implies value ``>= s``; otherwise ``s`` is the value.
     """
     work[W_NODES] += 1
+    if work[W_NODES] > work[W_NODE_LIMIT]:
+        work[W_ABORTED] = 1
+        return 0
     width: int = geo[G_WIDTH]
     height: int = geo[G_HEIGHT]
     board: int = geo[G_BOARD]
@@ -287,6 +293,8 @@ def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
         column = work[base + k]
         move = candidates & geo[COLUMNS + column]
         score = -negamax(opponent, mask | move, nb + 1, -beta, -floor, tt, geo, work)
+        if work[W_ABORTED]:
+            return 0  # over budget: unwind without storing anything
         if score > best:
             best = score
             best_column = column
@@ -315,9 +323,7 @@ def negamax(  # noqa: PLR0917 - numba kernels take positional arguments
 
 
 @jit()
-def solve(  # noqa: PLR0917
-    current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any
-) -> int:
+def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any) -> int:
     """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
 
     Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
@@ -343,6 +349,8 @@ def solve(  # noqa: PLR0917
         elif middle >= 0 and high // 2 > middle:
             middle = high // 2
         result = negamax(current, mask, nb, middle, middle + 1, tt, geo, work)
+        if work[W_ABORTED]:
+            return 0
         if result <= middle:
             high = result
         else:
@@ -353,7 +361,7 @@ def solve(  # noqa: PLR0917
 
 
 @jit()
-def solve_many(  # noqa: PLR0917
+def solve_many(
     currents: Any,
     masks: Any,
     plies: Any,
@@ -376,9 +384,7 @@ def solve_many(  # noqa: PLR0917
 
 
 @jit()
-def at_most(  # noqa: PLR0917
-    current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, work: Any
-) -> bool:
+def at_most(current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, work: Any) -> bool:
     """Whether the score of a running position is at most ``bound`` (one null-window search)."""
     height: int = geo[G_HEIGHT]
     board: int = geo[G_BOARD]

@@ -34,6 +34,8 @@ __all__ = [
     "kernel_module",
 ]
 
+_NO_LIMIT = (1 << 62) - 1
+
 DEFAULT_TABLE_BITS = 22
 """2**22 slots of 16 bytes: 64 MiB, the compiled default."""
 PURE_TABLE_BITS = 20
@@ -48,7 +50,7 @@ def kernel_module(compiled: bool | None = None) -> ModuleType:
     ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
     loaded from the same source file with compilation switched off.
     """
-    global _PURE_KERNEL  # noqa: PLW0603 - loaded once, on first use
+    global _PURE_KERNEL
     if compiled is None or compiled:
         if compiled and not compiled_kernel.COMPILED:
             raise InvalidPositionError(
@@ -181,6 +183,7 @@ class Connect4Solver:
         work[k.W_SYMMETRY] = symmetry
         work[k.W_ETC_DEPTH] = etc_empty
         work[k.W_ETC_LEVELS] = etc_levels
+        work[k.W_NODE_LIMIT] = _NO_LIMIT
         self._tt: Any
         if self.compiled:
             import numpy as np
@@ -244,7 +247,29 @@ class Connect4Solver:
         """The score of a running position given as bitboards (no validation, no book)."""
         work = self._work
         work[self.kernel.W_NODES] = 0
-        return int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
+        score = int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
+        self._check_budget()
+        return score
+
+    def _check_budget(self) -> None:
+        work = self._work
+        if work[self.kernel.W_ABORTED]:
+            work[self.kernel.W_ABORTED] = 0
+            raise BudgetError(
+                f"the search needed more than {int(work[self.kernel.W_NODE_LIMIT]):,} nodes"
+            )
+
+    @property
+    def node_limit(self) -> int | None:
+        """Nodes one kernel call may search before it gives up with :class:`BudgetError`."""
+        limit = int(self._work[self.kernel.W_NODE_LIMIT])
+        return None if limit == _NO_LIMIT else limit
+
+    @node_limit.setter
+    def node_limit(self, limit: int | None) -> None:
+        if limit is not None and limit < 1:
+            raise BudgetError(f"node limit must be at least 1, got {limit}")
+        self._work[self.kernel.W_NODE_LIMIT] = _NO_LIMIT if limit is None else limit
 
     @property
     def last_nodes(self) -> int:
@@ -351,8 +376,9 @@ class Connect4Solver:
                             self._tt,
                             self._geo,
                             work,
-                        )  # fmt: skip
+                        )
                     )
+                    self._check_budget()
                     nodes += self.last_nodes
             if keeps:
                 best.append(column)

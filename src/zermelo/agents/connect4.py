@@ -1,0 +1,48 @@
+"""The Connect Four levels, backed by :func:`zermelo.solvers.connect4.choose_move`.
+
+* easy: 2 plies with the evaluation; sometimes overlooks a win on the spot, often plays a loose move.
+* medium: 4 plies; never misses a win on the spot or a block, sometimes plays a loose move that does
+  not hand over a win at once.
+* hard: perfect play from the exact solver (the opening book answers the first moves); where a
+  solve would take more than a few seconds (early positions past the book) it plays the move of
+  a 6-ply heuristic search instead.
+
+Without a seed every level is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from zermelo.agents.base import Agent
+from zermelo.agents.levels import register_levels
+from zermelo.core.errors import IllegalMoveError
+
+__all__ = ["Connect4Agent"]
+
+
+class Connect4Agent:
+    """Plays Connect Four at ``level`` ("easy", "medium" or "hard")."""
+
+    def __init__(self, level: str, seed: int | None = None) -> None:
+        self.name = level
+        self.level = level
+        self.rng = random.Random(seed) if seed is not None else None
+
+    def choose(self, state: Any) -> Any:
+        from zermelo.solvers.connect4.api import HARD_NODE_LIMIT, choose_move
+
+        if not state.legal_moves():
+            raise IllegalMoveError("the game is over; there is no move to choose")
+        return choose_move(state, self.level, rng=self.rng, hard_node_limit=HARD_NODE_LIMIT)
+
+
+def _factory(level: str) -> Any:
+    def make(seed: int | None, limit: float | None) -> Agent:
+        return Connect4Agent(level, seed)
+
+    return make
+
+
+register_levels("connect4", {level: _factory(level) for level in ("easy", "medium", "hard")})

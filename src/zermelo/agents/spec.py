@@ -1,0 +1,218 @@
+"""Agents written as text, for the command line and for worker processes.
+
+Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their options:
+
+* ``random``: a uniformly random legal move.
+* ``easy``, ``medium``, ``hard``: the game's levels (:func:`zermelo.agents.levels.make_agent`);
+  ``time=SECONDS`` sets the thinking time of levels that use one (``hard:time=2``); it is
+  :data:`DEFAULT_LEVEL_TIME` when not given, so that a level never reads a big game to the end.
+* ``engine``: alpha-beta; ``depth=PLIES``, ``time=SECONDS``, ``noise=SD`` (``engine:depth=3``).
+  Without depth or time it reads to the end of the game (fine for tic-tac-toe only).
+* ``mcts``: Monte Carlo tree search; ``iterations=N`` and/or ``time=SECONDS`` per move (default
+  ``iterations=1000``), ``c=X`` the exploration constant, ``cutoff=PLIES`` the playout length after
+  which the evaluation scores the position (``cutoff=none`` plays out to the end), ``scale=X`` the
+  evaluation scale of that cut-off, ``playout=random|greedy``, ``epsilon=X`` (greedy playouts),
+  ``reuse=yes|no`` (keep the tree between moves). Games may set their own defaults for cutoff and
+  scale (:data:`MCTS_DEFAULTS`).
+
+An :class:`AgentSpec` is a plain picklable value: worker processes rebuild the live agent from it
+with :meth:`AgentSpec.build`, never receive one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from zermelo.agents.base import Agent, RandomAgent
+from zermelo.agents.engine import EngineAgent
+from zermelo.agents.levels import LEVELS, make_agent
+from zermelo.agents.mcts import MctsAgent
+from zermelo.core.errors import ParseError
+from zermelo.search.mcts import epsilon_greedy
+
+__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "MCTS_DEFAULTS", "AgentSpec", "parse_agent"]
+
+FORMS = (
+    "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
+    "mcts:iterations=N, mcts:time=SECONDS"
+)
+"""The accepted forms, for error messages and help texts."""
+
+DEFAULT_LEVEL_TIME = 1.0
+"""Seconds per move of the levels when the spec gives no ``time``."""
+
+_INT = "a whole number"
+_POSITIVE = "a positive number"
+
+# option name -> (kind of value, description for errors)
+_OPTIONS: dict[str, dict[str, str]] = {
+    "random": {},
+    "easy": {"time": _POSITIVE},
+    "medium": {"time": _POSITIVE},
+    "hard": {"time": _POSITIVE},
+    "engine": {"depth": _INT, "time": _POSITIVE, "noise": "a number of 0 or more"},
+    "mcts": {
+        "iterations": _INT,
+        "time": _POSITIVE,
+        "c": "a number of 0 or more",
+        "cutoff": "a whole number or none",
+        "scale": _POSITIVE,
+        "playout": "random or greedy",
+        "epsilon": "a number from 0 to 1",
+        "reuse": "yes or no",
+    },
+}
+
+_GOMOKU_MCTS: dict[str, Any] = {"cutoff": 0, "scale": 100.0, "c": 0.1}
+
+MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
+    # Random playouts on a 15x15 board mean nothing and cost a win check per ply: the evaluation
+    # scores every new leaf instead (its weights run to thousands, so 100 makes an open three all
+    # but decisive), and a small exploration constant keeps the tree on the moves it likes. Tuned
+    # in small fixed-seed round robins at 0.3 s per move (c 0.1 beat 0.25 and 0.5, scale 100 beat
+    # 300 and 1000, no playout beat playouts of 2 and 4 plies).
+    "gomoku": _GOMOKU_MCTS,
+    "mnk": _GOMOKU_MCTS,
+    # Connect Four: random playouts of 4 plies, then the evaluation (typically within ±0.1, so
+    # 0.03 makes a clear advantage count); beat plain random playouts 7-1 at 0.2 s per move.
+    "connect4": {"cutoff": 4, "scale": 0.03, "c": 0.7},
+}
+"""Per game, the MCTS options used when the spec does not give them (``cutoff``, ``scale``, ...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """A parsed agent: its ``kind``, its ``options`` (name, value) in a canonical order, and
+    ``label``, the canonical text (what tables and game records show)."""
+
+    kind: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        if not self.options:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={_show(v)}" for k, v in self.options)
+
+    def __str__(self) -> str:
+        return self.label
+
+    def build(self, game: str, seed: int | None = None) -> Agent:
+        """The live agent for ``game``, its randomness drawn from ``seed``."""
+        options = dict(self.options)
+        label = self.label
+        if self.kind == "random":
+            return RandomAgent(seed, name=label)
+        if self.kind in LEVELS:
+            limit = options.get("time", DEFAULT_LEVEL_TIME)
+            agent = make_agent(game, self.kind, seed=seed, time_limit=limit)
+            agent.name = label
+            return agent
+        if self.kind == "engine":
+            return EngineAgent(
+                depth=options.get("depth"),
+                time_limit=options.get("time"),
+                noise=options.get("noise", 0.0),
+                seed=seed,
+                name=label,
+            )
+        settings = dict(MCTS_DEFAULTS.get(game, {}))
+        settings.update(options)
+        iterations = settings.get("iterations")
+        time_limit = settings.get("time")
+        if iterations is None and time_limit is None:
+            iterations = 1000
+        playout = None
+        if settings.get("playout") == "greedy":
+            playout = epsilon_greedy(settings.get("epsilon", 0.25))
+        return MctsAgent(
+            iterations=iterations,
+            time_limit=time_limit,
+            seed=seed,
+            exploration=settings.get("c"),
+            playout=playout,
+            cutoff=settings.get("cutoff"),
+            eval_scale=settings.get("scale", 1.0),
+            reuse=settings.get("reuse", True),
+            name=label,
+        )
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _bad(text: str, problem: str) -> ParseError:
+    return ParseError(f"bad agent {text!r}: {problem}; expected one of {FORMS}")
+
+
+def _value(text: str, kind: str, name: str, raw: str) -> Any:
+    expected = _OPTIONS[kind][name]
+    word = raw.strip().lower()
+    try:
+        if expected == _INT:
+            number = int(word)
+            if number < 1:
+                raise ValueError(word)
+            return number
+        if expected == "a whole number or none":
+            if word == "none":
+                return None
+            number = int(word)
+            if number < 0:
+                raise ValueError(word)
+            return number
+        if expected == "random or greedy":
+            if word not in ("random", "greedy"):
+                raise ValueError(word)
+            return word
+        if expected == "yes or no":
+            if word not in ("yes", "no", "true", "false", "1", "0"):
+                raise ValueError(word)
+            return word in ("yes", "true", "1")
+        number_f = float(word)
+        if not math.isfinite(number_f):
+            raise ValueError(word)
+        if expected == _POSITIVE and not number_f > 0:
+            raise ValueError(word)
+        if expected == "a number of 0 or more" and number_f < 0:
+            raise ValueError(word)
+        if expected == "a number from 0 to 1" and not 0 <= number_f <= 1:
+            raise ValueError(word)
+        return number_f
+    except ValueError:
+        raise _bad(text, f"{name}={raw!r} is not valid, {name} must be {expected}") from None
+
+
+def parse_agent(text: str) -> AgentSpec:
+    """Read an agent spec such as ``"mcts:time=1"``; raises :class:`ParseError` quoting ``text``."""
+    kind_text, _, rest = text.strip().partition(":")
+    kind = kind_text.strip().lower()
+    if kind not in _OPTIONS:
+        raise _bad(text, f"unknown kind {kind_text!r}")
+    accepted = _OPTIONS[kind]
+    options: dict[str, Any] = {}
+    if rest.strip():
+        for item in rest.split(","):
+            name, equals, raw = item.partition("=")
+            name = name.strip().lower()
+            if not equals:
+                raise _bad(text, f"option {item.strip()!r} has no value (write NAME=VALUE)")
+            if name not in accepted:
+                names = ", ".join(accepted) if accepted else "none"
+                raise _bad(text, f"unknown option {name!r} for {kind} (its options: {names})")
+            if name in options:
+                raise _bad(text, f"option {name!r} is given twice")
+            options[name] = _value(text, kind, name, raw)
+    elif rest or text.strip().endswith(":"):
+        raise _bad(text, "nothing after ':'")
+    ordered = tuple((name, options[name]) for name in accepted if name in options)
+    return AgentSpec(kind, ordered)

@@ -1,0 +1,300 @@
+"""One game between two agents, as a stream of events; game records and their replay.
+
+:func:`play_game` yields a :class:`MovePlayed` for every move and finally a :class:`GameOver` that
+carries the :class:`GameRecord`. Nothing here prints: a front end draws the events.
+
+A record holds what it takes to see the game again: the game's registry name and options, the
+start position in the game's notation, the moves in the game's move notation, the result, the agents
+and the seed. It is one line of JSON (:meth:`GameRecord.to_json`); :func:`replay` rebuilds every
+position from it, checking each move's legality and the result.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zermelo.agents.base import Agent
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
+from zermelo.core.state import Player
+from zermelo.games.registry import get_game
+
+__all__ = [
+    "DRAW",
+    "FIRST_WINS",
+    "SECOND_WINS",
+    "GameOver",
+    "GameRecord",
+    "MovePlayed",
+    "load_records",
+    "play_game",
+    "replay",
+    "result_of",
+    "run_game",
+    "save_records",
+    "start_state",
+]
+
+FIRST_WINS = "1-0"
+SECOND_WINS = "0-1"
+DRAW = "1/2-1/2"
+_RESULTS = (FIRST_WINS, SECOND_WINS, DRAW)
+
+
+def result_of(winner: Player | None) -> str:
+    """The result string of a finished game: ``"1-0"``, ``"0-1"`` or ``"1/2-1/2"`` (first player's
+    score first, whoever moved first in the start position)."""
+    if winner is None:
+        return DRAW
+    return FIRST_WINS if winner is Player.FIRST else SECOND_WINS
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game. ``players`` are the labels of the agents playing :attr:`Player.FIRST` and
+    :attr:`Player.SECOND`; ``times`` the seconds each move took; ``index`` the game's number in its
+    tournament (or 0)."""
+
+    game: str
+    start: str
+    moves: tuple[str, ...]
+    result: str
+    players: tuple[str, str]
+    seed: int | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+    times: tuple[float, ...] = ()
+    index: int = 0
+
+    @property
+    def winner(self) -> Player | None:
+        if self.result == FIRST_WINS:
+            return Player.FIRST
+        if self.result == SECOND_WINS:
+            return Player.SECOND
+        return None
+
+    def points(self, label: str) -> float:
+        """Points of the agent ``label`` in this game: 1, 0.5 or 0."""
+        if label not in self.players:
+            players = " vs ".join(self.players)
+            raise ValueError(f"agent {label!r} did not play this game ({players})")
+        winner = self.winner
+        if winner is None:
+            return 0.5
+        return 1.0 if self.players[winner] == label else 0.0
+
+    def to_json(self) -> str:
+        """One line of JSON."""
+        data = {
+            "game": self.game,
+            "options": dict(self.options),
+            "start": self.start,
+            "moves": list(self.moves),
+            "result": self.result,
+            "players": list(self.players),
+            "seed": self.seed,
+            "times": [round(t, 4) for t in self.times],
+            "index": self.index,
+        }
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        """Read a line written by :meth:`to_json`; raises :class:`ParseError` quoting bad input."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParseError(f"invalid game record {_clip(text)!r}: {error.msg}") from None
+        if not isinstance(data, dict):
+            raise ParseError(f"invalid game record {_clip(text)!r}: expected a JSON object")
+        try:
+            record = cls(
+                game=str(data["game"]),
+                start=str(data["start"]),
+                moves=tuple(str(m) for m in data["moves"]),
+                result=str(data["result"]),
+                players=(str(data["players"][0]), str(data["players"][1])),
+                seed=None if data.get("seed") is None else int(data["seed"]),
+                options=dict(data.get("options") or {}),
+                times=tuple(float(t) for t in data.get("times") or ()),
+                index=int(data.get("index", 0)),
+            )
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ParseError(
+                f"invalid game record {_clip(text)!r}: missing or bad field ({error})"
+            ) from None
+        if record.result not in _RESULTS:
+            raise ParseError(
+                f"invalid game record {_clip(text)!r}: result {record.result!r} is not one of "
+                f"{', '.join(_RESULTS)}"
+            )
+        return record
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlayed:
+    """``agent`` (playing ``player``) played ``move`` (``notation``) as the game's ``ply``-th move
+    (from 1), after thinking ``seconds``; ``state`` is the position after it."""
+
+    ply: int
+    player: Player
+    agent: str
+    move: Any
+    notation: str
+    seconds: float
+    state: Any
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game ended; ``record`` is its record and ``state`` the final position."""
+
+    record: GameRecord
+    state: Any
+
+    @property
+    def winner(self) -> Player | None:
+        return self.record.winner
+
+
+Event = MovePlayed | GameOver
+
+
+def start_state(
+    game: str, options: Mapping[str, Any] | None = None, start: str | None = None
+) -> Any:
+    """The start position: ``start`` in the game's notation, or the game's initial position."""
+    spec = get_game(game)
+    if start:
+        return spec.parse(start)
+    return spec.new(**dict(options or {}))
+
+
+def play_game(
+    state: Any,
+    agents: Sequence[Agent],
+    *,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    index: int = 0,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Iterator[Event]:
+    """Play from ``state`` to the end; ``agents[0]`` plays :attr:`Player.FIRST`, ``agents[1]``
+    :attr:`Player.SECOND`. Yields a :class:`MovePlayed` per move, then a :class:`GameOver`.
+
+    An agent that answers with an illegal move raises :class:`IllegalMoveError` naming it.
+    """
+    if len(agents) != 2:
+        raise ValueError(f"a game needs two agents, got {len(agents)}")
+    start = state.notation()
+    moves: list[str] = []
+    times: list[float] = []
+    while not state.is_terminal():
+        player = state.to_move
+        agent = agents[player]
+        began = clock()
+        move = agent.choose(state)
+        seconds = clock() - began
+        try:
+            after = state.play(move)
+        except ZermeloError as error:
+            raise IllegalMoveError(
+                f"agent {agent.name!r} played the illegal move {move!r} at ply {state.ply + 1}: "
+                f"{error}"
+            ) from error
+        text = state.format_move(move)
+        moves.append(text)
+        times.append(seconds)
+        state = after
+        yield MovePlayed(len(moves), player, agent.name, move, text, seconds, state)
+    record = GameRecord(
+        game=game,
+        start=start,
+        moves=tuple(moves),
+        result=result_of(state.winner),
+        players=(agents[0].name, agents[1].name),
+        seed=seed,
+        options=dict(options or {}),
+        times=tuple(times),
+        index=index,
+    )
+    yield GameOver(record, state)
+
+
+def run_game(
+    state: Any,
+    agents: Sequence[Agent],
+    *,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    index: int = 0,
+    on_event: Callable[[Event], None] | None = None,
+) -> GameRecord:
+    """Play the game of :func:`play_game` through and return its record."""
+    for event in play_game(state, agents, game=game, options=options, seed=seed, index=index):
+        if on_event is not None:
+            on_event(event)
+        if isinstance(event, GameOver):
+            return event.record
+    raise AssertionError("play_game ended without GameOver")  # pragma: no cover
+
+
+def replay(record: GameRecord) -> list[Any]:
+    """Every position of the game, the start first and the final one last.
+
+    Raises :class:`IllegalMoveError` for a move the rules do not allow (naming its number) and
+    :class:`InvalidPositionError` when the moves do not end the game with the recorded result.
+    """
+    state = start_state(record.game, record.options, record.start)
+    states = [state]
+    for number, text in enumerate(record.moves, 1):
+        try:
+            state = state.play(state.parse_move(text))
+        except ZermeloError as error:
+            raise IllegalMoveError(f"move {number} {text!r} of the record: {error}") from error
+        states.append(state)
+    if not state.is_terminal():
+        raise InvalidPositionError(
+            f"the record's {len(record.moves)} moves do not finish the game "
+            f"(final position {state.notation()!r}, recorded result {record.result!r})"
+        )
+    actual = result_of(state.winner)
+    if actual != record.result:
+        raise InvalidPositionError(
+            f"the record says {record.result!r} but its moves end in {actual!r}"
+        )
+    return states
+
+
+def save_records(path: str | Path, records: Iterable[GameRecord]) -> int:
+    """Write ``records`` to ``path`` as JSON lines; returns how many."""
+    count = 0
+    with Path(path).open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(record.to_json() + "\n")
+            count += 1
+    return count
+
+
+def load_records(path: str | Path) -> list[GameRecord]:
+    """Read the JSON lines of :func:`save_records` (blank lines are skipped)."""
+    records = []
+    with Path(path).open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(GameRecord.from_json(line))
+            except ParseError as error:
+                raise ParseError(f"{path}, line {number}: {error}") from None
+    return records

@@ -1,0 +1,144 @@
+"""Round-robin tournaments, seeded and run in parallel over worker processes.
+
+:func:`round_robin` writes the schedule as a list of :class:`GameTask`: every pair of agents plays
+``games`` games, the agent listed first taking the first move in the even-numbered games and the
+other one in the odd ones. Each game gets its own seed derived from the tournament seed and the
+game's number, and each side's agent a seed derived from that; so a game replays the same whatever
+order or process it runs in (agents on a time budget excepted: how far they read depends on the
+machine). A task holds only picklable values (the agents as :class:`AgentSpec`), so that worker
+processes build their own agents.
+
+:func:`run_tasks` plays the tasks, in this process (``jobs=1``) or over a
+``concurrent.futures.ProcessPoolExecutor``, reports each finished game through a callback, and
+returns the records in schedule order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from zermelo.agents.spec import AgentSpec
+from zermelo.core.errors import ZermeloError
+from zermelo.play.match import GameRecord, run_game, start_state
+
+__all__ = ["GameTask", "derive_seed", "play_task", "round_robin", "run_tasks", "unique_labels"]
+
+
+def derive_seed(seed: int, *parts: int) -> int:
+    """A 63-bit seed from ``seed`` and ``parts``, the same on every machine and Python version."""
+    text = ":".join(str(p) for p in (seed, *parts)).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    """One scheduled game: ``agents`` and ``labels`` for :attr:`Player.FIRST` then
+    :attr:`Player.SECOND`, the game, its options and start position, its number and its seed."""
+
+    index: int
+    game: str
+    agents: tuple[AgentSpec, AgentSpec]
+    labels: tuple[str, str]
+    seed: int
+    options: tuple[tuple[str, Any], ...] = ()
+    start: str | None = None
+
+
+def unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
+    """The specs' labels, with ``#2``, ``#3`` ... added to repeats so every agent has its own."""
+    seen: dict[str, int] = {}
+    labels = []
+    for spec in specs:
+        count = seen.get(spec.label, 0) + 1
+        seen[spec.label] = count
+        labels.append(spec.label if count == 1 else f"{spec.label}#{count}")
+    return labels
+
+
+def round_robin(
+    game: str,
+    agents: Sequence[AgentSpec],
+    games: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    start: str | None = None,
+) -> list[GameTask]:
+    """The schedule of a round robin: ``games`` games for every pair, colours alternated."""
+    if len(agents) < 2:
+        raise ZermeloError(f"a round robin needs at least two agents, got {len(agents)}")
+    if games < 1:
+        raise ZermeloError(f"each pair must play at least one game, got {games}")
+    labels = unique_labels(agents)
+    frozen_options = tuple(sorted((options or {}).items()))
+    tasks: list[GameTask] = []
+    for i in range(len(agents)):
+        for j in range(i + 1, len(agents)):
+            for g in range(games):
+                a, b = (i, j) if g % 2 == 0 else (j, i)
+                index = len(tasks)
+                tasks.append(
+                    GameTask(
+                        index=index,
+                        game=game,
+                        agents=(agents[a], agents[b]),
+                        labels=(labels[a], labels[b]),
+                        seed=derive_seed(seed, index),
+                        options=frozen_options,
+                        start=start,
+                    )
+                )
+    return tasks
+
+
+def play_task(task: GameTask) -> GameRecord:
+    """Play one scheduled game (in whatever process) and return its record."""
+    options = dict(task.options)
+    state = start_state(task.game, options, task.start)
+    players = []
+    for side, (spec, label) in enumerate(zip(task.agents, task.labels, strict=True)):
+        agent = spec.build(task.game, derive_seed(task.seed, side))
+        agent.name = label
+        players.append(agent)
+    return run_game(
+        state, players, game=task.game, options=options, seed=task.seed, index=task.index
+    )
+
+
+def run_tasks(
+    tasks: Sequence[GameTask],
+    *,
+    jobs: int = 1,
+    on_record: Callable[[GameRecord], None] | None = None,
+) -> list[GameRecord]:
+    """Play ``tasks`` with ``jobs`` worker processes (1: here, in order) and return their records
+    in schedule order; ``on_record`` hears of each game as it finishes."""
+    if jobs < 1:
+        raise ZermeloError(f"jobs must be at least 1, got {jobs}")
+    records: dict[int, GameRecord] = {}
+    if jobs == 1 or len(tasks) <= 1:
+        for task in tasks:
+            record = play_task(task)
+            records[task.index] = record
+            if on_record is not None:
+                on_record(record)
+    else:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
+            pending: set[Future[GameRecord]] = {pool.submit(play_task, t) for t in tasks}
+            try:
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        record = future.result()
+                        records[record.index] = record
+                        if on_record is not None:
+                            on_record(record)
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+    return [records[task.index] for task in tasks]

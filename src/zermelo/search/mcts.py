@@ -1,0 +1,378 @@
+"""Monte Carlo tree search (UCT) over the State protocol.
+
+One iteration walks down the tree from the root, at each fully expanded node taking the child with
+the highest upper confidence bound
+
+    mean reward of the child + c * sqrt(ln(visits of the node) / visits of the child),
+
+expands one untried move of the node it stops at, estimates the new node by a playout, and adds the
+reward to every node on the path. Rewards are in [0, 1]: 1 a win, 0.5 a draw, 0 a loss, each node
+holding them from the side of the player who made the move into it (the side that chooses it).
+
+Playouts follow a pluggable policy (uniformly random by default; :func:`epsilon_greedy` uses the
+state's ``evaluate()``). With ``cutoff`` a playout stops after that many plies and the position is
+scored by the evaluation, squashed into a win probability by a logistic curve of scale
+``eval_scale``. With ``decisive`` (the default), a state that offers ``winning_move()`` plays its
+immediate win both in the tree (a node that can win has only that move) and in playouts.
+
+Moves: a state that offers ``search_moves()`` or ``candidate_moves()`` (big boards: the empty
+points near stones) is searched over those; otherwise over ``legal_moves()``.
+
+Proven values (in the manner of MCTS-Solver): a terminal node is proven; a node is proven lost for
+the player who moved into it as soon as one child is proven won for the side to move, and proven
+once every move from it is proven. The search never walks into a child proven lost for the side
+choosing it, treats a proven node like a terminal one, and stops as soon as the root is proven.
+
+The move chosen is a proven win if there is one, else the most visited root move not proven lost
+(ties: the higher mean reward, then the game's move order). All randomness comes from the
+``random.Random`` given to the search. :class:`Mcts` keeps its tree between searches, so that the
+subtree of the position reached two plies later is reused.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from zermelo.core.errors import BudgetError, IllegalMoveError
+from zermelo.core.state import Player, supports_evaluation
+
+__all__ = [
+    "DEFAULT_EXPLORATION",
+    "Mcts",
+    "MctsResult",
+    "MoveStatistics",
+    "PlayoutPolicy",
+    "epsilon_greedy",
+    "mcts",
+    "random_playout",
+    "search_moves",
+]
+
+M = TypeVar("M")
+
+DEFAULT_EXPLORATION = math.sqrt(2.0)
+"""The UCT constant c of Kocsis and Szepesvári for rewards in [0, 1]."""
+
+PlayoutPolicy = Callable[[Any, Sequence[Any], random.Random], Any]
+"""``policy(state, moves, rng) -> move``: the move a playout makes among ``moves`` of ``state``."""
+
+
+_NARROWING = ("search_moves", "candidate_moves")
+"""State methods that list the moves worth searching, most preferred first."""
+
+
+def search_moves(state: Any) -> Sequence[Any]:
+    """The moves worth searching: the state's ``search_moves()`` or ``candidate_moves()`` when it
+    offers one (and it is not empty), else every legal move."""
+    for name in _NARROWING:
+        method = getattr(state, name, None)
+        if method is not None:
+            moves: Sequence[Any] = method()
+            if moves:
+                return moves
+    everything: Sequence[Any] = state.legal_moves()
+    return everything
+
+
+def random_playout(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+    """A uniformly random move."""
+    return moves[int(rng.random() * len(moves))]
+
+
+def epsilon_greedy(epsilon: float = 0.25) -> PlayoutPolicy:
+    """A policy that plays a random move with probability ``epsilon`` and otherwise the move whose
+    resulting position the state's ``evaluate()`` likes least for the opponent."""
+    if not 0.0 <= epsilon <= 1.0:
+        raise BudgetError(f"epsilon must be between 0 and 1, got {epsilon}")
+
+    def policy(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+        if rng.random() < epsilon:
+            return moves[int(rng.random() * len(moves))]
+        best = moves[0]
+        best_value = math.inf
+        for move in moves:
+            child = state.play(move)
+            value = -1e18 if child.is_terminal() else child.evaluate()
+            if value < best_value:
+                best, best_value = move, value
+        return best
+
+    return policy
+
+
+@dataclass(frozen=True, slots=True)
+class MoveStatistics(Generic[M]):
+    """One root move: how often the search tried it and its mean reward for the side to move
+    (1 = always won, 0.5 = even, 0 = always lost); ``proven`` is its game-theoretic reward when
+    the search proved it (1 a win, 0.5 a draw, 0 a loss), else ``None``."""
+
+    move: M
+    visits: int
+    win_rate: float
+    proven: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MctsResult(Generic[M]):
+    """What a search found. ``moves`` lists every expanded root move, most visited first.
+
+    ``iterations`` counts the iterations of this search; ``reused`` the visits of the subtree kept
+    from the previous search. ``value`` is the win rate of the chosen move; ``elapsed`` is seconds.
+    ``proven`` is the position's game-theoretic reward for the side to move when the search proved
+    it (the search then stops early), else ``None``.
+    """
+
+    move: M | None
+    value: float
+    moves: tuple[MoveStatistics[M], ...]
+    iterations: int
+    reused: int
+    elapsed: float
+    proven: float | None = None
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+
+class _Node:
+    """A tree node. ``reward`` sums the rewards of the player who moved into this node;
+    ``proven`` is that player's game-theoretic reward once the subtree proves it (1, 0.5 or 0)."""
+
+    __slots__ = ("children", "move", "proven", "reward", "state", "untried", "visits")
+
+    def __init__(self, state: Any, move: Any, decisive: bool) -> None:
+        self.state = state
+        self.move = move
+        self.visits = 0
+        self.reward = 0.0
+        self.children: list[_Node] = []
+        if state.is_terminal():
+            winner = state.winner
+            # Only the player who just moved can have won.
+            self.proven: float | None = 0.5 if winner is None else 1.0
+            self.untried: list[Any] = []
+            return
+        self.proven = None
+        finder = getattr(state, "winning_move", None) if decisive else None
+        win = finder() if finder is not None else None
+        if win is not None:
+            self.untried = [win]
+        else:
+            # Reversed, so that pop() expands the game's preferred moves first.
+            self.untried = list(search_moves(state))[::-1]
+
+
+class Mcts:
+    """A UCT searcher that keeps its tree between calls to :meth:`search`.
+
+    ``playout`` is the playout policy (default: uniformly random), ``cutoff`` the playout length
+    after which the evaluation scores the position (``None``: play to the end), ``eval_scale`` the
+    evaluation difference that makes odds of e to 1, ``exploration`` the UCT constant, ``decisive``
+    whether immediate wins are always taken, ``reuse`` whether the tree is kept between searches.
+    """
+
+    def __init__(
+        self,
+        *,
+        rng: random.Random | None = None,
+        exploration: float = DEFAULT_EXPLORATION,
+        playout: PlayoutPolicy | None = None,
+        cutoff: int | None = None,
+        eval_scale: float = 1.0,
+        decisive: bool = True,
+        reuse: bool = True,
+    ) -> None:
+        if exploration < 0:
+            raise BudgetError(f"exploration constant must be 0 or more, got {exploration}")
+        if cutoff is not None and cutoff < 0:
+            raise BudgetError(f"playout cut-off must be 0 plies or more, got {cutoff}")
+        if not eval_scale > 0:
+            raise BudgetError(f"evaluation scale must be positive, got {eval_scale}")
+        self.rng = rng if rng is not None else random.Random(0)
+        self.exploration = exploration
+        self.playout_policy = playout if playout is not None else random_playout
+        self.cutoff = cutoff
+        self.eval_scale = eval_scale
+        self.decisive = decisive
+        self.reuse = reuse
+        self._root: _Node | None = None
+
+    # -- the tree -----------------------------------------------------------------------------
+
+    def _root_for(self, state: Any) -> tuple[_Node, int]:
+        """The node of ``state`` from the kept tree (up to two plies below the old root), or new."""
+        old = self._root
+        if self.reuse and old is not None:
+            frontier = [old]
+            for _ in range(3):
+                for node in frontier:
+                    if node.state == state:
+                        return node, node.visits
+                frontier = [child for node in frontier for child in node.children]
+        return _Node(state, None, self.decisive), 0
+
+    def _playout(self, state: Any, mover: Player) -> float:
+        """Reward for ``mover`` of a playout from ``state``."""
+        rng = self.rng
+        policy = self.playout_policy
+        kind = type(state)
+        winning = getattr(kind, "winning_move", None) if self.decisive else None
+        candidates = next(
+            (m for m in (getattr(kind, name, None) for name in _NARROWING) if m is not None), None
+        )
+        limit = -1 if self.cutoff is None else self.cutoff
+        plies = 0
+        while not state.is_terminal():
+            if plies == limit:
+                value = state.evaluate() / self.eval_scale
+                value = max(-50.0, min(50.0, value))
+                chance = 1.0 / (1.0 + math.exp(-value))
+                return chance if state.to_move == mover else 1.0 - chance
+            if winning is not None and winning(state) is not None:
+                # The side to move wins on the spot; no need to play it.
+                return 1.0 if state.to_move == mover else 0.0
+            moves = candidates(state) if candidates is not None else None
+            if not moves:
+                moves = state.legal_moves()
+            state = state.play(policy(state, moves, rng))
+            plies += 1
+        winner = state.winner
+        if winner is None:
+            return 0.5
+        return 1.0 if winner == mover else 0.0
+
+    def search(
+        self,
+        state: Any,
+        *,
+        iterations: int | None = None,
+        time_limit: float | None = None,
+        progress: Callable[[MctsResult[Any]], None] | None = None,
+        progress_every: int = 1000,
+    ) -> MctsResult[Any]:
+        """Search ``state`` for ``iterations`` iterations or ``time_limit`` seconds, whichever ends
+        first (at least one must be given), and return the statistics of the root moves.
+
+        ``progress`` is called with the result so far every ``progress_every`` iterations.
+        """
+        if iterations is None and time_limit is None:
+            raise BudgetError("an MCTS search needs a budget: iterations or a time limit")
+        if iterations is not None and iterations < 1:
+            raise BudgetError(f"iterations must be at least 1, got {iterations}")
+        if time_limit is not None and not time_limit > 0:
+            raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
+        if self.cutoff is not None and not supports_evaluation(state):
+            raise BudgetError(
+                "a playout cut-off needs an evaluation function, "
+                f"and {type(state).__name__} has none"
+            )
+        started = time.perf_counter()
+        if state.is_terminal():
+            raise IllegalMoveError("the game is over; there is no move to search")
+        root, reused = self._root_for(state)
+        self._root = root
+        deadline = None if time_limit is None else started + time_limit
+        limit = iterations if iterations is not None else -1
+        done = 0
+        single = root.proven is None and len(root.untried) + len(root.children) == 1
+        clock = time.perf_counter
+        log = math.log
+        sqrt = math.sqrt
+        c = self.exploration
+        playout = self._playout
+        decisive = self.decisive
+        while done != limit and root.proven is None and not (single and done > 0):
+            if deadline is not None and done and clock() >= deadline:
+                break
+            node = root
+            path = [root]
+            # Selection: descend through fully expanded nodes whose value is not yet proven,
+            # never into a child proven lost for the side that would choose it.
+            while node.proven is None and not node.untried:
+                scale = c * sqrt(log(node.visits))
+                best = None
+                best_score = -1.0
+                for child in node.children:
+                    if child.proven == 0.0:
+                        continue
+                    visits = child.visits
+                    score = child.reward / visits + scale / sqrt(visits)
+                    if score > best_score:
+                        best, best_score = child, score
+                assert best is not None, "a node with only lost children is proven"
+                node = best
+                path.append(node)
+            # Expansion.
+            if node.proven is None:
+                move = node.untried.pop()
+                child = _Node(node.state.play(move), move, decisive)
+                node.children.append(child)
+                node = child
+                path.append(node)
+            # Simulation: a proven node needs none.
+            proven = node.proven
+            if proven is not None:
+                reward = proven
+            else:
+                reward = playout(node.state, node.state.to_move.opponent)
+            # Backpropagation: alternate the point of view on the way up, and prove what the
+            # children now prove: a node is lost for the player who moved into it as soon as one
+            # child is won for the side to move, and valued once every child is proven.
+            for index in range(len(path) - 1, -1, -1):
+                visited = path[index]
+                visited.visits += 1
+                visited.reward += reward
+                reward = 1.0 - reward
+                if proven is not None and index < len(path) - 1 and visited.proven is None:
+                    if proven == 1.0:
+                        visited.proven = 0.0
+                    elif not visited.untried:
+                        values = [child.proven for child in visited.children]
+                        if None not in values:
+                            visited.proven = 1.0 - max(v for v in values if v is not None)
+                    proven = visited.proven
+            done += 1
+            if progress is not None and done % progress_every == 0:
+                progress(self._result(root, done, reused, clock() - started))
+        return self._result(root, done, reused, time.perf_counter() - started)
+
+    def _result(self, root: _Node, done: int, reused: int, elapsed: float) -> MctsResult[Any]:
+        order = {child.move: index for index, child in enumerate(root.children)}
+        stats = [
+            MoveStatistics(child.move, child.visits, child.reward / child.visits, child.proven)
+            for child in root.children
+            if child.visits
+        ]
+        stats.sort(key=lambda s: (-s.visits, -s.win_rate, order[s.move]))
+        proven = None if root.proven is None else 1.0 - root.proven
+        move = value = None
+        if stats:
+            # A proven win first; then the most visited move not proven lost; then the most
+            # visited (every move loses: the one the search looked at longest).
+            best = next((s for s in stats if s.proven == 1.0), None)
+            if best is None and proven is not None:
+                best = next((s for s in stats if s.proven == proven), None)
+            if best is None:
+                best = next((s for s in stats if s.proven != 0.0), stats[0])
+            move, value = best.move, best.win_rate
+        return MctsResult(
+            move, 0.5 if value is None else value, tuple(stats), done, reused, elapsed, proven
+        )
+
+
+def mcts(
+    state: Any,
+    *,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    rng: random.Random | None = None,
+    **options: Any,
+) -> MctsResult[Any]:
+    """One search of ``state`` with a fresh tree; ``options`` are those of :class:`Mcts`."""
+    return Mcts(rng=rng, **options).search(state, iterations=iterations, time_limit=time_limit)

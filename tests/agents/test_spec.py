@@ -1,0 +1,88 @@
+"""Agents written as text."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from zermelo.agents import EngineAgent, MctsAgent, RandomAgent
+from zermelo.agents.spec import AgentSpec, parse_agent
+from zermelo.core.errors import ParseError
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "kind"),
+    [
+        ("random", "random", RandomAgent),
+        (" Hard ", "hard", EngineAgent),
+        ("hard:time=1", "hard:time=1", EngineAgent),
+        ("engine:depth=3", "engine:depth=3", EngineAgent),
+        ("engine:time=0.5,depth=4", "engine:depth=4,time=0.5", EngineAgent),
+        ("mcts", "mcts", MctsAgent),
+        ("mcts:time=1", "mcts:time=1", MctsAgent),
+        ("mcts:c=0.7,iterations=2000", "mcts:iterations=2000,c=0.7", MctsAgent),
+        ("mcts:cutoff=none,reuse=no,playout=greedy", "mcts:cutoff=none,playout=greedy,reuse=no",
+         MctsAgent),
+    ],
+)  # fmt: skip
+def test_forms_and_canonical_labels(text: str, label: str, kind: type) -> None:
+    spec = parse_agent(text)
+    assert spec.label == label
+    assert parse_agent(spec.label) == spec
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    agent = spec.build("tictactoe", seed=1)
+    assert isinstance(agent, kind)
+    assert agent.name == label
+
+
+def test_options_reach_the_agent() -> None:
+    agent = parse_agent("mcts:iterations=77,time=2").build("tictactoe", 0)
+    assert isinstance(agent, MctsAgent)
+    assert (agent.iterations, agent.time_limit) == (77, 2.0)
+    assert parse_agent("mcts").build("tictactoe", 0).iterations == 1000  # type: ignore[attr-defined]
+    engine = parse_agent("engine:depth=3").build("tictactoe", 0)
+    assert isinstance(engine, EngineAgent)
+    assert engine.depth == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("alphazero", "unknown kind 'alphazero'"),
+        ("mcts:iters=3", "unknown option 'iters' for mcts"),
+        ("random:time=1", "unknown option 'time' for random"),
+        ("mcts:time", "has no value"),
+        ("mcts:time=-1", "time must be a positive number"),
+        ("mcts:iterations=0", "iterations must be a whole number"),
+        ("mcts:iterations=2.5", "iterations must be a whole number"),
+        ("engine:depth=x", "depth must be a whole number"),
+        ("mcts:time=1,time=2", "given twice"),
+        ("mcts:", "nothing after ':'"),
+        ("mcts:time=nan", "time must be a positive number"),
+    ],
+)
+def test_bad_specs_name_the_problem_and_the_forms(text: str, problem: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_agent(text)
+    message = str(caught.value)
+    assert repr(text) in message
+    assert problem in message
+    assert "mcts:iterations=N" in message
+    assert "\n" not in message
+
+
+def test_spec_is_a_plain_value() -> None:
+    assert AgentSpec("mcts", (("time", 1.0),)).label == "mcts:time=1"
+
+
+def test_game_defaults_fill_what_the_spec_leaves_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zermelo.agents import spec as spec_module
+
+    monkeypatch.setitem(spec_module.MCTS_DEFAULTS, "tictactoe", {"cutoff": 2, "scale": 5.0})
+    plain = parse_agent("mcts:time=1").build("tictactoe", 0)
+    assert isinstance(plain, MctsAgent)
+    assert (plain.search.cutoff, plain.search.eval_scale) == (2, 5.0)
+    own = parse_agent("mcts:time=1,cutoff=none").build("tictactoe", 0)
+    assert isinstance(own, MctsAgent)
+    assert (own.search.cutoff, own.search.eval_scale) == (None, 5.0)
