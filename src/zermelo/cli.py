@@ -22,7 +22,9 @@ from typing import Any, NoReturn
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import ProgressColumn, Task
 from rich.table import Table
+from rich.text import Text
 
 from zermelo import __version__, i18n
 from zermelo.core.errors import ZermeloError
@@ -425,50 +427,6 @@ def build_cli() -> click.Group:
         console.print(_("Weights saved to {path}").format(path=escape(out)))
 
     @cli.command(
-        "solve",
-        help=_(
-            "Solve a game exactly. mnk: the value of the empty board for the first player and "
-            "a best first move (use --size and --k)."
-        ),
-        short_help=_("Solve a game exactly."),
-    )
-    @click.argument("game")
-    @_board_options
-    @_lang_option
-    def solve(game: str, size: tuple[int, int] | None, k: int | None, exact: bool) -> None:
-        from zermelo.games.registry import get_game
-
-        spec = get_game(game)
-        console = _console()
-        if spec.name in ("mnk", "tictactoe"):
-            from zermelo.solvers.mnk import solve_mnk
-
-            width, height = size if size is not None else (3, 3)
-            k = k if k is not None else min(width, height)
-            if spec.name == "tictactoe" and (size, k) != (None, 3):
-                raise click.UsageError(_("tic-tac-toe is 3x3 with three in a row; use 'mnk'"))
-            with console.status(_("Solving...")):
-                solution = solve_mnk(width, height, k, exact=exact)
-            words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
-            console.print(
-                _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
-                    width=width,
-                    height=height,
-                    k=k,
-                    value=words[solution.value],
-                    move=solution.move_text,
-                )
-            )
-            stats = solution.stats
-            console.print(
-                _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
-                    nodes=f"{stats.nodes:,}", hits=f"{stats.table_hits:,}", seconds=stats.elapsed
-                )
-            )
-            return
-        raise ZermeloError(f"solve does not know {spec.name!r} yet: expected mnk or tictactoe")
-
-    @cli.command(
         "serve",
         help=_(
             "Serve the browser UI and its JSON API: play every game against the AI, see the value "
@@ -507,6 +465,77 @@ def build_cli() -> click.Group:
             )
         )
         run_server(host, port)
+
+    @cli.command(
+        "solve",
+        help=_(
+            "Solve games exactly. connect4: each POSITION is the moves played, one column digit "
+            "per move (1 = leftmost), e.g. 4453; without POSITIONS, one per line is read from "
+            "standard input (anything after the moves is ignored) and each is printed with its "
+            "score: 0 for a draw; positive when the side to move wins (22 minus the stones the "
+            "winner has played when it connects), negative when it loses. mnk: the value of the "
+            "empty board for the first player and a best first move (use --size and --k)."
+        ),
+        short_help=_("Solve games exactly."),
+    )
+    @click.argument("game")
+    @click.argument("positions", nargs=-1)
+    @click.option("--weak", is_flag=True, help=_("Only win, draw or loss (1, 0, -1): faster."))
+    @click.option("--best", is_flag=True, help=_("Also print the best moves."))
+    @click.option(
+        "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
+    )
+    @_board_options
+    @_lang_option
+    def solve(
+        game: str,
+        positions: tuple[str, ...],
+        weak: bool,
+        best: bool,
+        stats: bool,
+        size: tuple[int, int] | None,
+        k: int | None,
+        exact: bool,
+    ) -> None:
+        from zermelo.games.registry import get_game
+
+        spec = get_game(game)
+        if spec.name == "connect4":
+            _game_options(spec.name, size, k, exact)
+            sys.exit(_solve_connect4(positions, weak=weak, best=best, stats=stats))
+        if spec.name not in ("mnk", "tictactoe"):
+            raise ZermeloError(f"solve knows connect4, mnk and tictactoe, not {spec.name!r}")
+        if positions or weak or best or stats:
+            raise click.UsageError(
+                _(
+                    "positions, --weak, --best and --stats are for connect4; mnk solves the empty board"
+                )
+            )
+        from zermelo.solvers.mnk import solve_mnk
+
+        console = _console()
+        width, height = size if size is not None else (3, 3)
+        k = k if k is not None else min(width, height)
+        if spec.name == "tictactoe" and (size, k) != (None, 3):
+            raise click.UsageError(_("tic-tac-toe is 3x3 with three in a row; use 'mnk'"))
+        with console.status(_("Solving...")):
+            solution = solve_mnk(width, height, k, exact=exact)
+        words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
+        console.print(
+            _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
+                width=width,
+                height=height,
+                k=k,
+                value=words[solution.value],
+                move=solution.move_text,
+            )
+        )
+        solved = solution.stats
+        console.print(
+            _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+                nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
+            )
+        )
 
     @cli.command(
         "arena",
@@ -738,6 +767,66 @@ def build_cli() -> click.Group:
             )
 
     return cli
+
+
+class _RateColumn(ProgressColumn):
+    """Positions per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+
+
+def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats: bool) -> int:
+    """Solve Connect Four lines; ``MOVES SCORE`` per line on stdout, errors by line on stderr.
+
+    The exit status is 1 when any line was bad (the others are still solved), else 0.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from zermelo.solvers.connect4 import solve_lines
+
+    lines = list(positions) if positions else sys.stdin.read().splitlines()
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    show_bar = errors.is_terminal and len(lines) > 1
+    failed = False
+    with Progress(
+        TextColumn(_("solving")),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not show_bar,
+    ) as bar:
+        task = bar.add_task("solve", total=len(lines))
+        for outcome in solve_lines(lines, weak=weak, best_moves=best):
+            bar.advance(task)
+            if outcome.result is None:
+                failed = True
+                bar.console.print(
+                    escape(
+                        _("line {number}: {message}").format(
+                            number=outcome.line_number, message=outcome.error
+                        )
+                    )
+                )
+                continue
+            result = outcome.result
+            fields = [outcome.text or "-", str(result.score)]
+            if best:
+                fields.append("".join(str(move + 1) for move in result.best_moves) or "-")
+            if stats:
+                fields += [str(result.nodes), f"{result.microseconds:.0f}"]
+            click.echo(" ".join(fields))
+    return 1 if failed else 0
 
 
 def _position_or_moves(spec: Any, text: str, options: dict[str, Any]) -> Any:

@@ -8,8 +8,8 @@ from zermelo.agents.spec import AgentSpec, parse_agent
 
 # Games' own levels register themselves on import.
 from zermelo.agents import checkers as _checkers  # noqa: F401  # isort: skip
-from zermelo.agents import connect4 as _connect4  # noqa: F401  # isort: skip
 from zermelo.agents import gomoku as _gomoku  # noqa: F401  # isort: skip
+from zermelo.agents import connect4 as _connect4  # noqa: F401  # isort: skip
 
 __all__ = [
     "LEVELS",

@@ -1,9 +1,10 @@
-"""The gomoku (and m,n,k) levels, backed by the threat-searching engine of
-:mod:`zermelo.solvers.gomoku` rather than the generic alpha-beta, which would weigh every empty
-point of a 15x15 board.
+"""The gomoku and m,n,k levels: the dedicated engine of :mod:`zermelo.solvers.gomoku`.
 
-Each level thinks for the time per move it is given (``--time``, default 1 s); the engine's levels
-differ in depth, width, threat reading and seeded noise (see :data:`zermelo.solvers.gomoku.LEVELS`).
+* easy: a shallow search with noise; it always completes a five and blocks a four, but now and
+  then overlooks an open three.
+* medium: deeper, a little noise, wider at each node.
+* hard: threat search (fours, then threes and fours) before iterative-deepening alpha-beta, for the
+  time per move (``--time``, default 1 s).
 """
 
 from __future__ import annotations
@@ -12,25 +13,23 @@ import random
 from typing import Any
 
 from zermelo.agents.base import Agent
-from zermelo.agents.levels import LEVELS, register_levels
+from zermelo.agents.levels import register_levels
 
-__all__ = ["HARD_DEFAULT_SECONDS", "GomokuAgent"]
+__all__ = ["DEFAULT_SECONDS", "GomokuAgent"]
 
-HARD_DEFAULT_SECONDS = 1.0
+DEFAULT_SECONDS = 1.0
 
 
 class GomokuAgent:
-    """The gomoku engine at ``level``, ``time_limit`` seconds per move, noise drawn from ``seed``."""
+    """Adapts :class:`zermelo.solvers.gomoku.GomokuPlayer` to the agents protocol."""
 
-    def __init__(
-        self, level: str, seed: int | None = None, time_limit: float | None = None
-    ) -> None:
+    def __init__(self, level: str, seed: int | None, time_limit: float | None) -> None:
         from zermelo.solvers.gomoku import GomokuPlayer
 
         self.name = level
         self.player = GomokuPlayer(
             level,
-            time_limit=HARD_DEFAULT_SECONDS if time_limit is None else time_limit,
+            time_limit=DEFAULT_SECONDS if time_limit is None else time_limit,
             rng=random.Random(0 if seed is None else seed),
         )
 
@@ -39,11 +38,11 @@ class GomokuAgent:
 
 
 def _factory(level: str) -> Any:
-    def make(seed: int | None, limit: float | None) -> Agent:
-        return GomokuAgent(level, seed, limit)
+    def make(seed: int | None, time_limit: float | None) -> Agent:
+        return GomokuAgent(level, seed, time_limit)
 
     return make
 
 
 for _game in ("gomoku", "mnk"):
-    register_levels(_game, {level: _factory(level) for level in LEVELS})
+    register_levels(_game, {level: _factory(level) for level in ("easy", "medium", "hard")})

@@ -317,7 +317,7 @@ def _principal_variation(
         else:
             if not exact:
                 break
-            moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
+            moves_of = getattr(type(node), "search_moves", None) or type(node).legal_moves
             search = _Search(
                 table, _no_evaluation, None, None, False, winning_move, non_losing_moves, moves_of
             )

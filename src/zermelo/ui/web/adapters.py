@@ -22,6 +22,7 @@ from typing import Any
 
 from zermelo.core.errors import ParseError, UnknownGameError, ZermeloError
 from zermelo.games.registry import GameSpec, get_game
+from zermelo.ui.lines import winning_cells as find_winning_cells
 from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
 from zermelo.ui.web.solvers import connect4_choose, connect4_values, gomoku_choose, gomoku_values
 
@@ -153,29 +154,7 @@ class Adapter:
 
 def winning_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
     """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
-    height = len(cells)
-    width = len(cells[0]) if cells else 0
-    found: set[tuple[int, int]] = set()
-    for row in range(height):
-        for col in range(width):
-            if cells[row][col] != mark:
-                continue
-            for d_row, d_col in ((0, 1), (1, 0), (1, 1), (1, -1)):
-                before_row, before_col = row - d_row, col - d_col
-                if (
-                    0 <= before_row < height
-                    and 0 <= before_col < width
-                    and cells[before_row][before_col] == mark
-                ):
-                    continue  # not the start of this run
-                run = []
-                r, c = row, col
-                while 0 <= r < height and 0 <= c < width and cells[r][c] == mark:
-                    run.append((r, c))
-                    r, c = r + d_row, c + d_col
-                if len(run) >= k:
-                    found.update(run)
-    return [list(cell) for cell in sorted(found)]
+    return [list(cell) for cell in find_winning_cells(cells, mark, k)]
 
 
 # -- tic-tac-toe --------------------------------------------------------------------------------
