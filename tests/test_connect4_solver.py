@@ -199,9 +199,11 @@ def test_book_is_consistent_with_negamax() -> None:
         for state in positions_at(ply):
             children = [-booked.score(state.play(column)) for column in state.legal_moves()]
             assert booked.score(state) == max(children)
-            assert booked.solve(state).from_book
-    assert all(booked.solve(s).from_book for s in positions_at(depth))
-    assert not plain.solve("4444").from_book
+            assert booked.book_score(state.current, state.mask) is not None
+    assert all(booked.book_score(s.current, s.mask) is not None for s in positions_at(depth))
+    late = "2252576253462244111563365343671351441"
+    assert not booked.solve(late).from_book
+    assert plain.score(late) == booked.score(late) == -1
 
 
 # -- small boards against the reference algorithm ---------------------------------------------
