@@ -2,13 +2,21 @@
 
 Every mistake in what a person types ends as one line on stderr that says what was wrong and what
 was expected, with exit status 2; never a traceback.
+
+Help texts and messages are ours and translated. Click's own words are not in our catalogs: click
+asks Python's ``gettext`` for them in the global domain ``messages``, which no one installs. We
+translate the ones a help screen shows through click's public hooks (the help and version options,
+the "Usage:", "Options" and "Commands" headings, "[default: ...]"); the detail of a usage error
+("No such option: --x", "'x' is not one of ...") stays in English inside our translated error line.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 import click
@@ -39,6 +47,61 @@ def _lang_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+class _Formatter(click.HelpFormatter):
+    """Click's help layout with the words click brings itself in the current language."""
+
+    _DEFAULT = re.compile(r"(?<=\[)default: ([^;\]]*)|(?<=; )default: ([^;\]]*)")
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        headings = {"Options": _("Options"), "Commands": _("Commands")}
+        with super().section(headings.get(name, name)):
+            yield
+
+    def write_dl(
+        self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+    ) -> None:
+        def translate(match: re.Match[str]) -> str:
+            value = match.group(1) if match.group(1) is not None else match.group(2)
+            return _("default: {default}").format(default=value)
+
+        super().write_dl(
+            [(term, self._DEFAULT.sub(translate, text)) for term, text in rows],
+            col_max,
+            col_spacing,
+        )
+
+
+class _Context(click.Context):
+    formatter_class = _Formatter
+
+
+class _Command(click.Command):
+    context_class = _Context
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+
+class _Group(click.Group):
+    """The ``zermelo`` group: its commands (``@cli.command``) get the translated help chrome."""
+
+    context_class = _Context
+    command_class = _Command
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+
 def _console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
@@ -51,10 +114,16 @@ def build_cli() -> click.Group:
     """The command tree, with help texts in the current language."""
 
     @click.group(
+        cls=_Group,
         context_settings={"help_option_names": ["-h", "--help"]},
         help=_("Game search from the minimax tutorial: play, analyse and solve games."),
     )
-    @click.version_option(version=__version__, prog_name="zermelo")
+    @click.version_option(
+        version=__version__,
+        prog_name="zermelo",
+        help=_("Show the version and exit."),
+        message=_("%(prog)s, version %(version)s"),
+    )
     @_lang_option
     def cli() -> None:
         pass
@@ -906,12 +975,16 @@ def _format_line(state: Any, line: Sequence[Any]) -> list[str]:
 
 
 def _requested_language(argv: Sequence[str]) -> str | None:
+    """The value of the last ``--lang`` before ``--`` (click lets a later option win, too)."""
+    requested = None
     for index, arg in enumerate(argv):
+        if arg == "--":
+            break
         if arg == "--lang" and index + 1 < len(argv):
-            return argv[index + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
+            requested = argv[index + 1]
+        elif arg.startswith("--lang="):
+            requested = arg.split("=", 1)[1]
+    return requested
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -2,11 +2,13 @@
 
 English strings are the message ids (the tutorial's own words); the other languages come from
 gettext catalogs under ``i18n/locale/<code>/LC_MESSAGES/zermelo.po``, compiled to ``.mo`` files that
-ship inside the package (``python -m zermelo.i18n.compile`` rebuilds them, and a test checks that
-they are up to date).
+ship inside the package (``python -m zermelo.i18n.catalogs`` extracts, updates and compiles them,
+and tests check that they are complete and up to date; see ``docs/i18n.md``).
 
 Front ends call :func:`setup` once with the ``--lang`` option, then use :func:`_` (``gettext``) and
-:func:`ngettext`. Library code below the front ends never translates: it raises errors in English.
+:func:`ngettext`. A string that must be translated later, where it is shown (a class attribute, a
+table of page texts), is marked with :func:`N_` so that extraction finds it. Library code below the
+front ends never translates: it raises errors in English.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALE_DIR",
+    "N_",
     "current_language",
     "gettext",
     "ngettext",
@@ -51,13 +54,15 @@ def _normalize(code: str) -> str:
 def resolve_language(
     requested: str | None, environ: Mapping[str, str] | None = None
 ) -> tuple[str, str | None]:
-    """Pick the language: ``requested`` first, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, else English.
+    """Pick the language: ``requested``, else ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, else English.
 
-    Returns the code and, when a language was asked for but is not supported, a warning (English;
-    the caller prints it once). The ``C`` and ``POSIX`` locales mean English.
+    Returns the code and, when ``requested`` names no supported language, a warning (English; the
+    caller prints it once). The first locale variable that is set decides, as in POSIX; ``C`` and
+    ``POSIX`` mean English, and so does a locale we have no catalog for, without a warning: a
+    person who did not ask for a language should not hear about it on every command.
     """
     env = os.environ if environ is None else environ
-    if requested:
+    if requested is not None:
         code = _normalize(requested)
         if code in LANGUAGES:
             return code, None
@@ -70,14 +75,7 @@ def resolve_language(
         if not value:
             continue
         code = _normalize(value)
-        if code in ("c", "posix"):
-            return "en", None
-        if code in LANGUAGES:
-            return code, None
-        return "en", (
-            f"warning: language {value!r} from {variable} is not available; using English "
-            f"(available: {', '.join(LANGUAGES)})"
-        )
+        return (code if code in LANGUAGES else "en"), None
     return "en", None
 
 
@@ -94,7 +92,7 @@ def setup(code: str) -> None:
 
 
 def translation_for(code: str) -> _gettext.NullTranslations:
-    """A translations object for ``code`` without changing the process-wide language (for servers)."""
+    """Translations for ``code`` that leave the process-wide language alone (for servers)."""
     if code == "en" or code not in LANGUAGES:
         return _gettext.NullTranslations()
     return _gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
@@ -110,6 +108,11 @@ def gettext(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
+    """Mark ``message`` for extraction without translating it; :func:`_` translates it later."""
+    return message
 
 
 _ = gettext

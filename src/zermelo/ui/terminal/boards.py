@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from zermelo.core.errors import ZermeloError
 from zermelo.core.state import Player
+from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 __all__ = [
@@ -66,7 +67,8 @@ _COLOURS = {"X": "bold red", "O": "bold blue"}
 class TicTacToeView:
     """The tutorial's board: ``X | O |  `` rows with ``---------`` between them."""
 
-    title = "Tic Tac Toe"
+    # TRANSLATORS: the game's name as players know it in your language.
+    title = N_("Tic Tac Toe")
 
     def symbol(self, player: Player) -> str:
         return "X" if player is Player.FIRST else "O"
@@ -120,10 +122,12 @@ class CheckersView:
     written under the board.
     """
 
-    title = "Checkers"
+    # TRANSLATORS: English draughts (8x8), as players know it in your language.
+    title = N_("Checkers")
 
     def symbol(self, player: Player) -> str:
-        return "Black" if player is Player.FIRST else "White"
+        # English here, so that --human black works in every language; shown translated.
+        return N_("Black") if player is Player.FIRST else N_("White")
 
     def intro(self) -> list[str]:
         return [
@@ -146,6 +150,7 @@ class CheckersView:
         stripped = text.strip()
         legal = list(state.legal_moves())
         listed = ", ".join(state.format_move(m) for m in legal)
+        # TRANSLATORS: a word the player may type to list the legal moves.
         if stripped in ("?", "moves", _("moves")):
             return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
         squares = _typed_squares(stripped)
@@ -375,7 +380,7 @@ def view_for(game: str) -> BoardView:
     if game == "connect4":
         return Connect4View()
     if game == "gomoku":
-        return MnkView("Gomoku")
+        return MnkView(N_("Gomoku"))
     if game == "mnk":
-        return MnkView("m,n,k game")
+        return MnkView(N_("m,n,k game"))
     raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")

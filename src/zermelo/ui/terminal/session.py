@@ -96,13 +96,17 @@ class Session:
         wanted = symbol.strip().lower()
         for player in Player:
             name = self.view.symbol(player).lower()
-            # The whole name or its first letter: "X", "Black" or "b".
-            if wanted in (name, name[:1]):
+            # The whole name or its first letter: "X", "Black" or "b"; or the translated name.
+            if wanted in (name, name[:1], _(self.view.symbol(player)).lower()):
                 return player
         from zermelo.core.errors import ParseError
 
-        symbols = " or ".join(self.view.symbol(p) for p in Player)
-        raise ParseError(f"invalid side {symbol!r}: expected {symbols}")
+        first, second = (_(self.view.symbol(player)) for player in Player)
+        raise ParseError(
+            _("invalid side {side}: expected {first} or {second}").format(
+                side=repr(symbol), first=first, second=second
+            )
+        )
 
     # -- output helpers ---------------------------------------------------------------------
 
@@ -135,6 +139,8 @@ class Session:
                     return 0
                 self._show_score()
                 try:
+                    # TRANSLATORS: use the first letters of your words for "yes" and "no"; the
+                    # answers "y" and "yes" below are translated to match.
                     again = self.ask("\n" + _("Play again? (y/n): "))
                 except _InputEnded:
                     self.say()
@@ -166,8 +172,8 @@ class Session:
         self.say("\n")
 
     def _say_sides(self) -> None:
-        human = self.view.symbol(self.human)
-        ai = self.view.symbol(self.human.opponent)
+        human = _(self.view.symbol(self.human))
+        ai = _(self.view.symbol(self.human.opponent))
         self.say(_("You are '{human}' and the AI is '{ai}'").format(human=human, ai=ai))
 
     def _first_player(self) -> Player:
@@ -237,7 +243,10 @@ class Session:
 
 def _yes_words() -> set[str]:
     # The English answers work in every language, next to the translated ones.
-    return {"y", "yes", _("y").lower(), _("yes").lower()}
+    # TRANSLATORS: the short answer "yes" to "Play again? (y/n): ", as the prompt shows it.
+    short = _("y")
+    # TRANSLATORS: the answer "yes" to "Play again?", written out.
+    return {"y", "yes", short.lower(), _("yes").lower()}
 
 
 def play_tutorial_game(game: TicTacToe) -> None:
