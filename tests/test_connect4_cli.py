@@ -35,3 +35,43 @@ def test_solve_lines_from_stdin_reports_bad_lines_and_goes_on() -> None:
     errors = done.stderr.strip().splitlines()
     assert len(errors) == 1
     assert errors[0].startswith("line 2:") and "'44x'" in errors[0]
+
+
+def test_analyze_connect4_gives_every_column_in_words() -> None:
+    done = run_cli("analyze", "connect4", "2252576253462244111563365343671351441")
+    assert done.returncode == 0, done.stderr
+    rows = {
+        cells[0]: cells[1:]
+        for line in done.stdout.splitlines()
+        if line.count("│") == 4
+        for cells in [[c.strip() for c in line.split("│")[1:-1]]]
+    }
+    assert rows["1"] == ["-", "full"]
+    assert rows["6"] == ["-1", "loss in 2"]
+    assert rows["7"] == ["-2", "loss in 1"]
+    assert "Best move: 6" in done.stdout
+    assert "Principal variation: 6 7" in done.stdout
+
+
+def test_analyze_the_empty_board_answers_from_the_book() -> None:
+    done = run_cli("analyze", "connect4", "", timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert "Best move: 4" in done.stdout
+    assert "Value: win in 21" in done.stdout
+
+
+def test_play_connect4_with_piped_input() -> None:
+    # Column 4 over and over: the seventh disc finds the column full and is refused.
+    moves = "4\n" * 7 + "x\n" + "".join(f"{c}\n" for c in [3, 3, 3, 5, 5, 5, 2, 6, 1, 7] * 4)
+    done = run_cli(
+        "play", "connect4", "--first", "human", "--once", "--level", "easy", "--seed", "3",
+        stdin=moves,
+    )  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, out[-800:]
+    assert out.startswith("Welcome to Connect Four!\n")
+    assert "You are 'X' and the AI is 'O'" in out
+    assert " 1 2 3 4 5 6 7" in out and "+-------------+" in out
+    assert "That column is full! Try again." in out
+    assert "Please enter a number between 1 and 7!" in out
+    assert out.rstrip().endswith(("AI wins!", "Congratulations! You win!", "It's a tie!"))
