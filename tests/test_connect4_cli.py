@@ -75,3 +75,18 @@ def test_play_connect4_with_piped_input() -> None:
     assert "That column is full! Try again." in out
     assert "Please enter a number between 1 and 7!" in out
     assert out.rstrip().endswith(("AI wins!", "Congratulations! You win!", "It's a tie!"))
+
+
+def test_a_side_and_a_contradicting_first_are_refused_before_the_game() -> None:
+    done = run_cli("play", "connect4", "--human", "O", "--first", "human")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip() == (
+        "zermelo: error: in Connect Four, X always moves first: drop --first, or choose the other side"
+    )
+
+
+def test_a_chosen_side_decides_who_starts() -> None:
+    done = run_cli("play", "connect4", "--human", "O", "--once", "--seed", "9", stdin="")
+    assert "You are 'O' and the AI is 'X'" in done.stdout
+    assert done.stdout.index("AI's turn...") < done.stdout.index("Your turn (1-7): ")

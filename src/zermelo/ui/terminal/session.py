@@ -88,7 +88,23 @@ class Session:
             time_limit=options.time_limit,
         )
         self.human = self._human_side(options.human)
+        self._check_first()
         self.score = Scoreboard()
+
+    def _check_first(self) -> None:
+        """Where the rules fix who starts, a chosen side decides it: refuse a contradiction now,
+        before the first game, rather than halfway through the session."""
+        mover = self.spec.first_mover
+        if mover is None or self.options.human is None or self.options.first == "random":
+            return
+        if (self.options.first == "human") != (self.human == mover):
+            from zermelo.core.errors import ParseError
+
+            raise ParseError(
+                _(
+                    "in {game}, {side} always moves first: drop --first, or choose the other side"
+                ).format(game=_(self.view.title), side=_(self.view.symbol(mover)))
+            )
 
     def _human_side(self, symbol: str | None) -> Player:
         if symbol is None:
@@ -178,6 +194,9 @@ class Session:
 
     def _first_player(self) -> Player:
         first = self.options.first
+        mover = self.spec.first_mover
+        if mover is not None and self.options.human is not None:
+            return mover  # the rules say who starts, and the person chose a side
         if first == "human":
             human_first = True
         elif first == "ai":
