@@ -64,6 +64,28 @@ class BoardView(Protocol):
 _COLOURS = {"X": "bold red", "O": "bold blue"}
 
 
+def _cell(
+    mark: str,
+    where: tuple[int, int],
+    line: set[tuple[int, int]],
+    last: tuple[int, int] | None,
+    *,
+    rich: bool,
+) -> str:
+    """One grid cell (``X``, ``O`` or ``.``): plain, or coloured with the winning line on green
+    and the last move in reverse video."""
+    if not rich:
+        return mark
+    if mark == ".":
+        return "[dim].[/dim]"
+    style = _COLOURS[mark]
+    if where in line:
+        style += " on green"
+    elif where == last:
+        style += " reverse"
+    return f"[{style}]{mark}[/{style}]"
+
+
 class TicTacToeView:
     """The tutorial's board: ``X | O |  `` rows with ``---------`` between them."""
 
@@ -286,18 +308,7 @@ class MnkView:
             cells = []
             for col, char in enumerate(text):
                 mark = {"x": "X", "o": "O"}.get(char, ".")
-                if rich:
-                    if mark == ".":
-                        cells.append("[dim].[/dim]")
-                    else:
-                        style = _COLOURS[mark]
-                        if (top, col) in line:
-                            style += " on green"
-                        elif (top, col) == last_cell:
-                            style += " reverse"
-                        cells.append(f"[{style}]{mark}[/{style}]")
-                else:
-                    cells.append(mark)
+                cells.append(_cell(mark, (top, col), line, last_cell, rich=rich))
             out.append(f"{number:>2} " + " ".join(cells) + f" {number}")
         out.append(letters)
         if last is not None and not rich:
@@ -355,17 +366,7 @@ class Connect4View:
         for top, text in enumerate(rows):
             cells = []
             for col, mark in enumerate(text):
-                if not rich:
-                    cells.append(mark)
-                elif mark == ".":
-                    cells.append("[dim].[/dim]")
-                else:
-                    style = _COLOURS[mark]
-                    if (top, col) in line:
-                        style += " on green"
-                    elif (top, col) == last_cell:
-                        style += " reverse"
-                    cells.append(f"[{style}]{mark}[/{style}]")
+                cells.append(_cell(mark, (top, col), line, last_cell, rich=rich))
             out.append("|" + "|".join(cells) + "|")
         out.append("+" + "-" * (2 * state.width - 1) + "+")
         return "\n".join(out)
