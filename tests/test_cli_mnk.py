@@ -54,6 +54,8 @@ def test_explain_shows_every_feature_and_the_total() -> None:
         (["play", "gomoku", "--size", "7x7"], "use 'mnk' for --size and --k"),
         (["play", "mnk", "--size", "7y7"], "is not a board size"),
         (["play", "tictactoe", "--k", "4"], "not of tictactoe"),
+        (["play", "mnk", "--size", "30x30"], "invalid board size 30x30"),
+        (["play", "mnk", "--size", "5x5", "--k", "9"], "invalid row length k=9"),
         (["explain", "gomoku", "h8 z99"], "move 'z99' is off the 15x15 board"),
         (["explain", "tictactoe", "........."], "explain works on gomoku and mnk"),
         (["solve", "tictactoe", "--k", "4"], "tic-tac-toe is 3x3"),
@@ -63,5 +65,6 @@ def test_explain_shows_every_feature_and_the_total() -> None:
 def test_bad_rules_get_one_line(args: list[str], fragment: str) -> None:
     done = run_cli(*args)
     assert done.returncode == 2
+    assert done.stdout == ""  # refused before any greeting
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and fragment in lines[0], done.stderr

@@ -87,6 +87,8 @@ class Session:
             seed=self.rng.randrange(2**32),
             time_limit=options.time_limit,
         )
+        # Bad rules (a board too big, k longer than the board) are refused before the greeting.
+        self.spec.new(**options.game_options)
         self.human = self._human_side(options.human)
         self._check_first()
         self.score = Scoreboard()
