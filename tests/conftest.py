@@ -6,11 +6,35 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
+
+
+def english_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """This process's environment, without locale settings (so English), running ``src``."""
+    environment = {
+        k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")
+    }
+    environment["PYTHONPATH"] = str(SRC) + os.pathsep + environment.get("PYTHONPATH", "")
+    environment["COLUMNS"] = "120"
+    if extra:
+        environment.update(extra)
+    return environment
+
+
+def start_cli(*args: str) -> subprocess.Popen[str]:
+    """Start ``python -m zermelo ARGS`` with pipes, for tests that answer prompts as they come."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "zermelo", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=english_env(),
+    )
 
 
 def run_cli(
@@ -38,3 +62,17 @@ def run_cli(
 @pytest.fixture
 def cli() -> object:
     return run_cli
+
+
+def reachable(start: Any) -> set[Any]:
+    """Every state reachable from ``start`` by legal moves, ``start`` included."""
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        state = frontier.pop()
+        for move in state.legal_moves():
+            child = state.play(move)
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return seen

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import io
-import os
 import re
-import subprocess
-import sys
 
 import pytest
 from rich.console import Console
 
-from conftest import SRC, run_cli
+from conftest import run_cli, start_cli
 from zermelo.games.checkers import CheckersState
 from zermelo.ui.terminal.boards import CheckersView
 from zermelo.ui.terminal.session import GameOptions, Session
@@ -24,15 +21,7 @@ def play_through(args: list[str], first_replies: list[str] = ()) -> str:  # type
     """Run ``zermelo ARGS`` and answer every move prompt as it appears: first with
     ``first_replies`` in turn, then with the move the prompt gives as its example (the first legal
     move). Returns the whole transcript."""
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
-    env["PYTHONPATH"] = str(SRC)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zermelo", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process = start_cli(*args)
     assert process.stdin is not None and process.stdout is not None
     replies = list(first_replies)
     transcript = ""

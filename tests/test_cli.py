@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, start_cli
 
 RESULTS = ("AI wins!", "Congratulations! You win!", "It's a tie!")
 
@@ -71,21 +71,7 @@ def converse(args: list[str], answers: dict[str, list[str]]) -> str:
     ``answers`` maps a prompt to the replies to give it in turn; a square reply of "*" means "the
     first free square" (read off the last board shown). Returns the whole transcript.
     """
-    import os
-    import subprocess
-    import sys
-
-    from conftest import SRC
-
-    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
-    env["PYTHONPATH"] = str(SRC)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "zermelo", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process = start_cli(*args)
     assert process.stdin is not None and process.stdout is not None
     transcript = ""
     pending = {prompt: list(replies) for prompt, replies in answers.items()}

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import reachable
 from zermelo.core.errors import BudgetError
 from zermelo.core.scores import WIN, describe
 from zermelo.core.state import Player
@@ -23,26 +24,14 @@ from zermelo.search import (
 )
 
 
-def reachable(start: TicTacToeState) -> list[TicTacToeState]:
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        state = frontier.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
-    return sorted(seen, key=lambda s: (s.ply, s.x, s.o, s.to_move))
-
-
 def oracle_values(start: TicTacToeState) -> dict[TicTacToeState, float]:
     """Plain minimax's value of every position reachable from ``start``.
 
     Each value is computed by :func:`minimax` from its own position; positions are visited from the
     end of the game backwards only to keep the run short (the values do not depend on the order).
     """
-    return {state: minimax(state).value for state in reachable(start)}
+    states = sorted(reachable(start), key=lambda s: (s.ply, s.x, s.o, s.to_move))
+    return {state: minimax(state).value for state in states}
 
 
 @pytest.mark.slow

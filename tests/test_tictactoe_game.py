@@ -6,23 +6,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conftest import reachable
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
 from zermelo.core.state import Player, State
 from zermelo.games import get_game
 from zermelo.games.tictactoe import TicTacToeState
-
-
-def reachable(start: TicTacToeState) -> set[TicTacToeState]:
-    seen = {start}
-    frontier = [start]
-    while frontier:
-        state = frontier.pop()
-        for move in state.legal_moves():
-            child = state.play(move)
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
-    return seen
 
 
 def count_games(state: TicTacToeState) -> tuple[int, int, int]:
