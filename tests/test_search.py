@@ -27,8 +27,8 @@ from zermelo.search import (
 def oracle_values(start: TicTacToeState) -> dict[TicTacToeState, float]:
     """Plain minimax's value of every position reachable from ``start``.
 
-    Each value is computed by :func:`minimax` from its own position; positions are visited from the
-    end of the game backwards only to keep the run short (the values do not depend on the order).
+    Each value is computed by :func:`minimax` from its own position, with no memory shared between
+    positions; they are visited in a fixed order so that failures name the same position each run.
     """
     states = sorted(reachable(start), key=lambda s: (s.ply, s.x, s.o, s.to_move))
     return {state: minimax(state).value for state in states}
