@@ -86,3 +86,13 @@ def test_tallies_per_pair_and_overall() -> None:
     assert table == {"a": Tally(1, 1, 2), "b": Tally(1, 1, 1), "c": Tally(1, 0, 0)}
     assert sum(t.wins for t in table.values()) == sum(t.losses for t in table.values())
     assert table["a"].score == pytest.approx(1.5 / 4)
+
+
+def test_all_draws_give_an_interval_not_an_exact_zero() -> None:
+    six = elo_estimate(Tally(0, 6, 0))
+    assert six.value == 0
+    assert six.describe() == "+0 [-172, +172]"
+    # More draws narrow it, symmetrically.
+    sixty = elo_estimate(Tally(0, 60, 0))
+    assert 0 < sixty.high < six.high
+    assert sixty.low == pytest.approx(-sixty.high)

@@ -10,6 +10,9 @@ as ``p ± 1.96 s``, each end turned into Elo. When an end leaves (0, 1) that sid
 unbounded. A score of 0% or 100% has no finite estimate: then :class:`EloEstimate` carries only the
 one-sided bound that the exact binomial (Clopper-Pearson) interval gives, ``(0.025)^(1/n)`` for
 ``n`` straight wins, so that a clean sweep of 10 games reads ">= +140", not "infinity".
+All games drawn has a spread of zero, which would claim an exact +0; then the interval is the
+score one half-point bound of the same exact rule away from 1/2 on either side, ``1/2 ± (1 -
+0.025^(1/n)) / 2``, so 6 draws read "+0 [-172, +172]".
 """
 
 from __future__ import annotations
@@ -122,8 +125,13 @@ def elo_estimate(tally: Tally, z: float = Z95) -> EloEstimate:
     variance = (
         tally.wins * (1.0 - p) ** 2 + tally.draws * (0.5 - p) ** 2 + tally.losses * p**2
     ) / n
-    error = math.sqrt(variance / n)
-    low_p, high_p = p - z * error, p + z * error
+    if variance == 0.0:
+        # Every game drawn: no observed spread, so bound how often a decisive game could occur.
+        half_width = (1.0 - 0.025 ** (1.0 / n)) / 2.0
+        low_p, high_p = p - half_width, p + half_width
+    else:
+        error = math.sqrt(variance / n)
+        low_p, high_p = p - z * error, p + z * error
     low = elo_from_score(low_p) if low_p > 0.0 else -math.inf
     high = elo_from_score(high_p) if high_p < 1.0 else math.inf
     return EloEstimate(elo_from_score(p), low, high, n)
