@@ -353,3 +353,50 @@ def test_checkers_thinking_lists_every_legal_move_with_its_value(
     assert names == {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
     expect(items.first).to_have_class(re.compile(r"\bbest\b"))
     expect(items.first).to_contain_text("(heuristic)")
+
+
+# A black king on 3 with two jumps that both end on 17: 3x10x17 and 3x12x19x10x17.
+TWO_WAYS = "B:W7,8,14,15,16,30:BK3"
+
+
+def test_checkers_clicks_through_a_square_pick_between_jumps_to_the_same_square(
+    page: Page, live_server: str, client: Any
+) -> None:
+    # The page has no control for a start position: it gets one as the game's initial position
+    # from /api/games, and the move it then sends to /api/play is caught.
+    two_ways = client.post("/api/state", json={"game": "checkers", "position": TWO_WAYS}).json()
+
+    def games(route: Any) -> None:
+        answer = route.fetch().json()
+        for game in answer["games"]:
+            if game["name"] == "checkers":
+                game["initial"] = two_ways
+        route.fulfill(json=answer)
+
+    sent: list[str] = []
+
+    def play(route: Any) -> None:
+        sent.append(str(route.request.post_data_json["move"]))
+        route.fulfill(status=422, json={"error": {"type": "Caught", "message": "caught"}})
+
+    page.route("**/api/games", games)
+    page.route("**/api/play", play)
+    open_page(page, live_server, "?game=checkers&seed=1")
+    message = page.locator("[data-testid=message]")
+    page.click('#board [data-move="3"]')
+    expect(page.locator("#board .target")).to_have_count(2)  # 17, and 3 itself (a loop)
+    expect(page.locator('#board [data-move="12"]')).to_have_class(re.compile(r"\bvia\b"))
+    page.click('#board [data-move="17"]')
+    expect(message).to_have_text(
+        "Several captures end there: click the squares it jumps through, in order."
+    )
+    page.click('#board [data-move="12"]')
+    expect(page.locator("#board .target")).to_have_count(2)
+    page.click('#board [data-move="17"]')
+    expect(message).to_contain_text("caught")
+    page.click('#board [data-move="3"]')
+    expect(message).to_have_text("")
+    page.click('#board [data-move="10"]')
+    page.click('#board [data-move="17"]')
+    expect(message).to_contain_text("caught")
+    assert sent == ["3x12x19x10x17", "3x10x17"]
