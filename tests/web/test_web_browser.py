@@ -400,3 +400,18 @@ def test_checkers_clicks_through_a_square_pick_between_jumps_to_the_same_square(
     page.click('#board [data-move="17"]')
     expect(message).to_contain_text("caught")
     assert sent == ["3x12x19x10x17", "3x10x17"]
+
+
+def test_checkers_can_be_played_with_the_keyboard(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=checkers&level=easy&seed=3")
+    page.focus('#board [data-move="11"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .selected")).to_have_attribute("data-move", "11")
+    page.keyboard.press("ArrowDown")  # to 16, the nearest dark square below on the right
+    expect(page.locator('#board [data-move="16"]')).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('#board [data-move="15"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_for_your_turn_or_end(page)
+    pieces = checkers_pieces(page)
+    assert pieces[15] == "b" and 11 not in pieces

@@ -624,6 +624,16 @@ function render() {
 
 function showPending(move) {
   // Put the person's mark down at once, so the click feels immediate while the AI thinks.
+  if (ui.game.kind === "checkers") {
+    // Move the piece at once; what it took goes when the server answers.
+    const squares = squaresOf(move);
+    const from = document.querySelector(`#board [data-move="${squares[0]}"]`);
+    const to = document.querySelector(`#board [data-move="${squares[squares.length - 1]}"]`);
+    const piece = from && from.querySelector(".piece");
+    $("#board").classList.add("waiting");
+    if (piece && to && from !== to) to.prepend(piece);
+    return;
+  }
   const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
   if (!target) return;
   $("#board").classList.add("waiting");
@@ -909,7 +919,11 @@ function treeItem(node, open) {
 function onBoardKey(event) {
   const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   const step = steps[event.key];
-  if (!step || !ui.view || ui.view.board.kind === "checkers") return;
+  if (!step || !ui.view) return;
+  if (ui.view.board.kind === "checkers") {
+    checkersKey(event, step);
+    return;
+  }
   const points = [...$("#board").querySelectorAll("[data-move]")];
   const index = points.indexOf(document.activeElement);
   if (index < 0) return;
@@ -923,6 +937,28 @@ function onBoardKey(event) {
   if (target) {
     event.preventDefault();
     target.focus();
+  }
+}
+
+// Checkers: left and right go to the next dark square in the row, up and down to the nearest one
+// in the next row (only dark squares are points).
+function checkersKey(event, [dx, dy]) {
+  const points = ui.view.board.points;
+  const focused = document.activeElement && document.activeElement.dataset.move;
+  if (!focused) return;
+  const r = points.findIndex((row) => row.includes(focused));
+  if (r < 0) return;
+  const c = points[r].indexOf(focused);
+  const tries = dy === 0 ? [[r, c + 2 * dx]] : [[r + dy, c + 1], [r + dy, c - 1]];
+  for (const [row, col] of tries) {
+    const move = points[row] && points[row][col];
+    if (!move) continue;
+    const target = $("#board").querySelector(`[data-move="${CSS.escape(move)}"]`);
+    if (target) {
+      event.preventDefault();
+      target.focus();
+      return;
+    }
   }
 }
 
