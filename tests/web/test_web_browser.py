@@ -415,3 +415,13 @@ def test_checkers_can_be_played_with_the_keyboard(page: Page, live_server: str) 
     wait_for_your_turn_or_end(page)
     pieces = checkers_pieces(page)
     assert pieces[15] == "b" and 11 not in pieces
+
+
+def test_checkers_when_the_ai_starts_you_play_white(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=checkers&level=medium&starts=ai&seed=4")
+    wait_for_your_turn_or_end(page)
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (White)")
+    pieces = checkers_pieces(page)
+    assert sorted(s for s, piece in pieces.items() if piece == "b") != list(range(1, 13))
+    page.click('#board [data-move="11"]')
+    expect(page.locator("[data-testid=message]")).to_have_text("Pick one of your pieces.")

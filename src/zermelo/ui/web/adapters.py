@@ -295,8 +295,8 @@ ADAPTERS: dict[str, Adapter] = {
         "checkers",
         _checkers_rows,
         _checkers_move,
+        # No winning line to show: its cells hold b, w, B and W, never X or O.
         ai_time=1.0,
-        in_a_row=lambda state: 99,
         draw=_checkers_board,
         last_cell=_checkers_last,
     ),
