@@ -281,3 +281,147 @@ def test_game_options_change_the_board(page: Page, live_server: str) -> None:
     expect(page.locator("[data-testid=message]")).to_contain_text("19")
     expect(page.locator('#options [data-option="k"]')).to_have_value("4")
     expect(page.locator("#board .cell")).to_have_count(7 * 6)
+
+
+def checkers_pieces(page: Page) -> dict[int, str]:
+    """The pieces on the page's checkers board, by square number."""
+    pieces: dict[int, str] = {}
+    for element in page.query_selector_all("#board [data-move][data-piece]"):
+        pieces[int(str(element.get_attribute("data-move")))] = str(
+            element.get_attribute("data-piece")
+        )
+    return pieces
+
+
+def test_checkers_a_piece_is_moved_by_two_clicks_and_the_ai_replies(
+    page: Page, live_server: str
+) -> None:
+    open_page(page, live_server, "?game=checkers&level=easy&seed=9")
+    status = page.locator("[data-testid=status]")
+    expect(status).to_have_text("Your turn (Black)")
+    assert page.locator("#board [data-move]").count() == 32
+    before = checkers_pieces(page)
+    assert sorted(before) == [*range(1, 13), *range(21, 33)]
+    page.click('#board [data-move="11"]')
+    expect(page.locator("#board .selected")).to_have_attribute("data-move", "11")
+    targets = page.locator("#board .target")
+    expect(targets).to_have_count(2)
+    assert {targets.nth(i).get_attribute("data-move") for i in range(2)} == {"15", "16"}
+    page.click('#board [data-move="15"]')
+    wait_for_your_turn_or_end(page)
+    expect(status).to_have_text("Your turn (Black)")
+    after = checkers_pieces(page)
+    assert after[15] == "b" and 11 not in after
+    moved = set(before) ^ set(after)
+    assert {11, 15} < moved and len(moved) == 4, moved  # the AI moved one white man too
+    assert sum(piece == "w" for piece in after.values()) == 12
+
+
+def test_checkers_refused_clicks_say_why_and_a_capture_is_played(
+    page: Page, live_server: str
+) -> None:
+    # After 11-15 22-18, Black must take: 15x22.
+    open_page(page, live_server, "?game=checkers&level=easy&seed=2&moves=11-15,22-18")
+    message = page.locator("[data-testid=message]")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (Black)")
+    page.click('#board [data-move="21"]')
+    expect(message).to_have_text("Pick one of your pieces.")
+    page.click('#board [data-move="9"]')
+    expect(message).to_have_text("A capture is mandatory: pick a piece that can jump.")
+    expect(page.locator("#board .selected")).to_have_count(0)
+    page.click('#board [data-move="15"]')
+    expect(message).to_have_text("")
+    page.click('#board [data-move="19"]')
+    expect(message).to_have_text("That is not a move for this piece: pick a highlighted square.")
+    page.click('#board [data-move="22"]')
+    wait_for_your_turn_or_end(page)
+    pieces = checkers_pieces(page)
+    # Black took the man on 18; White had to take back on 22 (25x18 or 26x17).
+    assert sum(piece == "w" for piece in pieces.values()) == 11
+    assert sum(piece == "b" for piece in pieces.values()) == 11
+    assert 15 not in pieces and 22 not in pieces
+
+
+def test_checkers_thinking_lists_every_legal_move_with_its_value(
+    page: Page, live_server: str
+) -> None:
+    open_page(page, live_server, "?game=checkers&seed=1")
+    page.locator("label.switch", has=page.locator("#thinking")).click()
+    items = page.locator("[data-testid=move-values] li")
+    expect(items).to_have_count(7)
+    names = {str(items.nth(i).get_attribute("data-move-value")) for i in range(7)}
+    assert names == {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+    expect(items.first).to_have_class(re.compile(r"\bbest\b"))
+    expect(items.first).to_contain_text("(heuristic)")
+
+
+# A black king on 3 with two jumps that both end on 17: 3x10x17 and 3x12x19x10x17.
+TWO_WAYS = "B:W7,8,14,15,16,30:BK3"
+
+
+def test_checkers_clicks_through_a_square_pick_between_jumps_to_the_same_square(
+    page: Page, live_server: str, client: Any
+) -> None:
+    # The page has no control for a start position: it gets one as the game's initial position
+    # from /api/games, and the move it then sends to /api/play is caught.
+    two_ways = client.post("/api/state", json={"game": "checkers", "position": TWO_WAYS}).json()
+
+    def games(route: Any) -> None:
+        answer = route.fetch().json()
+        for game in answer["games"]:
+            if game["name"] == "checkers":
+                game["initial"] = two_ways
+        route.fulfill(json=answer)
+
+    sent: list[str] = []
+
+    def play(route: Any) -> None:
+        sent.append(str(route.request.post_data_json["move"]))
+        route.fulfill(status=422, json={"error": {"type": "Caught", "message": "caught"}})
+
+    page.route("**/api/games", games)
+    page.route("**/api/play", play)
+    open_page(page, live_server, "?game=checkers&seed=1")
+    message = page.locator("[data-testid=message]")
+    page.click('#board [data-move="3"]')
+    expect(page.locator("#board .target")).to_have_count(2)  # 17, and 3 itself (a loop)
+    expect(page.locator('#board [data-move="12"]')).to_have_class(re.compile(r"\bvia\b"))
+    page.click('#board [data-move="17"]')
+    expect(message).to_have_text(
+        "Several captures end there: click the squares it jumps through, in order."
+    )
+    page.click('#board [data-move="12"]')
+    expect(page.locator("#board .target")).to_have_count(2)
+    page.click('#board [data-move="17"]')
+    expect(message).to_contain_text("caught")
+    page.click('#board [data-move="3"]')
+    expect(message).to_have_text("")
+    page.click('#board [data-move="10"]')
+    page.click('#board [data-move="17"]')
+    expect(message).to_contain_text("caught")
+    assert sent == ["3x12x19x10x17", "3x10x17"]
+
+
+def test_checkers_can_be_played_with_the_keyboard(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=checkers&level=easy&seed=3")
+    page.focus('#board [data-move="11"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .selected")).to_have_attribute("data-move", "11")
+    page.keyboard.press("ArrowDown")  # to 16, the nearest dark square below on the right
+    expect(page.locator('#board [data-move="16"]')).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator('#board [data-move="15"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    wait_for_your_turn_or_end(page)
+    pieces = checkers_pieces(page)
+    assert pieces[15] == "b" and 11 not in pieces
+
+
+def test_checkers_when_the_ai_starts_you_play_white(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=checkers&level=medium&starts=ai&seed=4")
+    wait_for_your_turn_or_end(page)
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (White)")
+    pieces = checkers_pieces(page)
+    assert sorted(s for s, piece in pieces.items() if piece == "b") != list(range(1, 13))
+    page.click('#board [data-move="11"]')
+    expect(page.locator("[data-testid=message]")).to_have_text("Pick one of your pieces.")

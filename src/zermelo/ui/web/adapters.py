@@ -3,7 +3,10 @@
 Two kinds of grid cover the games:
 
 * ``place``: every empty point is a move (tic-tac-toe, gomoku, any m,n,k board);
-* ``drop``: a click anywhere in a column is the move for that column (Connect Four).
+* ``drop``: a click anywhere in a column is the move for that column (Connect Four);
+* ``checkers``: the 8x8 draughts board; only the 32 dark squares are points, each named by its
+  square number, and a move takes two clicks or more (the piece, then where it goes), which the
+  page matches against the legal moves.
 
 An adapter says how big the grid is, what lies on each cell (rows from the top) and which move a
 cell or column stands for; the page draws any grid from that. Adding a game is a few lines here: the
@@ -78,6 +81,10 @@ class Adapter:
     ``choose(state, level, seed, time_limit) -> Choice`` and
     ``values(state, time_limit, node_limit) -> Analysis`` replace the generic engines of
     :mod:`zermelo.ui.web.engines` for games that have their own (``None``: the generic ones).
+
+    ``draw(state)`` replaces :meth:`board` for a board that is not a grid of X and O (checkers);
+    ``last_cell(move)`` names the ``[row, col]`` a move ended on, for games where a move changes
+    more than one cell.
     """
 
     name: str
@@ -91,6 +98,8 @@ class Adapter:
     in_a_row: Callable[[Any], int] = lambda state: 3
     choose: Callable[[Any, str, int, float], Choice] | None = None
     values: Callable[[Any, float, int], Analysis] | None = None
+    draw: Callable[[Any], dict[str, Any]] | None = None
+    last_cell: Callable[[Any], list[int]] | None = None
 
     def ai_choice(self, state: Any, level: str, seed: int, time_limit: float) -> Choice:
         """The AI's move at ``level``, within about ``time_limit`` seconds."""
@@ -133,6 +142,8 @@ class Adapter:
         too, so the page can say why a click there is refused); for a ``drop`` grid ``columns[col]``
         is the move of each column.
         """
+        if self.draw is not None:
+            return self.draw(state)
         rows = ["".join(c if c in "XO" else "." for c in row.upper()) for row in self.rows(state)]
         height = len(rows)
         width = len(rows[0]) if rows else 0
@@ -192,6 +203,51 @@ def _connect4_move(state: Any, col: int, row: int) -> int:
     return col
 
 
+# -- checkers: the 32 dark squares, numbered as in checkers books (1 top left, Black at the top) --
+
+
+def _checkers_square(col: int, row: int) -> int | None:
+    """The square number (1-32) at ``col``, ``row`` (row 0 at the top), or ``None`` when light."""
+    if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
+        return None
+    return row * 4 + col // 2 + 1
+
+
+def _checkers_rows(state: Any) -> list[str]:
+    return [
+        "".join(
+            (state.piece(square) or ".") if (square := _checkers_square(c, r)) else "."
+            for c in range(8)
+        )
+        for r in range(8)
+    ]
+
+
+def _checkers_move(state: Any, col: int, row: int) -> int | None:
+    return _checkers_square(col, row)
+
+
+def _checkers_board(state: Any) -> dict[str, Any]:
+    """``cells[row]``: ``b``/``w`` a black/white man, ``B``/``W`` a king, ``.`` empty;
+    ``points[row][col]``: the square number of a dark square, ``""`` for a light one."""
+    return {
+        "kind": "checkers",
+        "width": 8,
+        "height": 8,
+        "cells": _checkers_rows(state),
+        "points": [
+            [str(square) if (square := _checkers_square(c, r)) else "" for c in range(8)]
+            for r in range(8)
+        ],
+    }
+
+
+def _checkers_last(move: Any) -> list[int]:
+    square = int(move[-1]) - 1
+    row = square // 4
+    return [row, 2 * (square % 4) + (1 if row % 2 == 0 else 0)]
+
+
 ADAPTERS: dict[str, Adapter] = {
     "tictactoe": Adapter("tictactoe", "place", _ttt_rows, _ttt_move, tree=True),
     "connect4": Adapter(
@@ -233,6 +289,16 @@ ADAPTERS: dict[str, Adapter] = {
         in_a_row=lambda state: int(state.rules.k),
         choose=gomoku_choose,
         values=gomoku_values,
+    ),
+    "checkers": Adapter(
+        "checkers",
+        "checkers",
+        _checkers_rows,
+        _checkers_move,
+        # No winning line to show: its cells hold b, w, B and W, never X or O.
+        ai_time=1.0,
+        draw=_checkers_board,
+        last_cell=_checkers_last,
     ),
 }
 

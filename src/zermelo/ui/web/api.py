@@ -279,7 +279,9 @@ def game_json(game: Game) -> dict[str, Any]:
         answer["line"] = winning_cells(
             answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
         )
-    if game.moves:
+    if game.moves and game.adapter.last_cell is not None:
+        answer["last"] = game.adapter.last_cell(game.moves[-1])
+    elif game.moves:
         answer["last"] = _cell_of_last_move(game.adapter, game.states[-2], state)
     return answer
 

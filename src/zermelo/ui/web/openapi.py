@@ -98,7 +98,7 @@ def openapi() -> dict[str, Any]:
             "/api/games": {
                 "get": {
                     "summary": "The games this server plays",
-                    "description": "Name, title, kind of grid (place or drop), the options and "
+                    "description": "Name, title, kind of grid (place, drop or checkers), the options and "
                     "their ranges, the levels, and the initial position of each game.",
                     "responses": {"200": {"description": "A list of games."}},
                 }

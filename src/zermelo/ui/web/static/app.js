@@ -21,6 +21,7 @@ const ui = {
   thinking: null, // the AI's last search, from /api/play
   analysis: null,
   requestId: 0,
+  selection: [], // checkers: the squares clicked so far for the move being made
 };
 
 // -- translation -------------------------------------------------------------------------------
@@ -181,6 +182,12 @@ function sideAfter(count) {
   return count % 2 === 0 ? "X" : "O";
 }
 
+// Checkers names its sides by colour: the first player (X) is Black.
+function sideName(mark) {
+  if (ui.game && ui.game.kind === "checkers") return mark === "X" ? t("Black") : t("White");
+  return mark;
+}
+
 function humansTurn() {
   return ui.view && !ui.view.terminal && ui.view.to_move === ui.human;
 }
@@ -202,6 +209,7 @@ async function newGame(setup = {}) {
     ui.seed = seed[0];
   }
   ui.thinking = null;
+  ui.selection = [];
   ui.requestId++;
   ui.busy = false;
   setMessage("");
@@ -238,6 +246,7 @@ async function play(move) {
   ui.busy = true;
   const id = ++ui.requestId;
   setMessage("");
+  ui.selection = [];
   if (move !== null) {
     showPending(move);
   }
@@ -285,6 +294,174 @@ async function clickMove(move) {
   await play(move);
 }
 
+// -- checkers: a move is clicked square by square (the piece, then where it goes) ----------------
+//
+// The legal moves come from the server in notation ("11-15", "15x24x31"). A click on a piece
+// selects it when some legal move starts there (so, when a capture is mandatory, only pieces that
+// can jump); a click on a square then plays the one legal move of that piece which ends there and
+// passes the squares clicked in between. When two jumps end on the same square, clicking the
+// squares a jump passes through picks it.
+
+function squaresOf(move) {
+  return move.split(/[-x]/).map(Number);
+}
+
+function checkersMoves() {
+  return ui.view.legal.map((move) => ({ text: move, squares: squaresOf(move) }));
+}
+
+// The legal moves from the selection's piece that pass the selection's other squares in order.
+function movesThrough(path) {
+  return checkersMoves().filter(({ squares }) => {
+    if (squares[0] !== path[0]) return false;
+    let at = 1;
+    for (const square of path.slice(1)) {
+      while (at < squares.length && squares[at] !== square) at++;
+      if (at >= squares.length) return false;
+      at++;
+    }
+    return true;
+  });
+}
+
+function pieceOwner(square) {
+  for (const [r, row] of ui.view.board.points.entries()) {
+    const c = row.indexOf(String(square));
+    if (c >= 0) {
+      const piece = ui.view.board.cells[r][c];
+      if (piece === ".") return null;
+      return piece.toLowerCase() === "b" ? "X" : "O";
+    }
+  }
+  return null;
+}
+
+async function clickSquare(text) {
+  if (ui.busy || !ui.view || ui.view.terminal || !humansTurn()) return;
+  const square = Number(text);
+  const starts = checkersMoves().some(({ squares }) => squares[0] === square);
+  if (ui.selection.length) {
+    const path = [...ui.selection, square];
+    const through = movesThrough(path);
+    const ending = through.filter(({ squares }) => squares[squares.length - 1] === square);
+    // The squares clicked are the whole move: that one, even if a longer jump also fits.
+    const exact = ending.filter(({ squares }) => squares.join() === path.join());
+    if (ending.length === 1 || exact.length === 1) {
+      await play((exact.length === 1 ? exact : ending)[0].text);
+      return;
+    }
+    if (ending.length > 1) {
+      setMessage(t("Several captures end there: click the squares it jumps through, in order."));
+      return;
+    }
+    if (square === ui.selection[0]) {
+      // A second click on the piece puts it down again.
+      ui.selection = [];
+      setMessage("");
+      render();
+      return;
+    }
+    if (through.length) {
+      ui.selection = path;
+      setMessage("");
+      render();
+      return;
+    }
+    if (!starts) {
+      setMessage(t("That is not a move for this piece: pick a highlighted square."));
+      return;
+    }
+  }
+  if (starts) {
+    ui.selection = [square];
+    setMessage("");
+    render();
+    return;
+  }
+  if (pieceOwner(square) !== ui.human) {
+    setMessage(t("Pick one of your pieces."));
+  } else if (ui.view.legal.some((move) => move.includes("x"))) {
+    setMessage(t("A capture is mandatory: pick a piece that can jump."));
+  } else {
+    setMessage(t("That piece cannot move."));
+  }
+}
+
+function pieceName(piece) {
+  return {
+    b: t("black man"),
+    w: t("white man"),
+    B: t("black king"),
+    W: t("white king"),
+  }[piece];
+}
+
+function renderCheckers(board, view, playable) {
+  board.setAttribute("role", "grid");
+  const [lastRow, lastCol] = view.last || [-1, -1];
+  const selectable = new Set(checkersMoves().map(({ squares }) => squares[0]));
+  const targets = new Set();
+  const via = new Set();
+  if (ui.selection.length) {
+    const through = movesThrough(ui.selection);
+    const ends = through.map(({ squares }) => squares[squares.length - 1]);
+    for (const { squares } of through) {
+      const end = squares[squares.length - 1];
+      targets.add(end);
+      // Squares in between matter only where two jumps end on the same square.
+      if (ends.indexOf(end) === ends.lastIndexOf(end)) continue;
+      const at = squares.indexOf(ui.selection[ui.selection.length - 1], 1);
+      for (const square of squares.slice(Math.max(at, 0) + 1, -1)) via.add(square);
+    }
+  }
+  view.board.points.forEach((row, r) => {
+    const line = document.createElement("div");
+    line.className = "row";
+    line.setAttribute("role", "row");
+    row.forEach((move, c) => {
+      if (move === "") {
+        const light = document.createElement("span");
+        light.className = "square light";
+        light.setAttribute("role", "gridcell");
+        line.append(light);
+        return;
+      }
+      const piece = view.board.cells[r][c];
+      const square = Number(move);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell square dark";
+      button.dataset.move = move;
+      button.setAttribute("role", "gridcell");
+      const label = piece === "." ? t("Square {move}, empty", { move }) : t("Square {move}, {mark}", { move, mark: pieceName(piece) });
+      const last = r === lastRow && c === lastCol;
+      button.setAttribute("aria-label", last ? `${label} (${t("last move")})` : label);
+      if (!playable) button.setAttribute("aria-disabled", "true");
+      if (piece !== ".") {
+        const disc = document.createElement("span");
+        disc.className = `piece piece-${piece.toLowerCase()}` + (piece === piece.toUpperCase() ? " king" : "");
+        disc.setAttribute("aria-hidden", "true");
+        if (piece === piece.toUpperCase()) disc.textContent = "♛";
+        button.dataset.piece = piece;
+        button.append(disc);
+      }
+      const number = document.createElement("span");
+      number.className = "number";
+      number.textContent = move;
+      button.append(number);
+      if (last) button.classList.add("last");
+      if (playable && !ui.selection.length && selectable.has(square)) button.classList.add("movable");
+      if (ui.selection[0] === square) button.classList.add("selected");
+      if (ui.selection.slice(1).includes(square)) button.classList.add("via", "chosen");
+      if (targets.has(square)) button.classList.add("target");
+      if (via.has(square)) button.classList.add("via");
+      button.addEventListener("click", () => clickSquare(move));
+      line.append(button);
+    });
+    board.append(line);
+  });
+}
+
 async function undo() {
   if (ui.busy || !ui.moves.length) return;
   const moves = ui.moves.slice(0, -1);
@@ -295,6 +472,7 @@ async function undo() {
   if (moves.length === ui.moves.length) return;
   ui.moves = moves;
   ui.thinking = null;
+  ui.selection = [];
   setMessage("");
   try {
     ui.view = await postJson("/api/state", gameRequest());
@@ -349,7 +527,7 @@ function statusText() {
     if (view.winner === null) return t("It's a draw.");
     return view.winner === ui.human ? t("You win!") : t("The AI wins.");
   }
-  if (view.to_move === ui.human) return t("Your turn ({mark})", { mark: ui.human });
+  if (view.to_move === ui.human) return t("Your turn ({mark})", { mark: sideName(ui.human) });
   return t("The AI is thinking…");
 }
 
@@ -377,7 +555,9 @@ function render() {
   const onLine = new Set((view.line || []).map(([row, col]) => `${row},${col}`));
   const playable = humansTurn() && !ui.busy;
   board.classList.toggle("waiting", !playable);
-  if (view.board.kind === "drop") {
+  if (view.board.kind === "checkers") {
+    renderCheckers(board, view, playable);
+  } else if (view.board.kind === "drop") {
     board.setAttribute("role", "group");
     view.board.columns.forEach((move, col) => {
       const button = document.createElement("button");
@@ -437,13 +617,23 @@ function render() {
   }
   setStatus(ui.busy ? t("The AI is thinking…") : statusText());
   $("#status").dataset.state = view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
-  $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: ui.human, other: other(ui.human) });
+  $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
   $("#undo").disabled = ui.busy || ui.moves.length <= (ui.human === "X" ? 0 : 1);
   renderOverlay();
 }
 
 function showPending(move) {
   // Put the person's mark down at once, so the click feels immediate while the AI thinks.
+  if (ui.game.kind === "checkers") {
+    // Move the piece at once; what it took goes when the server answers.
+    const squares = squaresOf(move);
+    const from = document.querySelector(`#board [data-move="${squares[0]}"]`);
+    const to = document.querySelector(`#board [data-move="${squares[squares.length - 1]}"]`);
+    const piece = from && from.querySelector(".piece");
+    $("#board").classList.add("waiting");
+    if (piece && to && from !== to) to.prepend(piece);
+    return;
+  }
   const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
   if (!target) return;
   $("#board").classList.add("waiting");
@@ -498,6 +688,7 @@ function renderOverlay() {
     const badge = element.querySelector(".value");
     if (badge) badge.textContent = "";
   }
+  renderMoveList(on);
   if (!on) return;
   const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
   const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));
@@ -512,6 +703,32 @@ function renderOverlay() {
     if (entry.move === ui.analysis.best) element.classList.add("best");
     const badge = element.querySelector(".value");
     if (badge) badge.textContent = valueShort(entry.value);
+  }
+}
+
+// Checkers moves are not one square each: their values are listed beside the board, best first.
+function renderMoveList(on) {
+  const list = $("#move-values");
+  const show = Boolean(on) && ui.game.kind === "checkers";
+  list.hidden = !show;
+  list.replaceChildren();
+  if (!show) return;
+  const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
+  const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));
+  for (const entry of ui.analysis.moves) {
+    const item = document.createElement("li");
+    item.className = `move-value ${valueClass(entry.value)}`;
+    if (entry.move === ui.analysis.best) item.classList.add("best");
+    item.dataset.moveValue = entry.move;
+    item.style.setProperty("--strength", valueStrength(entry.value, largest).toFixed(2));
+    const name = document.createElement("strong");
+    name.textContent = entry.move;
+    const words = document.createElement("span");
+    words.className = "words";
+    words.textContent = valueWords(entry.value) + (entry.value.exact ? "" : ` (${t("heuristic")})`);
+    item.title = entry.pv.join(" ");
+    item.append(name, words);
+    list.append(item);
   }
 }
 
@@ -703,6 +920,10 @@ function onBoardKey(event) {
   const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   const step = steps[event.key];
   if (!step || !ui.view) return;
+  if (ui.view.board.kind === "checkers") {
+    checkersKey(event, step);
+    return;
+  }
   const points = [...$("#board").querySelectorAll("[data-move]")];
   const index = points.indexOf(document.activeElement);
   if (index < 0) return;
@@ -716,6 +937,28 @@ function onBoardKey(event) {
   if (target) {
     event.preventDefault();
     target.focus();
+  }
+}
+
+// Checkers: left and right go to the next dark square in the row, up and down to the nearest one
+// in the next row (only dark squares are points).
+function checkersKey(event, [dx, dy]) {
+  const points = ui.view.board.points;
+  const focused = document.activeElement && document.activeElement.dataset.move;
+  if (!focused) return;
+  const r = points.findIndex((row) => row.includes(focused));
+  if (r < 0) return;
+  const c = points[r].indexOf(focused);
+  const tries = dy === 0 ? [[r, c + 2 * dx]] : [[r + dy, c + 1], [r + dy, c - 1]];
+  for (const [row, col] of tries) {
+    const move = points[row] && points[row][col];
+    if (!move) continue;
+    const target = $("#board").querySelector(`[data-move="${CSS.escape(move)}"]`);
+    if (target) {
+      event.preventDefault();
+      target.focus();
+      return;
+    }
   }
 }
 
