@@ -271,13 +271,49 @@ def test_mirror_positions_have_equal_scores(draws: list[int]) -> None:
 def test_pure_python_kernel_matches_the_compiled_one(name: str, limit: int) -> None:
     rows = read_set(name, limit)
     positions = [(s.current, s.mask, s.ply) for s in states(rows)]
-    fast = Connect4Solver(compiled=True, book=False, table_bits=14)
-    pure = Connect4Solver(compiled=False, book=False, table_bits=14)
+    # the same shallow depth in both (their defaults differ), so that the trees are the same
+    fast = Connect4Solver(compiled=True, book=False, table_bits=14, shallow=8)
+    pure = Connect4Solver(compiled=False, book=False, table_bits=14, shallow=8)
     assert not pure.compiled and fast.compiled
     fast_scores, fast_nodes = fast.solve_batch(positions)
     pure_scores, pure_nodes = pure.solve_batch(positions)
     assert pure_scores == fast_scores == [score for _, score in rows]
     assert pure_nodes == fast_nodes  # same algorithm, same table: the same tree
+
+
+@pytest.mark.parametrize("shallow", [0, 4, 12, 42])
+def test_searching_without_the_table_near_the_end_changes_no_score(shallow: int) -> None:
+    rows = read_set("Test_L2_R2", 40)
+    positions = [(s.current, s.mask, s.ply) for s in states(rows)]
+    solver = Connect4Solver(book=False, table_bits=16, shallow=shallow)
+    scores, nodes = solver.solve_batch(positions)
+    assert scores == [score for _, score in rows]
+    if shallow == 0:
+        return
+    # fewer empty cells than the shallow depth: no table entry is written below it
+    baseline = Connect4Solver(book=False, table_bits=16, shallow=0).solve_batch(positions)[1]
+    assert nodes != baseline
+
+
+@pytest.mark.skipif(not COMPILED, reason="numba is not installed")
+def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> None:
+    # The second process loads what the first compiled; a call numba specialises on a constant
+    # once made that load abort the interpreter.
+    code = (
+        "from zermelo.solvers.connect4 import Connect4Solver as S;"
+        "s = S(table_bits=12);"
+        "print(s.compiled, s.score('2252576253462244111563365343671351441'), s.solve('4453').score)"
+    )
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), ZERMELO_NO_NUMBA="")
+    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    for _ in range(2):
+        run = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout.split() == ["True", "-1", "-2"]
+    assert any(tmp_path.rglob("*.nbi"))
 
 
 def test_environment_variable_forces_the_pure_path() -> None:

@@ -14,9 +14,12 @@ Arrays shared by the functions:
 ``geo``  board constants: width, height, bottom row, playable cells, the column search order
          (from ``ORDER``) and the column masks (from ``COLUMNS``).
 ``work`` counters and scratch: node count, table generation, node budget and whether it ran
-         out (the search then unwinds at once, storing nothing, and its result means nothing), the ply below which mirror
-         positions share entries, the empty cells a node needs for enhanced cutoffs, and per ply the
-         columns being searched with their ordering scores (from ``MOVES``).
+         out (the search then unwinds at once, storing nothing, and its result means nothing),
+         the ply below which mirror positions share entries, the empty cells a node needs for
+         enhanced cutoffs, the empty cells at or below which nodes skip the table and the
+         ordering, and per ply the columns being searched with their ordering scores and the
+         winning cells each move leaves (from ``MOVES``; the child reuses them as its
+         opponent's).
 ``tt``   the transposition table, buckets of two slots of two words: the position's canonical
          code, then ``generation << 32 | stones << 24 | (lower + 64) << 16 | (upper + 64) << 8
          | (best column + 1)``.
@@ -55,8 +58,9 @@ W_ETC_PLY = 4
 W_ETC_LEVELS = 5
 W_NODE_LIMIT = 6
 W_ABORTED = 7
+W_SHALLOW = 8
 MOVES = 64
-PLY_SLOTS = 32
+PLY_SLOTS = 48  # per ply: 16 columns, 16 ordering scores, 16 winning-cell sets
 WORK_SIZE = MOVES + PLY_SLOTS * 64
 
 HASH_MULTIPLIER = 0x9E3779B97F4A7C1
@@ -64,7 +68,9 @@ HASH_SHIFT = 40
 SCORE_OFFSET = 64
 NO_SCORE = -1000
 
-_NEGAMAX_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1])"
+_NEGAMAX_SIGNATURE = (
+    "int64(int64, int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1])"
+)
 
 
 if COMPILED:
@@ -184,11 +190,15 @@ def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int
 
 @jit(_NEGAMAX_SIGNATURE)
 def negamax(
-    current: int, mask: int, nb: int, alpha: int, beta: int, tt: Any, geo: Any, work: Any
-) -> int:
+    current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, tt: Any, geo: Any,
+    work: Any,
+) -> int:  # fmt: skip
     """Fail-soft alpha-beta on the exact score.
 
-    Precondition: the side to move cannot win at once. Returns ``s`` with: ``s <= alpha`` implies
+    Precondition: the side to move cannot win at once. ``opponent_wins`` is
+    ``winning_cells(current ^ mask, height, board)``: the caller computes it (when ordering its
+    moves it has it already). It is never a constant: numba would compile a variant for it that
+    its cache cannot load back. Returns ``s`` with: ``s <= alpha`` implies
     value ``<= s``; ``s >= beta`` implies value ``>= s``; otherwise ``s`` is the value.
     """
     work[W_NODES] += 1
@@ -201,7 +211,7 @@ def negamax(
     cells = width * height
     possible = (mask + geo[G_BOTTOM]) & board
     opponent = current ^ mask
-    threats = winning_cells(opponent, height, board) & ~mask
+    threats = opponent_wins & ~mask
     forced = possible & threats
     if forced:
         if forced & (forced - 1):
@@ -222,6 +232,29 @@ def negamax(
         beta = highest
         if alpha >= beta:
             return beta
+
+    if candidates & (candidates - 1) == 0:
+        # One move left that does not lose at once: play it without ordering or table (its
+        # child has the table entry). Forced replies are frequent, so this saves much.
+        wins = winning_cells(current | candidates, height, board)
+        return -negamax(opponent, mask | candidates, nb + 1, -beta, -alpha, wins, tt, geo, work)
+    if cells - nb <= work[W_SHALLOW]:
+        # Near the end the subtrees are small: a table probe (a cache miss) and the ordering cost
+        # more than the few nodes they save, so search in plain centre-first order.
+        best = NO_SCORE
+        for i in range(width):
+            move = candidates & geo[COLUMNS + geo[ORDER + i]]
+            if move:
+                wins = winning_cells(current | move, height, board)
+                score = -negamax(opponent, mask | move, nb + 1, -beta, -alpha, wins, tt, geo, work)
+                if work[W_ABORTED]:
+                    return 0
+                if score > best:
+                    best = score
+                    if score >= beta:
+                        break
+                    alpha = max(alpha, score)
+        return best
 
     signed_key = canonical(current + mask, nb, width, height, work[W_SYMMETRY])
     flipped = signed_key < 0
@@ -245,62 +278,77 @@ def negamax(
         if flipped and table_column >= 0:
             table_column = width - 1 - table_column
 
-    # Order the candidates: the table's move, then by the threats the move creates; ties keep the
-    # centre-first column order.
-    base = MOVES + nb * PLY_SLOTS
-    count = 0
-    mine_after_free = ~mask
-    for i in range(width):
-        column = geo[ORDER + i]
-        move = candidates & geo[COLUMNS + column]
-        if move:
-            if column == table_column:
-                score = 1000
-            else:
-                created = winning_cells(current | move, height, board) & mine_after_free & ~move
-                after = ((mask | move) + geo[G_BOTTOM]) & board
-                score = 3 * popcount(created) + (2 if created & after else 0)
-            j = count
-            while j > 0 and work[base + 16 + j - 1] < score:
-                work[base + j] = work[base + j - 1]
-                work[base + 16 + j] = work[base + 16 + j - 1]
-                j -= 1
-            work[base + j] = column
-            work[base + 16 + j] = score
-            count += 1
-
     # Enhanced transposition cutoff: in the top levels of a big search, a child already known
-    # to be bad enough for
-    # the opponent ends the search before any child is searched.
+    # to be bad enough for the opponent ends the search before any child is searched.
     if nb < work[W_ETC_PLY] and cells - nb >= work[W_ETC_DEPTH]:
-        for k in range(count):
-            column = work[base + k]
+        for column in range(width):
             move = candidates & geo[COLUMNS + column]
-            child_mask = mask | move
-            child_key = canonical(opponent + child_mask, nb + 1, width, height, work[W_SYMMETRY])
-            if child_key < 0:
-                child_key = -child_key - 1
-            child = probe(tt, work, child_key)
-            if child >= 0:
-                bound = -(((child >> 8) & 255) - SCORE_OFFSET)
-                if bound >= beta:
-                    return bound
+            if move:
+                child_mask = mask | move
+                child_key = canonical(
+                    opponent + child_mask, nb + 1, width, height, work[W_SYMMETRY]
+                )
+                if child_key < 0:
+                    child_key = -child_key - 1
+                child = probe(tt, work, child_key)
+                if child >= 0:
+                    bound = -(((child >> 8) & 255) - SCORE_OFFSET)
+                    if bound >= beta:
+                        return bound
 
     best = NO_SCORE
     best_column = -1
     floor = alpha
-    for k in range(count):
-        column = work[base + k]
-        move = candidates & geo[COLUMNS + column]
-        score = -negamax(opponent, mask | move, nb + 1, -beta, -floor, tt, geo, work)
+    # The table's move first, before ordering the others: when it cuts off, ordering is saved.
+    if table_column >= 0 and candidates & geo[COLUMNS + table_column]:
+        move = candidates & geo[COLUMNS + table_column]
+        candidates ^= move
+        wins = winning_cells(current | move, height, board)
+        best = -negamax(opponent, mask | move, nb + 1, -beta, -floor, wins, tt, geo, work)
         if work[W_ABORTED]:
             return 0  # over budget: unwind without storing anything
-        if score > best:
-            best = score
-            best_column = column
-            if score >= beta:
-                break
-            floor = max(floor, score)
+        best_column = table_column
+        floor = max(floor, best)
+
+    if best < beta:
+        # Order the other candidates by the threats the move creates (3 per winning cell, 2 more
+        # when one can be played at once); ties keep the centre-first column order.
+        base = MOVES + nb * PLY_SLOTS
+        count = 0
+        mine_after_free = ~mask
+        for i in range(width):
+            column = geo[ORDER + i]
+            move = candidates & geo[COLUMNS + column]
+            if move:
+                wins = winning_cells(current | move, height, board)
+                created = wins & mine_after_free & ~move
+                after = ((mask | move) + geo[G_BOTTOM]) & board
+                score = 3 * popcount(created) + (2 if created & after else 0)
+                j = count
+                while j > 0 and work[base + 16 + j - 1] < score:
+                    work[base + j] = work[base + j - 1]
+                    work[base + 16 + j] = work[base + 16 + j - 1]
+                    work[base + 32 + j] = work[base + 32 + j - 1]
+                    j -= 1
+                work[base + j] = column
+                work[base + 16 + j] = score
+                work[base + 32 + j] = wins
+                count += 1
+
+        for k in range(count):
+            column = work[base + k]
+            move = candidates & geo[COLUMNS + column]
+            score = -negamax(
+                opponent, mask | move, nb + 1, -beta, -floor, work[base + 32 + k], tt, geo, work
+            )
+            if work[W_ABORTED]:
+                return 0  # over budget: unwind without storing anything
+            if score > best:
+                best = score
+                best_column = column
+                if score >= beta:
+                    break
+                floor = max(floor, score)
 
     if best >= beta:
         known_low = max(known_low, best)
@@ -337,6 +385,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
     if nb >= cells - 1:
         return 0
     work[W_ETC_PLY] = nb + work[W_ETC_LEVELS]
+    threats = winning_cells(current ^ mask, height, board)
     low = -((cells - nb) // 2)
     high = (cells + 1 - nb) // 2
     if weak:
@@ -348,7 +397,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
             middle = -((-low) // 2)
         elif middle >= 0 and high // 2 > middle:
             middle = high // 2
-        result = negamax(current, mask, nb, middle, middle + 1, tt, geo, work)
+        result = negamax(current, mask, nb, middle, middle + 1, threats, tt, geo, work)
         if work[W_ABORTED]:
             return 0
         if result <= middle:
@@ -394,4 +443,7 @@ def at_most(current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, wor
         return (cells + 1 - nb) // 2 <= bound
     if nb >= cells - 1:
         return bound >= 0
-    return negamax(current, mask, nb, bound, bound + 1, tt, geo, work) <= bound
+    return negamax(
+        current, mask, nb, bound, bound + 1, winning_cells(current ^ mask, height, board), tt, geo,
+        work,
+    ) <= bound  # fmt: skip

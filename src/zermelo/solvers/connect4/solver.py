@@ -40,6 +40,8 @@ DEFAULT_TABLE_BITS = 22
 """2**22 slots of 16 bytes: 64 MiB, the compiled default."""
 PURE_TABLE_BITS = 20
 """The plain-Python default: a list of 2**21 ints."""
+COMPILED_SHALLOW = 10
+PURE_SHALLOW = 6
 
 _PURE_KERNEL: ModuleType | None = None
 
@@ -144,7 +146,10 @@ class Connect4Solver:
     share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced
     transposition
     cutoffs (probing the children in the table before searching them), ``etc_levels`` in
-    how many plies below the root.
+    how many plies below the root. ``shallow`` is the number of empty cells at or below which a
+    node searches without the table and without move ordering: so close to the end a table probe
+    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 10 compiled
+    and 6 in plain Python (where a node costs more), were measured with ``benchmarks/connect4.py``.
     """
 
     def __init__(
@@ -158,6 +163,7 @@ class Connect4Solver:
         symmetry: int = 16,
         etc_empty: int = 12,
         etc_levels: int = 4,
+        shallow: int | None = None,
     ) -> None:
         self.geometry = geometry(width, height)
         self.width = width
@@ -183,6 +189,9 @@ class Connect4Solver:
         work[k.W_SYMMETRY] = symmetry
         work[k.W_ETC_DEPTH] = etc_empty
         work[k.W_ETC_LEVELS] = etc_levels
+        if shallow is None:
+            shallow = COMPILED_SHALLOW if self.compiled else PURE_SHALLOW
+        work[k.W_SHALLOW] = shallow
         work[k.W_NODE_LIMIT] = _NO_LIMIT
         self._tt: Any
         if self.compiled:
