@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from c4data import SETS, read_set, read_uci
-from zermelo.core.errors import BudgetError, ParseError
+from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
 from zermelo.core.scores import WIN
 from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State
@@ -30,6 +30,7 @@ from zermelo.solvers.connect4 import (
     solve_lines,
     to_negamax,
 )
+from zermelo.solvers.connect4.api import HARD_NODE_LIMIT
 from zermelo.solvers.connect4.book import book_depth, load_book, positions_at
 
 COMPILED = kernel_module().COMPILED
@@ -338,6 +339,50 @@ def test_hard_level_plays_a_best_move(solver: Connect4Solver) -> None:
     state = Connect4State.parse("2252576253462244111563365343671351441")
     assert choose_move(state, "hard", solver=solver) == 5
     assert choose_move(Connect4State.parse("121212"), "hard", solver=solver) == 0
+
+
+def test_best_move_is_the_first_best_move_or_a_uniform_draw_among_them(
+    solver: Connect4Solver,
+) -> None:
+    several = 0
+    for moves, score in read_set("Test_L2_R1", 40):
+        result = solver.solve(moves)
+        assert result.score == score
+        assert solver.best_move(moves) == (result.best_moves[0], score)
+        picks = {solver.best_move(moves, rng=random.Random(seed))[0] for seed in range(40)}
+        assert picks == set(result.best_moves)  # never another move, and every best one
+        several += len(result.best_moves) > 1
+    assert several >= 5  # the draw was tested where there is a choice
+
+
+def test_best_move_refuses_a_finished_game(solver: Connect4Solver) -> None:
+    with pytest.raises(InvalidPositionError, match="the game is over"):
+        solver.best_move("4455667")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not COMPILED, reason="numba is not installed: minutes per position")
+@pytest.mark.parametrize("opening", ["444", "436", "1714", "2265"])
+def test_hard_level_is_perfect_from_the_book_to_the_end(opening: str) -> None:
+    # Past the book the solver answers within the hard budget: hard against itself keeps the
+    # score at every move, and the game ends as the score said, with the winner's stone count.
+    solver = Connect4Solver()
+    state = Connect4State.parse(opening)
+    mover = state.to_move
+    initial = expected = solver.score(state)
+    while not state.is_terminal():
+        state = state.play(
+            choose_move(state, "hard", solver=solver, hard_node_limit=HARD_NODE_LIMIT)
+        )
+        expected = -expected
+        if not state.is_terminal():
+            assert solver.score(state) == expected, state.notation()
+    if initial == 0:
+        assert state.winner is None and state.is_full()
+        return
+    assert state.winner == (mover if initial > 0 else mover.opponent)
+    winner_stones = (state.ply + 1) // 2 if state.winner is Player.FIRST else state.ply // 2
+    assert 22 - winner_stones == abs(initial)
 
 
 @pytest.mark.parametrize("level", ["easy", "medium"])

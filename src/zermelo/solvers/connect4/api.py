@@ -141,8 +141,11 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
     return default_solver()
 
 
-HARD_NODE_LIMIT = 20_000_000
-"""Nodes per solver search for the hard agent before it falls back (a few seconds)."""
+HARD_NODE_LIMIT = 200_000_000
+"""Nodes per solver search for the hard agent before it falls back: about ten seconds at the
+compiled kernel's 15-25 M nodes per second. Past the book (its first three plies) every position
+measured so far needed less (the hardest: about 30 s for a whole exact solve at ply 3, which the
+book covers; at most 6 s at ply 4)."""
 _HARD_FALLBACK_DEPTH = 6
 
 _LEVEL_SETTINGS = {
@@ -162,11 +165,11 @@ def choose_move(
 ) -> int:
     """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
 
-    ``hard`` plays perfectly: one of the solver's best moves (the book answers the opening), the
-    first in centre order unless ``rng`` picks among them. Early positions past the book can take
-    minutes to solve: with ``hard_node_limit`` (nodes per search; the agents use
-    :data:`HARD_NODE_LIMIT`) a search over budget gives way to the move of a 6-ply heuristic
-    search, with no deliberate mistake. ``easy`` and ``medium`` search a few
+    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first three
+    plies), the first in centre order that keeps the score unless ``rng`` draws among them
+    (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per search; the agents
+    use :data:`HARD_NODE_LIMIT`) a search over budget gives way to the move of a 6-ply heuristic
+    search, with no deliberate mistake; no position measured past the book needs it. ``easy`` and ``medium`` search a few
     plies with the evaluation function (:func:`zermelo.search.alphabeta`) and make human-looking
     mistakes: easy sometimes overlooks a win on the spot and often plays a loose move; medium
     always takes a win and blocks a threat on the spot but sometimes plays a loose move that does
@@ -185,7 +188,7 @@ def choose_move(
         saved = solver.node_limit
         solver.node_limit = hard_node_limit
         try:
-            best = solver.solve(state).best_moves
+            column, _ = solver.best_move(state, rng=rng)
         except BudgetError:
             # Early positions beyond the book can take minutes to solve: play the move of a
             # deeper heuristic search instead, without any deliberate mistake.
@@ -194,7 +197,7 @@ def choose_move(
             return int(fallback.move)
         finally:
             solver.node_limit = saved
-        return rng.choice(best) if rng is not None else best[0]
+        return column
 
     depth, miss_win, loose = _LEVEL_SETTINGS[level]
     draw = rng.random if rng is not None else (lambda: 1.0)

@@ -69,16 +69,20 @@ def build_book(
     progress: Callable[[int, int, Connect4State, int, float], None] | None = None,
     resume: dict[int, int] | None = None,
     checkpoint: Callable[[int, int], None] | None = None,
+    table_bits: int | None = None,
 ) -> dict[int, int]:
     """Exact scores of every running position with at most ``depth`` stones.
 
     ``progress(done, total, state, score, seconds)`` is called after each solved position of the
     deepest ply; ``resume`` holds scores solved before (by code), ``checkpoint(code, score)`` is
-    called with each new one so that a long build can be resumed.
+    called with each new one so that a long build can be resumed. ``table_bits`` sizes the
+    transposition table that all the solves share.
     """
     from zermelo.solvers.connect4.solver import Connect4Solver
 
-    solver = Connect4Solver(width, height, book=False, symmetry=width * height, etc_levels=99)
+    solver = Connect4Solver(
+        width, height, book=False, symmetry=width * height, etc_levels=99, table_bits=table_bits
+    )
     cells = width * height
     book: dict[int, int] = {}
     deepest = positions_at(depth, width, height)
@@ -159,6 +163,9 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a long-ru
     parser.add_argument("--height", type=int, default=6)
     parser.add_argument("--output", type=Path, default=None)
     parser.add_argument(
+        "--table-bits", type=int, default=None, help="table of 2**bits slots (default 22: 64 MiB)"
+    )
+    parser.add_argument(
         "--checkpoint", type=Path, default=None, help="JSON-lines file to resume a build from"
     )
     args = parser.parse_args(argv)
@@ -182,7 +189,13 @@ def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a long-ru
 
     started = time.perf_counter()
     book = build_book(
-        args.depth, args.width, args.height, progress=report, resume=resume, checkpoint=save
+        args.depth,
+        args.width,
+        args.height,
+        progress=report,
+        resume=resume,
+        checkpoint=save,
+        table_bits=args.table_bits,
     )
     output = args.output or book_path(args.width, args.height)
     write_book(book, output, args.width, args.height, args.depth)

@@ -13,6 +13,7 @@ when a measurement needs a cold table.
 from __future__ import annotations
 
 import importlib.util
+import random
 import sys
 import time
 from collections.abc import Sequence
@@ -204,6 +205,9 @@ class Connect4Solver:
             self._geo = geo
             self._work = work
             self._tt = [0] * (2 << table_bits)
+        self.nodes = 0
+        """Nodes searched by this solver so far, over all calls (a caller measures a call by the
+        difference)."""
         self._book: dict[int, int] | None = None
         if book:
             from zermelo.solvers.connect4.book import load_book
@@ -257,6 +261,7 @@ class Connect4Solver:
         work = self._work
         work[self.kernel.W_NODES] = 0
         score = int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
+        self.nodes += self.last_nodes
         self._check_budget()
         return score
 
@@ -342,56 +347,71 @@ class Connect4Solver:
         score, nodes, _ = self._score(state.current ^ state.mask, child_mask, state.ply + 1, weak)
         return -score, nodes
 
+    def _keeps(self, state: Connect4State, column: int, score: int) -> tuple[bool, int]:
+        """(whether playing ``column`` keeps ``score`` for the side to move, nodes searched): a
+        child keeps it when its own score is at most ``-score``, which one null-window search
+        tells (no exact child score). In weak mode ``score`` is 1 or 0 and the same test holds."""
+        geo = self.geometry
+        move = (state.mask + geo.bottom) & geo.column_masks[column]
+        if self.kernel.has_alignment(state.current | move, self.height):
+            return (self.width * self.height + 1 - state.ply) // 2 >= score, 0  # the best there is
+        child_mask = state.mask | move
+        if child_mask == geo.board:
+            return score <= 0, 0
+        child_current = state.current ^ state.mask
+        booked = self.book_score(child_current, child_mask)
+        if booked is not None:
+            return booked <= -score, 0
+        work = self._work
+        work[self.kernel.W_NODES] = 0
+        keeps = bool(
+            self.kernel.at_most(
+                child_current, child_mask, state.ply + 1, -score, self._tt, self._geo, work
+            )
+        )
+        self.nodes += self.last_nodes
+        self._check_budget()
+        return keeps, self.last_nodes
+
     def _best_moves(
         self, state: Connect4State, score: int, weak: bool
     ) -> tuple[tuple[int, ...], int]:
-        """The columns that keep ``score``: a child keeps it when its own score is at most
-        ``-score``, which one null-window search per column tells (no exact child scores)."""
-        geo = self.geometry
+        """The columns that keep ``score`` (in weak mode: its sign), and the nodes searched."""
         moves = state.legal_moves()
-        if weak and score < 0:
-            return tuple(moves), 0
-        wins = tuple(
-            c
-            for c in moves
-            if self.kernel.has_alignment(
-                state.current | ((state.mask + geo.bottom) & geo.column_masks[c]), self.height
-            )
-        )
-        if wins:
-            return wins, 0
-        bound = -score
+        if weak:
+            if score < 0:
+                return tuple(moves), 0
+            # a weak win or draw is kept by a child whose exact score is at most -1 or 0
+            score = 1 if score > 0 else 0
         nodes = 0
         best = []
         for column in moves:
-            move = (state.mask + geo.bottom) & geo.column_masks[column]
-            child_mask = state.mask | move
-            child_current = state.current ^ state.mask
-            if child_mask == geo.board:
-                keeps = bound >= 0
-            else:
-                booked = self.book_score(child_current, child_mask)
-                if booked is not None:
-                    keeps = booked <= bound
-                else:
-                    work = self._work
-                    work[self.kernel.W_NODES] = 0
-                    keeps = bool(
-                        self.kernel.at_most(
-                            child_current,
-                            child_mask,
-                            state.ply + 1,
-                            bound,
-                            self._tt,
-                            self._geo,
-                            work,
-                        )
-                    )
-                    self._check_budget()
-                    nodes += self.last_nodes
+            keeps, searched = self._keeps(state, column, score)
+            nodes += searched
             if keeps:
                 best.append(column)
         return tuple(best), nodes
+
+    def best_move(self, position: Position, *, rng: random.Random | None = None) -> tuple[int, int]:
+        """One column that keeps the score of a running position, and that score.
+
+        Cheaper than :meth:`solve`: the columns are tried one by one (centre first, or in an
+        order drawn from ``rng``) and the first that keeps the score is played, so the others
+        are never searched. With ``rng`` every best move is equally likely: the first keeper of
+        a uniformly shuffled order is uniform among the keepers."""
+        state = self.position(position)
+        if _over(state) is not None:
+            raise InvalidPositionError(
+                f"the game is over in position {state.notation()!r}; no move to choose"
+            )
+        score = self._score(state.current, state.mask, state.ply, False)[0]
+        moves = state.legal_moves()
+        if rng is not None:
+            rng.shuffle(moves)
+        for column in moves:
+            if self._keeps(state, column, score)[0]:
+                return column, score
+        raise AssertionError(f"no move keeps the score {score} of {state.notation()!r}")
 
     def analyze(self, position: Position, *, weak: bool = False) -> list[int | None]:
         """Every column's score for the side to move (``None`` for a full column or when the
@@ -412,8 +432,7 @@ class Connect4Solver:
         state = self.position(position)
         line: list[int] = []
         while _over(state) is None and (limit is None or len(line) < limit):
-            score = self._score(state.current, state.mask, state.ply, False)[0]
-            column = self._best_moves(state, score, False)[0][0]
+            column = self.best_move(state)[0]
             line.append(column)
             state = state.play(column)
         return tuple(line)

@@ -165,9 +165,13 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
 # -- run in the solver's child process ---------------------------------------------------------
 
 
-CONNECT4_SOLVER_MIN_PLY = 10
-"""Earlier positions are left to alpha-beta unless the solver's book holds them: without the book
-the solver can need minutes there (measured: 8 s for ``444444``, far longer for an empty board)."""
+CONNECT4_BEST_MIN_PLY = 4
+"""Earlier positions are left to alpha-beta unless the solver's book holds them (the shipped book
+holds every position of the first three plies; without it the solver needs up to about 30 s at
+ply 3, minutes before). From ply 4 one best move takes at most a few seconds."""
+CONNECT4_VALUES_MIN_PLY = 8
+"""Every column's exact value costs one whole solve per column: from ply 8 it takes well under a
+second (the deadline still guards it); earlier, the overlay shows alpha-beta's values."""
 
 
 @functools.cache
@@ -177,8 +181,10 @@ def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
     return default_solver(width, height)
 
 
-def _within_reach(solver: Any, state: Any) -> bool:  # pragma: no cover - child process
-    if state.ply >= CONNECT4_SOLVER_MIN_PLY or state.is_terminal():
+def _within_reach(
+    solver: Any, state: Any, min_ply: int
+) -> bool:  # pragma: no cover - child process
+    if state.ply >= min_ply or state.is_terminal():
         return True
     return solver.book_score(state.current, state.mask) is not None
 
@@ -189,19 +195,20 @@ def connect4_best(
     """A best move (drawn with ``seed`` among equals), its negamax value and the line after it."""
     solver = _solver(width, height)
     state = solver.position(notation)
-    if not _within_reach(solver, state):
+    if not _within_reach(solver, state, CONNECT4_BEST_MIN_PLY):
         return {"declined": True}
-    result = solver.solve(state)
-    best = list(result.best_moves)
-    move = random.Random(seed).choice(best) if len(best) > 1 else best[0]
+    from zermelo.solvers.connect4.scores import to_negamax
+
+    started, nodes = time.perf_counter(), solver.nodes
+    move, score = solver.best_move(state, rng=random.Random(seed))
     after = state.play(move)
     line = (move, *solver.principal_variation(after, limit=pv_limit - 1))
     return {
         "move": move,
-        "value": result.value,
+        "value": to_negamax(score, state.ply, width, height),
         "pv": list(line),
-        "nodes": result.nodes,
-        "elapsed": result.elapsed,
+        "nodes": solver.nodes - nodes,
+        "elapsed": time.perf_counter() - started,
     }
 
 
@@ -214,7 +221,7 @@ def connect4_values_exact(
     started = time.perf_counter()
     solver = _solver(width, height)
     state = solver.position(notation)
-    if not _within_reach(solver, state):
+    if not _within_reach(solver, state, CONNECT4_VALUES_MIN_PLY):
         return {"declined": True}
     scores = solver.analyze(state)
     values = [
