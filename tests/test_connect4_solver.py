@@ -207,6 +207,24 @@ def test_book_is_consistent_with_negamax() -> None:
     assert plain.score(late) == booked.score(late) == -1
 
 
+@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
+def test_book_agrees_with_the_public_test_sets() -> None:
+    # An independent check of the book's deepest, solved ply: the sets' early positions (81 with
+    # at most three stones) were scored by another solver.
+    booked = Connect4Solver(table_bits=12)
+    depth = book_depth()
+    early = [
+        (moves, score)
+        for name in ("Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
+        for moves, score in read_set(name)
+        if len(moves) <= depth
+    ]
+    assert len(early) >= (81 if depth >= 3 else 11)
+    for moves, score in early:
+        state = Connect4State.parse(moves)
+        assert booked.book_score(state.current, state.mask) == score, moves
+
+
 # -- small boards against the reference algorithm ---------------------------------------------
 
 
