@@ -224,7 +224,11 @@ class Session:
                 move = self._human_move(state)
             else:
                 self.say("\n" + _("AI's turn..."))
-                move = self.agent.choose(state)
+                if self.rich:  # a spinner while it thinks (hard Connect Four can take seconds)
+                    with self.console.status(""):
+                        move = self.agent.choose(state)
+                else:
+                    move = self.agent.choose(state)
                 if self.rich:
                     self.say(_("AI plays {move}.").format(move=state.format_move(move)))
             state = state.play(move)
