@@ -373,6 +373,22 @@ def test_best_move_is_the_first_best_move_or_a_uniform_draw_among_them(
     assert several >= 5  # the draw was tested where there is a choice
 
 
+def test_weak_best_move_keeps_the_outcome(solver: Connect4Solver) -> None:
+    for moves, score in read_set("Test_L2_R2", 40):
+        state = Connect4State.parse(moves)
+        column, outcome = solver.best_move(state, weak=True)
+        assert outcome == (score > 0) - (score < 0)
+        child = state.play(column)
+        if outcome >= 0:  # a win stays a win, a draw a draw
+            if child.winner is not None:
+                after = -1  # the mover has just won: the child is lost for its side to move
+            elif child.is_full():
+                after = 0
+            else:
+                after = solver.score(child)
+            assert (after < 0) - (after > 0) == outcome, moves
+
+
 def test_best_move_refuses_a_finished_game(solver: Connect4Solver) -> None:
     with pytest.raises(InvalidPositionError, match="the game is over"):
         solver.best_move("4455667")

@@ -143,9 +143,9 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
 
 HARD_NODE_LIMIT = 200_000_000
 """Nodes per solver search for the hard agent before it falls back: about ten seconds at the
-compiled kernel's 15-25 M nodes per second. Past the book (its first three plies) every position
-measured so far needed less (the hardest: about 30 s for a whole exact solve at ply 3, which the
-book covers; at most 6 s at ply 4)."""
+compiled kernel's 15-25 M nodes per second. The book covers the first three plies; from about ply
+6 a best move takes a few seconds at most, while at plies 4 and 5 an unlucky position can need
+up to a minute (measured on seeded random openings), and there the fallbacks play."""
 _HARD_FALLBACK_DEPTH = 6
 
 _LEVEL_SETTINGS = {
@@ -168,8 +168,10 @@ def choose_move(
     ``hard`` plays perfectly: one of the solver's best moves (the book answers the first three
     plies), the first in centre order that keeps the score unless ``rng`` draws among them
     (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per search; the agents
-    use :data:`HARD_NODE_LIMIT`) a search over budget gives way to the move of a 6-ply heuristic
-    search, with no deliberate mistake; no position measured past the book needs it. ``easy`` and ``medium`` search a few
+    use :data:`HARD_NODE_LIMIT`) a search over budget gives way to a move that only keeps the
+    outcome (win, draw or loss: still perfect, about twice as cheap), and if that is over budget
+    too, or the game is lost, to the move of a 6-ply heuristic search, with no deliberate
+    mistake. ``easy`` and ``medium`` search a few
     plies with the evaluation function (:func:`zermelo.search.alphabeta`) and make human-looking
     mistakes: easy sometimes overlooks a win on the spot and often plays a loose move; medium
     always takes a win and blocks a threat on the spot but sometimes plays a loose move that does
@@ -188,16 +190,23 @@ def choose_move(
         saved = solver.node_limit
         solver.node_limit = hard_node_limit
         try:
-            column, _ = solver.best_move(state, rng=rng)
+            return solver.best_move(state, rng=rng)[0]
         except BudgetError:
-            # Early positions beyond the book can take minutes to solve: play the move of a
-            # deeper heuristic search instead, without any deliberate mistake.
-            fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
-            assert fallback.move is not None
-            return int(fallback.move)
+            pass
+        try:
+            # Only the outcome (win, draw or loss) is about twice as cheap, and still perfect.
+            column, outcome = solver.best_move(state, rng=rng, weak=True)
+            if outcome >= 0:
+                return column
+        except BudgetError:
+            pass
         finally:
             solver.node_limit = saved
-        return column
+        # Out of budget, or lost anyway: the move of a deeper heuristic search, which resists
+        # longer than an arbitrary losing move, without any deliberate mistake.
+        fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
+        assert fallback.move is not None
+        return int(fallback.move)
 
     depth, miss_win, loose = _LEVEL_SETTINGS[level]
     draw = rng.random if rng is not None else (lambda: 1.0)

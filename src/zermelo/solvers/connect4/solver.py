@@ -392,22 +392,28 @@ class Connect4Solver:
                 best.append(column)
         return tuple(best), nodes
 
-    def best_move(self, position: Position, *, rng: random.Random | None = None) -> tuple[int, int]:
+    def best_move(
+        self, position: Position, *, rng: random.Random | None = None, weak: bool = False
+    ) -> tuple[int, int]:
         """One column that keeps the score of a running position, and that score.
 
         Cheaper than :meth:`solve`: the columns are tried one by one (centre first, or in an
         order drawn from ``rng``) and the first that keeps the score is played, so the others
         are never searched. With ``rng`` every best move is equally likely: the first keeper of
-        a uniformly shuffled order is uniform among the keepers."""
+        a uniformly shuffled order is uniform among the keepers. ``weak`` keeps only the
+        outcome (about twice as cheap): the score is then 1, 0 or -1, and when it is -1 every
+        column loses and the first is returned."""
         state = self.position(position)
         if _over(state) is not None:
             raise InvalidPositionError(
                 f"the game is over in position {state.notation()!r}; no move to choose"
             )
-        score = self._score(state.current, state.mask, state.ply, False)[0]
+        score = self._score(state.current, state.mask, state.ply, weak)[0]
         moves = state.legal_moves()
         if rng is not None:
             rng.shuffle(moves)
+        if weak and score < 0:
+            return moves[0], score
         for column in moves:
             if self._keeps(state, column, score)[0]:
                 return column, score
