@@ -355,7 +355,8 @@ def test_environment_variable_forces_the_pure_path() -> None:
 
 def test_hard_level_plays_a_best_move(solver: Connect4Solver) -> None:
     state = Connect4State.parse("2252576253462244111563365343671351441")
-    assert choose_move(state, "hard", solver=solver) == 5
+    assert choose_move(state, "hard", solver=solver, hard_node_limit=1000) == 5
+    assert solver.node_limit is None  # the budget was for that move only
     assert choose_move(Connect4State.parse("121212"), "hard", solver=solver) == 0
 
 

@@ -192,14 +192,13 @@ def choose_move(
         try:
             return solver.best_move(state, rng=rng)[0]
         except BudgetError:
-            pass
-        try:
-            # Only the outcome (win, draw or loss) is about twice as cheap, and still perfect.
-            column, outcome = solver.best_move(state, rng=rng, weak=True)
-            if outcome >= 0:
-                return column
-        except BudgetError:
-            pass
+            try:
+                # Only the outcome (win, draw or loss) is about twice as cheap, and perfect too.
+                column, outcome = solver.best_move(state, rng=rng, weak=True)
+                if outcome >= 0:
+                    return column
+            except BudgetError:
+                pass
         finally:
             solver.node_limit = saved
         # Out of budget, or lost anyway: the move of a deeper heuristic search, which resists

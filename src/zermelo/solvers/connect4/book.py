@@ -1,17 +1,18 @@
 """The opening book: exact scores of every position of the first plies, shipped with the package.
 
-Early positions are the expensive ones (on 7x6 a position after two moves takes the solver about a
-minute), so the book holds the exact score of every position with at most ``depth`` stones, keyed
-by the position's mirror-canonical code (``current + mask``, see :mod:`zermelo.games.connect4`).
-With the scores of all positions up to ``depth``, the best moves of every position up to
-``depth - 1`` are read from the book without search.
+Early positions are the expensive ones (on 7x6 a position after three moves takes the solver 1 to
+73 s, one after two moves minutes), so the book holds the exact score of every position with at
+most ``depth`` stones, keyed by the position's mirror-canonical code (``current + mask``, see
+:mod:`zermelo.games.connect4`). With the scores of all positions up to ``depth``, the best moves of
+every position up to ``depth - 1`` are read from the book without search.
 
-Building it: ``python -m zermelo.solvers.connect4.book --depth 2`` solves every position with
-``depth`` stones (sharing one transposition table), then scores the shallower ones by negamax over
-their children, and writes ``book_7x6.bin`` beside this module. The shipped depth-2 book (25
-positions after two moves, 30 entries in all, 281 bytes) took about 97 minutes of solving (30 s
-to 14 min per position) on the shared 2-core development VM, split over two processes with
-``--checkpoint`` files; each extra ply multiplies the positions by about five.
+Building it: ``python -m zermelo.solvers.connect4.book --depth 3 --table-bits 23`` solves every
+position with ``depth`` stones (sharing one transposition table), then scores the shallower ones by
+negamax over their children, and writes ``book_7x6.bin`` beside this module; ``--checkpoint FILE``
+lets a stopped build resume. The shipped depth-3 book (121 positions after three moves, 151
+entries in all, 1,370 bytes) took 31 minutes in one process on the shared 2-core development VM;
+its 30 entries of the first two plies equal those of the depth-2 book built before by direct
+solving. Each extra ply multiplies the positions by about five, and they are harder.
 
 File format (little-endian): ``b"ZC4B"``, then width, height, depth (one byte each), the entry
 count (uint32), then the sorted codes (uint64 each) followed by the scores (int8 each).
