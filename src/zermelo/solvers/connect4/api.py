@@ -22,6 +22,7 @@ __all__ = [
     "LineOutcome",
     "analyze",
     "choose_move",
+    "hard_move",
     "solve",
     "solve_lines",
 ]
@@ -186,26 +187,7 @@ def choose_move(
     from zermelo.search import alphabeta
 
     if level == "hard":
-        solver = solver or default_solver(state.width, state.height)
-        saved = solver.node_limit
-        solver.node_limit = hard_node_limit
-        try:
-            return solver.best_move(state, rng=rng)[0]
-        except BudgetError:
-            try:
-                # Only the outcome (win, draw or loss) is about twice as cheap, and perfect too.
-                column, outcome = solver.best_move(state, rng=rng, weak=True)
-                if outcome >= 0:
-                    return column
-            except BudgetError:
-                pass
-        finally:
-            solver.node_limit = saved
-        # Out of budget, or lost anyway: the move of a deeper heuristic search, which resists
-        # longer than an arbitrary losing move, without any deliberate mistake.
-        fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
-        assert fallback.move is not None
-        return int(fallback.move)
+        return hard_move(state, rng=rng, solver=solver, node_limit=hard_node_limit)[0]
 
     depth, miss_win, loose = _LEVEL_SETTINGS[level]
     draw = rng.random if rng is not None else (lambda: 1.0)
@@ -222,6 +204,39 @@ def choose_move(
     result = alphabeta(state, depth=depth, rng=rng)
     assert result.move is not None
     return int(result.move)
+
+
+def hard_move(
+    state: Connect4State,
+    *,
+    rng: random.Random | None = None,
+    solver: Connect4Solver | None = None,
+    node_limit: int | None = None,
+) -> tuple[int, str]:
+    """The hard level's move and how it was found: ``"exact"`` (it keeps the exact score; the book
+    answers the first plies), ``"outcome"`` (the exact search was over ``node_limit``; the move
+    keeps the win, draw or loss) or ``"heuristic"`` (over budget again, or the game is lost
+    anyway: a 6-ply alpha-beta move, which resists longer than an arbitrary losing move)."""
+    from zermelo.search import alphabeta
+
+    solver = solver or default_solver(state.width, state.height)
+    saved = solver.node_limit
+    solver.node_limit = node_limit
+    try:
+        return solver.best_move(state, rng=rng)[0], "exact"
+    except BudgetError:
+        try:
+            # Only the outcome is about twice as cheap, and perfect too.
+            column, outcome = solver.best_move(state, rng=rng, weak=True)
+            if outcome >= 0:
+                return column, "outcome"
+        except BudgetError:
+            pass
+    finally:
+        solver.node_limit = saved
+    fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
+    assert fallback.move is not None
+    return int(fallback.move), "heuristic"
 
 
 def _opponent_threat(state: Connect4State) -> int | None:
