@@ -30,7 +30,7 @@ from zermelo.solvers.connect4 import (
     solve_lines,
     to_negamax,
 )
-from zermelo.solvers.connect4.api import HARD_NODE_LIMIT
+from zermelo.solvers.connect4.api import HARD_NODE_LIMIT, hard_move
 from zermelo.solvers.connect4.book import book_depth, load_book, positions_at
 
 COMPILED = kernel_module().COMPILED
@@ -388,6 +388,21 @@ def test_weak_best_move_keeps_the_outcome(solver: Connect4Solver) -> None:
             else:
                 after = solver.score(child)
             assert (after < 0) - (after > 0) == outcome, moves
+
+
+def test_hard_move_says_how_it_found_the_move() -> None:
+    from zermelo.search import alphabeta
+
+    moves, score = read_set("Test_L2_R2", 1)[0]
+    state = Connect4State.parse(moves)
+    solver = Connect4Solver(book=False, table_bits=16)
+    column, kind = hard_move(state, solver=solver)
+    assert kind == "exact" and solver.best_move(state) == (column, score)
+    solver.new_generation()
+    column, kind = hard_move(state, solver=solver, node_limit=1)
+    assert kind == "heuristic"
+    assert column == alphabeta(state, depth=6).move
+    assert solver.node_limit is None
 
 
 def test_best_move_refuses_a_finished_game(solver: Connect4Solver) -> None:
