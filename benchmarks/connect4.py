@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from bench_common import progress_bar  # noqa: E402  (beside this script)
 from zermelo.games.connect4 import Connect4State  # noqa: E402
 
 # set: (reference mean time in seconds, reference mean nodes, default limit, default pure limit)
@@ -185,14 +186,7 @@ def main(argv: list[str] | None = None) -> None:
     ):
         table.add_column(header, justify="right")
     total_wrong = 0
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with progress_bar(console) as progress:
         for name in names:
             ref_time, ref_nodes, default_limit, default_pure = REFERENCE[name]
             pure_limit = default_pure if args.pure_limit is None else args.pure_limit

@@ -22,12 +22,12 @@ import time
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from bench_common import progress_bar  # noqa: E402  (beside this script)
 from zermelo.core.state import Player  # noqa: E402
 from zermelo.games.connect4 import Connect4State  # noqa: E402
 from zermelo.solvers.connect4 import Connect4Solver  # noqa: E402
@@ -71,14 +71,7 @@ def main(argv: list[str] | None = None) -> None:
     totals = dict.fromkeys(KINDS, 0)
     all_times: list[tuple[float, int]] = []
     losses = 0
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task("games", total=args.games)
         for seed in range(args.seed, args.seed + args.games):
             hard_side = Player.FIRST if seed % 2 == 0 else Player.SECOND
