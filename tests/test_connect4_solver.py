@@ -405,6 +405,23 @@ def test_hard_move_says_how_it_found_the_move() -> None:
     assert solver.node_limit is None
 
 
+def test_a_move_budget_caps_all_the_searches_of_one_best_move() -> None:
+    moves, score = read_set("Test_L1_R2", 1)[0]
+    solver = Connect4Solver(book=False, table_bits=18)
+    solver.best_move(moves)
+    needed = solver.nodes  # a score search and one or more null-window checks
+    for budget in (needed // 3, needed - 1):
+        solver.new_generation()
+        before = solver.nodes
+        with pytest.raises(BudgetError):
+            solver.best_move(moves, node_budget=budget)
+        assert solver.nodes - before <= budget + 1  # the kernel stops one node past its limit
+    solver.new_generation()
+    assert solver.best_move(moves, node_budget=needed)[1] == score
+    solver.new_generation()
+    assert solver.best_move(moves)[1] == score  # the budget was for that call only
+
+
 def test_best_move_refuses_a_finished_game(solver: Connect4Solver) -> None:
     with pytest.raises(InvalidPositionError, match="the game is over"):
         solver.best_move("4455667")

@@ -31,11 +31,15 @@ class Connect4Agent:
         self.rng = random.Random(seed) if seed is not None else None
 
     def choose(self, state: Any) -> Any:
-        from zermelo.solvers.connect4.api import HARD_NODE_LIMIT, choose_move
+        from zermelo.solvers.connect4.api import choose_move, hard_node_limit
+        from zermelo.solvers.connect4.solver import default_solver
 
         if not state.legal_moves():
             raise IllegalMoveError("the game is over; there is no move to choose")
-        return choose_move(state, self.level, rng=self.rng, hard_node_limit=HARD_NODE_LIMIT)
+        solver = default_solver(state.width, state.height)
+        return choose_move(
+            state, self.level, rng=self.rng, solver=solver, hard_node_limit=hard_node_limit(solver)
+        )
 
 
 def _factory(level: str) -> Any:

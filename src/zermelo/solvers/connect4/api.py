@@ -18,11 +18,13 @@ from zermelo.solvers.connect4.solver import Connect4Result, Connect4Solver, defa
 __all__ = [
     "HARD_NODE_LIMIT",
     "LEVELS",
+    "PURE_HARD_NODE_LIMIT",
     "Analysis",
     "LineOutcome",
     "analyze",
     "choose_move",
     "hard_move",
+    "hard_node_limit",
     "solve",
     "solve_lines",
 ]
@@ -143,11 +145,20 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
 
 
 HARD_NODE_LIMIT = 200_000_000
-"""Nodes per solver search for the hard agent before it falls back: about ten seconds at the
-compiled kernel's 15-25 M nodes per second. The book covers the first three plies; from about ply
+"""Nodes per solver attempt of the hard agent (all the searches of one move together) before it
+falls back: about ten seconds at the compiled kernel's 15-25 M nodes per second. The book covers the first three plies; from about ply
 6 a best move takes a few seconds at most, while at plies 4 and 5 an unlucky position can need
 up to a minute (measured on seeded random openings), and there the fallbacks play."""
+PURE_HARD_NODE_LIMIT = 600_000
+"""The same for the plain-Python kernel (no numba), about 40 times slower: a few seconds."""
 _HARD_FALLBACK_DEPTH = 6
+
+
+def hard_node_limit(solver: Connect4Solver | None = None) -> int:
+    """The hard level's node budget per attempt for ``solver`` (default: the shared 7x6 one)."""
+    solver = solver or default_solver()
+    return HARD_NODE_LIMIT if solver.compiled else PURE_HARD_NODE_LIMIT
+
 
 _LEVEL_SETTINGS = {
     # depth of the alpha-beta search, chance to miss a win on the spot, chance of a loose move
@@ -168,8 +179,8 @@ def choose_move(
 
     ``hard`` plays perfectly: one of the solver's best moves (the book answers the first three
     plies), the first in centre order that keeps the score unless ``rng`` draws among them
-    (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per search; the agents
-    use :data:`HARD_NODE_LIMIT`) a search over budget gives way to a move that only keeps the
+    (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the agents
+    use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
     outcome (win, draw or loss: still perfect, about twice as cheap), and if that is over budget
     too, or the game is lost, to the move of a 6-ply heuristic search, with no deliberate
     mistake. ``easy`` and ``medium`` search a few
@@ -216,24 +227,23 @@ def hard_move(
     """The hard level's move and how it was found: ``"exact"`` (it keeps the exact score; the book
     answers the first plies), ``"outcome"`` (the exact search was over ``node_limit``; the move
     keeps the win, draw or loss) or ``"heuristic"`` (over budget again, or the game is lost
-    anyway: a 6-ply alpha-beta move, which resists longer than an arbitrary losing move)."""
+    anyway: a 6-ply alpha-beta move, which resists longer than an arbitrary losing move).
+    ``node_limit`` is the budget of each of the two solver attempts, all their searches
+    together."""
     from zermelo.search import alphabeta
 
     solver = solver or default_solver(state.width, state.height)
-    saved = solver.node_limit
-    solver.node_limit = node_limit
     try:
-        return solver.best_move(state, rng=rng)[0], "exact"
+        return solver.best_move(state, rng=rng, node_budget=node_limit)[0], "exact"
     except BudgetError:
-        try:
-            # Only the outcome is about twice as cheap, and perfect too.
-            column, outcome = solver.best_move(state, rng=rng, weak=True)
-            if outcome >= 0:
-                return column, "outcome"
-        except BudgetError:
-            pass
-    finally:
-        solver.node_limit = saved
+        pass
+    try:
+        # Only the outcome is about twice as cheap, and perfect too.
+        column, outcome = solver.best_move(state, rng=rng, weak=True, node_budget=node_limit)
+        if outcome >= 0:
+            return column, "outcome"
+    except BudgetError:
+        pass
     fallback = alphabeta(state, depth=_HARD_FALLBACK_DEPTH, rng=rng)
     assert fallback.move is not None
     return int(fallback.move), "heuristic"

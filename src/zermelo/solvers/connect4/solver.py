@@ -205,6 +205,8 @@ class Connect4Solver:
             self._geo = geo
             self._work = work
             self._tt = [0] * (2 << table_bits)
+        self._limit: int | None = None
+        self._stop_at: int | None = None
         self.nodes = 0
         """Nodes searched by this solver so far, over all calls (a caller measures a call by the
         difference)."""
@@ -258,12 +260,26 @@ class Connect4Solver:
 
     def score_bitboard(self, current: int, mask: int, ply: int, weak: bool = False) -> int:
         """The score of a running position given as bitboards (no validation, no book)."""
-        work = self._work
-        work[self.kernel.W_NODES] = 0
+        work = self._start_call()
         score = int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
         self.nodes += self.last_nodes
         self._check_budget()
         return score
+
+    def _start_call(self) -> Any:
+        """The work array, ready for a kernel call: node count zeroed, and the node limit the
+        smaller of :attr:`node_limit` and what is left of a move's budget (see
+        :meth:`best_move`), which raises :class:`BudgetError` when nothing is left."""
+        limit = _NO_LIMIT if self._limit is None else self._limit
+        if self._stop_at is not None:
+            left = self._stop_at - self.nodes
+            if left <= 0:
+                raise BudgetError("the move's node budget is spent")
+            limit = min(limit, left)
+        work = self._work
+        work[self.kernel.W_NODE_LIMIT] = limit
+        work[self.kernel.W_NODES] = 0
+        return work
 
     def _check_budget(self) -> None:
         work = self._work
@@ -276,14 +292,13 @@ class Connect4Solver:
     @property
     def node_limit(self) -> int | None:
         """Nodes one kernel call may search before it gives up with :class:`BudgetError`."""
-        limit = int(self._work[self.kernel.W_NODE_LIMIT])
-        return None if limit == _NO_LIMIT else limit
+        return self._limit
 
     @node_limit.setter
     def node_limit(self, limit: int | None) -> None:
         if limit is not None and limit < 1:
             raise BudgetError(f"node limit must be at least 1, got {limit}")
-        self._work[self.kernel.W_NODE_LIMIT] = _NO_LIMIT if limit is None else limit
+        self._limit = limit
 
     @property
     def last_nodes(self) -> int:
@@ -362,8 +377,7 @@ class Connect4Solver:
         booked = self.book_score(child_current, child_mask)
         if booked is not None:
             return booked <= -score, 0
-        work = self._work
-        work[self.kernel.W_NODES] = 0
+        work = self._start_call()
         keeps = bool(
             self.kernel.at_most(
                 child_current, child_mask, state.ply + 1, -score, self._tt, self._geo, work
@@ -393,7 +407,12 @@ class Connect4Solver:
         return tuple(best), nodes
 
     def best_move(
-        self, position: Position, *, rng: random.Random | None = None, weak: bool = False
+        self,
+        position: Position,
+        *,
+        rng: random.Random | None = None,
+        weak: bool = False,
+        node_budget: int | None = None,
     ) -> tuple[int, int]:
         """One column that keeps the score of a running position, and that score.
 
@@ -402,8 +421,20 @@ class Connect4Solver:
         are never searched. With ``rng`` every best move is equally likely: the first keeper of
         a uniformly shuffled order is uniform among the keepers. ``weak`` keeps only the
         outcome (about twice as cheap): the score is then 1, 0 or -1, and when it is -1 every
-        column loses and the first is returned."""
-        state = self.position(position)
+        column loses and the first is returned. ``node_budget`` caps the nodes of the whole call
+        (all its searches together; :attr:`node_limit` caps each one): past it,
+        :class:`BudgetError`."""
+        if node_budget is not None and node_budget < 1:
+            raise BudgetError(f"node budget must be at least 1, got {node_budget}")
+        self._stop_at = None if node_budget is None else self.nodes + node_budget
+        try:
+            return self._best_move(self.position(position), rng, weak)
+        finally:
+            self._stop_at = None
+
+    def _best_move(
+        self, state: Connect4State, rng: random.Random | None, weak: bool
+    ) -> tuple[int, int]:
         if _over(state) is not None:
             raise InvalidPositionError(
                 f"the game is over in position {state.notation()!r}; no move to choose"
@@ -467,6 +498,7 @@ class Connect4Solver:
             plies = [p[2] for p in positions]
             scores = [0] * n
             nodes = [0] * n
+        self._start_call()
         self.kernel.solve_many(
             currents, masks, plies, weak, fresh, self._tt, self._geo, self._work, scores, nodes
         )
