@@ -149,8 +149,9 @@ HARD_NODE_LIMIT = 200_000_000
 falls back: about ten seconds at the compiled kernel's 15-25 M nodes per second. The book covers the first three plies; from about ply
 6 a best move takes a few seconds at most, while at plies 4 and 5 an unlucky position can need
 up to a minute (measured on seeded random openings), and there the fallbacks play."""
-PURE_HARD_NODE_LIMIT = 600_000
-"""The same for the plain-Python kernel (no numba), about 40 times slower: a few seconds."""
+PURE_HARD_NODE_LIMIT = 300_000
+"""The same for the plain-Python kernel (no numba), about 40 times slower: two attempts take a few
+seconds, and from about ply 12 a move is found within them."""
 _HARD_FALLBACK_DEPTH = 6
 
 
