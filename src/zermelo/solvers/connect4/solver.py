@@ -369,7 +369,7 @@ class Connect4Solver:
         geo = self.geometry
         move = (state.mask + geo.bottom) & geo.column_masks[column]
         if self.kernel.has_alignment(state.current | move, self.height):
-            return (self.width * self.height + 1 - state.ply) // 2 >= score, 0  # the best there is
+            return True, 0  # a win at once is the best score there is
         child_mask = state.mask | move
         if child_mask == geo.board:
             return score <= 0, 0
