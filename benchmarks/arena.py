@@ -126,11 +126,7 @@ def table_of(game: str, results: list[MatchResult], title: str) -> Table:
         table.add_row(
             result.first,
             result.second,
-            str(tally.games),
-            str(tally.wins),
-            str(tally.draws),
-            str(tally.losses),
-            f"{100 * tally.score:.1f}%",
+            *tally.cells(),
             elo_estimate(tally).describe(),
             target,
             f"{mean_move_time(result.records, result.first):.2f}/"

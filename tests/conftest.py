@@ -41,13 +41,7 @@ def run_cli(
     *args: str, stdin: str = "", env: dict[str, str] | None = None, timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m zermelo ARGS`` in a subprocess with ``stdin``; English unless ``env`` says."""
-    environment = {
-        k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")
-    }
-    environment["PYTHONPATH"] = str(SRC) + os.pathsep + environment.get("PYTHONPATH", "")
-    environment["COLUMNS"] = "120"
-    if env:
-        environment.update(env)
+    environment = english_env(env)
     return subprocess.run(
         [sys.executable, "-m", "zermelo", *args],
         input=stdin,

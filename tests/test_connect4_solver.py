@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from c4data import SETS, read_set, read_uci
+from conftest import english_env
 from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
 from zermelo.core.scores import WIN
 from zermelo.core.state import Player
@@ -323,9 +323,7 @@ def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> Non
         "s = S(table_bits=12);"
         "print(s.compiled, s.score('2252576253462244111563365343671351441'), s.solve('4453').score)"
     )
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), ZERMELO_NO_NUMBA="")
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    env = english_env({"NUMBA_CACHE_DIR": str(tmp_path), "ZERMELO_NO_NUMBA": ""})
     for _ in range(2):
         run = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
@@ -341,9 +339,7 @@ def test_environment_variable_forces_the_pure_path() -> None:
         "s = S(book=False, table_bits=12);"
         "print(s.compiled, s.score('2252576253462244111563365343671351441'))"
     )
-    env = dict(os.environ, ZERMELO_NO_NUMBA="1")
-    src = str(Path(__file__).resolve().parents[1] / "src")
-    env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    env = english_env({"ZERMELO_NO_NUMBA": "1"})
     output = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     ).stdout.split()

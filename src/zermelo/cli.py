@@ -666,14 +666,7 @@ def build_cli() -> click.Group:
             overall.add_column(heading, justify="right")
         ranked = sorted(standings(records).items(), key=lambda item: -item[1].score)
         for label, tally in ranked:
-            overall.add_row(
-                escape(label),
-                str(tally.games),
-                str(tally.wins),
-                str(tally.draws),
-                str(tally.losses),
-                f"{100 * tally.score:.1f}%",
-            )
+            overall.add_row(escape(label), *tally.cells())
         console.print(overall)
         pairs = Table(title=_("Pairs (results of the first agent)"))
         pairs.add_column(_("agent"), no_wrap=True)
@@ -683,14 +676,7 @@ def build_cli() -> click.Group:
         pairs.add_column(_("Elo [95% interval]"), justify="right", no_wrap=True)
         for (first, second), tally in pair_tallies(records).items():
             pairs.add_row(
-                escape(first),
-                escape(second),
-                str(tally.games),
-                str(tally.wins),
-                str(tally.draws),
-                str(tally.losses),
-                f"{100 * tally.score:.1f}%",
-                elo_estimate(tally).describe(),
+                escape(first), escape(second), *tally.cells(), elo_estimate(tally).describe()
             )
         console.print(pairs)
         console.print(

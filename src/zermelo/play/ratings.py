@@ -65,6 +65,16 @@ class Tally:
         """The fraction of the points won (0.5 for no games)."""
         return self.points / self.games if self.games else 0.5
 
+    def cells(self) -> tuple[str, str, str, str, str]:
+        """Games, wins, draws, losses and the score in percent, as table cells."""
+        return (
+            str(self.games),
+            str(self.wins),
+            str(self.draws),
+            str(self.losses),
+            f"{100 * self.score:.1f}%",
+        )
+
     def reversed(self) -> Tally:
         """The same games from the other side."""
         return Tally(self.losses, self.draws, self.wins)
