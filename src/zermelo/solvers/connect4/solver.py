@@ -348,32 +348,35 @@ class Connect4Solver:
             time.perf_counter() - started, booked, False, None, self.width, self.height,
         )  # fmt: skip
 
-    def _child_score(self, state: Connect4State, column: int, weak: bool) -> tuple[int, int]:
-        """(score of ``column`` for the side to move, nodes)."""
+    def _play(self, state: Connect4State, column: int) -> tuple[int, int, int | None]:
+        """The child after ``column`` as ``(current, mask, ended)``: ``ended`` is the mover's
+        score when that move ends the game (a win at once, or a full board's draw), else
+        ``None``."""
         geo = self.geometry
         move = (state.mask + geo.bottom) & geo.column_masks[column]
-        cells = self.width * self.height
-        if self.kernel.has_alignment(state.current | move, self.height):
-            win = (cells + 1 - state.ply) // 2
-            return (1 if weak else win), 0
         child_mask = state.mask | move
-        if child_mask == geo.board:
-            return 0, 0
-        score, nodes, _ = self._score(state.current ^ state.mask, child_mask, state.ply + 1, weak)
+        ended: int | None = None
+        if self.kernel.has_alignment(state.current | move, self.height):
+            ended = (self.width * self.height + 1 - state.ply) // 2
+        elif child_mask == geo.board:
+            ended = 0
+        return state.current ^ state.mask, child_mask, ended
+
+    def _child_score(self, state: Connect4State, column: int, weak: bool) -> tuple[int, int]:
+        """(score of ``column`` for the side to move, nodes)."""
+        child_current, child_mask, ended = self._play(state, column)
+        if ended is not None:
+            return (int(ended > 0) if weak else ended), 0
+        score, nodes, _ = self._score(child_current, child_mask, state.ply + 1, weak)
         return -score, nodes
 
     def _keeps(self, state: Connect4State, column: int, score: int) -> tuple[bool, int]:
         """(whether playing ``column`` keeps ``score`` for the side to move, nodes searched): a
         child keeps it when its own score is at most ``-score``, which one null-window search
         tells (no exact child score). In weak mode ``score`` is 1 or 0 and the same test holds."""
-        geo = self.geometry
-        move = (state.mask + geo.bottom) & geo.column_masks[column]
-        if self.kernel.has_alignment(state.current | move, self.height):
-            return True, 0  # a win at once is the best score there is
-        child_mask = state.mask | move
-        if child_mask == geo.board:
-            return score <= 0, 0
-        child_current = state.current ^ state.mask
+        child_current, child_mask, ended = self._play(state, column)
+        if ended is not None:
+            return ended >= score, 0  # a win at once is the best score there is
         booked = self.book_score(child_current, child_mask)
         if booked is not None:
             return booked <= -score, 0
