@@ -451,8 +451,18 @@ def build_cli() -> click.Group:
         show_default=True,
         help=_("Port to listen on."),
     )
+    @click.option(
+        "--allowed-host",
+        "allowed_hosts",
+        multiple=True,
+        metavar="NAME",
+        help=_(
+            "Also answer requests for this host name (repeatable); localhost, 127.0.0.1, [::1] "
+            "and --host are always allowed, any other name is refused."
+        ),
+    )
     @_lang_option
-    def serve(host: str, port: int) -> None:
+    def serve(host: str, port: int, allowed_hosts: tuple[str, ...]) -> None:
         try:
             from zermelo.ui.web import serve as run_server
         except ImportError as error:
@@ -467,7 +477,7 @@ def build_cli() -> click.Group:
                 address=shown, port=port
             )
         )
-        run_server(host, port)
+        run_server(host, port, allowed_hosts=allowed_hosts)
 
     @cli.command(
         "solve",

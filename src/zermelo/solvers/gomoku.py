@@ -122,7 +122,7 @@ class EngineResult:
         return describe(self.value, exact=False)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _zobrist(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     rng = random.Random(0x5A0B215 + size)
     return (
@@ -131,7 +131,7 @@ def _zobrist(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _layout(
     rules: Rules,
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int, int], ...], ...]]:
@@ -144,7 +144,7 @@ def _layout(
     return lines, tuple(tuple(t) for t in through)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _neighbours(rules: Rules) -> tuple[tuple[int, ...], ...]:
     geo = geometry(rules)
     out = []
