@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
+from zermelo.core import limits
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
 from zermelo.core.scores import EVAL_LIMIT, WIN, describe
 from zermelo.games.mnk import MnkState, Rules, geometry
@@ -64,8 +65,8 @@ _CHECK_EVERY: Final = 256
 _VCT_NODES: Final = 4000
 
 
-class _TimeoutError(Exception):
-    """The clock ran out inside the search."""
+_TimeoutError = limits.TimeUp
+"""The clock ran out inside the search: the engine's own check, or its tables'."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,22 +224,33 @@ class _Board:
             count(1, line, new[1], 1)
 
     def place(self, p: int, side: int) -> None:
-        """Put a stone of ``side`` on ``p``; :meth:`remove` takes the last one placed back."""
-        self.cells[p] = side + 1
-        self.stones += 1
-        self.hash ^= self.zobrist[side][p]
+        """Put a stone of ``side`` on ``p``; :meth:`remove` takes the last one placed back.
+
+        The lines' new classes are looked up (or built, which may run out of time) before the
+        board changes, so a :class:`~zermelo.core.limits.TimeUp` leaves the board as it was."""
         mine = self.bits[side]
         xs, os_ = self.bits
         cache = self.table._info
         build = self.table.info
+        news = []
+        for line, bit, length in self.through3[p]:
+            key = (
+                (length, xs[line] | bit, os_[line])
+                if side == 0
+                else (length, xs[line], os_[line] | bit)
+            )
+            new = cache.get(key)
+            if new is None:
+                new = build(*key)
+            news.append(new)
+        self.cells[p] = side + 1
+        self.stones += 1
+        self.hash ^= self.zobrist[side][p]
         infos = self.info
         saved = []
-        for line, bit, length in self.through3[p]:
+        for (line, bit, _), new in zip(self.through3[p], news, strict=True):
             old = infos[line]
             mine[line] |= bit
-            new = cache.get((length, xs[line], os_[line]))
-            if new is None:
-                new = build(length, xs[line], os_[line])
             infos[line] = new
             if old.cls != new.cls:
                 self._shift(line, old.cls, new.cls)
@@ -410,7 +422,25 @@ class Engine:
         only the level's depth and ``node_limit``). ``rng`` drives the weaker levels' noise and
         oversights; the hard level has neither. Among equal scores the first move in the
         engine's order wins, so without a clock (or with the easy and medium levels' fixed
-        depth) the choice is reproducible."""
+        depth) the choice is reproducible.
+
+        The tables the search builds on the way check a clock too: the first moves on a new
+        board build most of them (half a second is not rare), so they may take as long again
+        plus half a second before the search gives up with :class:`~zermelo.core.limits.TimeUp`
+        (a caller with a tighter deadline sets its own with :func:`zermelo.core.limits.limited`,
+        as the web server does)."""
+        if time_limit is None or not time_limit > 0 or math.isinf(time_limit):
+            return self._search(state, time_limit, rng, node_limit)
+        with limits.limited(time.perf_counter() + 2 * time_limit + 0.5):
+            return self._search(state, time_limit, rng, node_limit)
+
+    def _search(
+        self,
+        state: MnkState,
+        time_limit: float | None,
+        rng: random.Random | None,
+        node_limit: int | None,
+    ) -> EngineResult:
         if state.is_terminal():
             raise IllegalMoveError(f"the game is over; no move to choose ({state.notation()!r})")
         if time_limit is not None and not time_limit > 0:
@@ -864,10 +894,10 @@ class Engine:
 
     def _pv(self, board: _Board, move: int, limit: int) -> tuple[int, ...]:
         line = [move]
-        played = []
-        board.place(move, board.side)
-        played.append(move)
+        played: list[int] = []
         try:
+            board.place(move, board.side)
+            played.append(move)
             while len(line) < max(limit, 1):
                 entry = self._table.get(board.hash ^ board.side)
                 if entry is None or entry[3] < 0 or board.cells[entry[3]]:
@@ -877,6 +907,8 @@ class Engine:
                 played.append(entry[3])
                 if board.counts[0][FIVE] or board.counts[1][FIVE]:
                     break
+        except _TimeoutError:
+            pass
         finally:
             for p in reversed(played):
                 board.remove(p)

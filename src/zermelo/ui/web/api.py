@@ -203,10 +203,21 @@ class Clock:
         """The ``time.monotonic()`` by which the answer must be on its way."""
         return self.started + self.budget + min(0.1 * self.budget, 0.25)
 
+    @property
+    def search_deadline(self) -> float:
+        """When a search process that has not answered is stopped: early enough for the fast
+        lane's quick answer to follow within :attr:`hard`."""
+        return self.hard - min(QUICK_TIME, 0.05 + 0.1 * self.budget)
+
+    def quick_time(self) -> float:
+        """What the quick answer may take of what is left."""
+        return min(QUICK_TIME, max(self.hard - time.monotonic() - 0.03, 0.005))
+
     def search_time(self) -> float:
-        """What a search may take of what is left: a margin for handing over the position and
-        the answer (a twentieth of the budget, at most 50 ms)."""
-        return self.left() - min(0.05 * self.budget, 0.05)
+        """What a search may take of what is left: it must have answered by
+        :attr:`search_deadline`, with a margin for handing over the position and the answer (a
+        tenth of the budget, at most 100 ms)."""
+        return self.search_deadline - time.monotonic() - min(0.1 * self.budget, 0.1)
 
 
 # -- reading requests -----------------------------------------------------------------------------
@@ -619,15 +630,14 @@ class Api:
                     seed,
                     seconds,
                     alphabeta_only,
-                    deadline=clock.hard - 0.02,
+                    deadline=clock.search_deadline,
                 )
             except (WorkerTimeout, WorkerFailed) as error:
                 _log.warning("search for %s gave no move in time: %s", name, error)
             else:
                 if not answer.get("degraded"):
                     return answer["move"], answer["thinking"], False
-        seconds = min(QUICK_TIME, max(clock.hard - time.monotonic() - 0.05, 0.005))
-        move, thinking = await fast.run(quick_move, state, seconds)
+        move, thinking = await fast.run(quick_move, state, clock.quick_time())
         return state.format_move(move), thinking, True
 
     async def analyze(self, request: Request) -> JSONResponse:
@@ -664,15 +674,14 @@ class Api:
                     seconds,
                     budget.nodes,
                     generic,
-                    deadline=clock.hard - 0.02,
+                    deadline=clock.search_deadline,
                 )
             except (WorkerTimeout, WorkerFailed) as error:
                 _log.warning("analysis of %s gave no values in time: %s", name, error)
             else:
                 if not answer.get("degraded"):
                     return answer, False
-        seconds = min(QUICK_TIME, max(clock.hard - time.monotonic() - 0.05, 0.005))
-        return await fast.run(quick_analysis, state, seconds), True
+        return await fast.run(quick_analysis, state, clock.quick_time()), True
 
     async def tree(self, request: Request) -> JSONResponse:
         data = await read_json(request)

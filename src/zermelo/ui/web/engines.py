@@ -122,13 +122,14 @@ def search_order(state: Any) -> list[Any]:
 def static_values(state: Any, seconds: float) -> Analysis:
     """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
     of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
-    allow: the answer when no search had the time."""
+    allow (at least the first, valued 0 if need be): the answer when no search had the time."""
     started = time.perf_counter()
     analysis = Analysis()
-    values = []
+    values: list[MoveValue] = []
+    order = search_order(state)
     try:
         with limits.limited(started + seconds):
-            for move in search_order(state):
+            for move in order:
                 limits.check()
                 child = state.play(move)
                 analysis.nodes += 1
@@ -140,7 +141,9 @@ def static_values(state: Any, seconds: float) -> Analysis:
                 score = -float(evaluate()) if callable(evaluate) else 0.0
                 values.append(MoveValue(move, score, False, (move,)))
     except BudgetError:
-        pass
+        if not values and order:
+            # Not even one evaluation in time (its tables were cold): the first move, unvalued.
+            values.append(MoveValue(order[0], 0.0, False, (order[0],)))
     analysis.moves = sort_values(values)
     analysis.elapsed = time.perf_counter() - started
     return analysis

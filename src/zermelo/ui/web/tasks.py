@@ -21,8 +21,9 @@ from zermelo.ui.web.lanes import WORKER_MEMORY
 
 __all__ = ["analyze", "choose", "ready"]
 
-_GRACE = 0.25
-"""At most this long past its own time a search may take to wrap up before its tables give up."""
+_GRACE = 0.02
+"""How long past its own time a search may take to wrap up before its tables give up: the
+server's deadline for the whole request follows soon after."""
 
 
 def ready() -> bool:
@@ -33,9 +34,7 @@ def ready() -> bool:
 
 
 def _limits(seconds: float) -> Any:
-    return limits.limited(
-        time.perf_counter() + seconds + min(0.1 * seconds, _GRACE), memory=WORKER_MEMORY
-    )
+    return limits.limited(time.perf_counter() + seconds + _GRACE, memory=WORKER_MEMORY)
 
 
 def choose(
