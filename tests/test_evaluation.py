@@ -223,7 +223,7 @@ def test_small_board_features() -> None:
 
 
 def test_evaluation_matches_the_engines_incremental_counts() -> None:
-    from zermelo.solvers.gomoku import _Board
+    from zermelo.solvers.gomoku.board import Board
 
     rng = random.Random(9)
     for width, height, k in [(15, 15, 5), (3, 3, 3), (6, 5, 4), (7, 7, 3)]:
@@ -232,7 +232,7 @@ def test_evaluation_matches_the_engines_incremental_counts() -> None:
             if state.is_terminal():
                 break
             state = state.play(rng.choice(state.legal_moves()))
-        board = _Board(state, default_evaluation())
+        board = Board(state, default_evaluation())
         assert class_counts(state) == (board.counts[0], board.counts[1])
         assert board.evaluate() == pytest.approx(default_evaluation().evaluate(state))
     # On an empty 3x3 board every line is a "two" for both sides (one move makes a three).
