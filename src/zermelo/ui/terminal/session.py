@@ -18,7 +18,7 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -30,13 +30,19 @@ from zermelo.games.registry import get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
-if TYPE_CHECKING:
-    from zermelo.tutorial import TicTacToe
-
-__all__ = ["GameOptions", "Scoreboard", "Session", "play_tutorial_game"]
+__all__ = ["GameOptions", "Scoreboard", "Session", "TutorialBoard", "play_tutorial_game"]
 
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
+
+
+class TutorialBoard(Protocol):
+    """What the tutorial's game (:class:`zermelo.tutorial.TicTacToe`) hands to the terminal game:
+    its nine squares (``" "``, ``"X"`` or ``"O"``), which the game writes back, and the sides."""
+
+    board: list[str]
+    human_player: str
+    ai_player: str
 
 
 @dataclass
@@ -274,7 +280,7 @@ def _yes_words() -> set[str]:
     return {"y", "yes", short.lower(), _("yes").lower()}
 
 
-def play_tutorial_game(game: TicTacToe) -> None:
+def play_tutorial_game(game: TutorialBoard) -> None:
     """The tutorial's ``play_game``: one game on ``game``'s board, its AI playing perfectly."""
     from zermelo.games.tictactoe import TicTacToeState
 
