@@ -18,7 +18,7 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -30,13 +30,21 @@ from zermelo.games.registry import get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
-if TYPE_CHECKING:
-    from zermelo.tutorial import TicTacToe
-
-__all__ = ["GameOptions", "Scoreboard", "Session", "play_tutorial_game"]
+__all__ = ["GameOptions", "Scoreboard", "Session", "TutorialBoard", "play_tutorial_game"]
 
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
+
+
+class TutorialBoard(Protocol):
+    """What the tutorial's game (:class:`zermelo.tutorial.TicTacToe`) hands to the terminal game:
+    its nine squares (``" "``, ``"X"`` or ``"O"``), which the game writes back, and the sides."""
+
+    board: list[str]
+    human_player: str
+    ai_player: str
+
+    def get_best_move(self) -> int | None: ...
 
 
 @dataclass
@@ -275,7 +283,7 @@ class _TutorialAgent:
 
     name = "tutorial"
 
-    def __init__(self, game: TicTacToe) -> None:
+    def __init__(self, game: TutorialBoard) -> None:
         self.game = game
 
     def choose(self, state: Any) -> Any:
@@ -291,7 +299,7 @@ def _yes_words() -> set[str]:
     return {"y", "yes", short.lower(), _("yes").lower()}
 
 
-def play_tutorial_game(game: TicTacToe) -> None:
+def play_tutorial_game(game: TutorialBoard) -> None:
     """The tutorial's ``play_game``: one game on ``game``'s board. As in the tutorial, who starts
     is ``random.choice([True, False])`` and every AI move is ``game.get_best_move()``, so the
     tutorial's transcripts replay exactly."""
