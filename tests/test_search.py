@@ -7,7 +7,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import reachable
@@ -225,8 +225,7 @@ def trees(draw: st.DrawFn) -> Tree:
 @given(trees(), st.integers(1, 6))
 def test_depth_limited_alphabeta_equals_depth_limited_minimax(tree: Tree, depth: int) -> None:
     root = TreeState((), tree)
-    if root.is_terminal():
-        return
+    assume(not root.is_terminal())
     expected = minimax(root, depth)
     result = alphabeta(root, depth=depth)
     assert result.value == expected.value
@@ -237,8 +236,7 @@ def test_depth_limited_alphabeta_equals_depth_limited_minimax(tree: Tree, depth:
 @given(trees())
 def test_exact_alphabeta_equals_minimax_on_random_trees(tree: Tree) -> None:
     root = TreeState((), tree)
-    if root.is_terminal():
-        return
+    assume(not root.is_terminal())
     expected = minimax(root)
     result = alphabeta(root)
     assert result.value == expected.value
