@@ -123,7 +123,9 @@ def test_budgets_return_a_legal_move() -> None:
     by_nodes = alphabeta(state, node_limit=5)
     assert by_nodes.move in state.legal_moves()
     assert not by_nodes.exact
-    by_time = alphabeta(state, time_limit=0.5)
+    # A clock that cannot run out first (the search takes milliseconds): deepening under it
+    # goes on to the end of the game.
+    by_time = alphabeta(state, time_limit=60.0)
     assert by_time.exact and by_time.value == 0
     shallow = alphabeta(state, depth=2)
     assert shallow.depth == 2 and not shallow.exact
