@@ -31,7 +31,7 @@ import functools
 from typing import Final, NamedTuple
 
 from zermelo.core import limits
-from zermelo.games.mnk import DIRECTIONS, Rules
+from zermelo.games.mnk_rules import DIRECTIONS, Rules
 
 __all__ = [
     "CLASS_NAMES",
