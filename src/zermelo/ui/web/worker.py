@@ -54,6 +54,8 @@ class Worker:
         self.calls = 0
         self.closed = False
         """Set by :meth:`kill_now`: the server is stopping, no call starts a child again."""
+        self.starting = False
+        """True while a child is being started and loaded in the background."""
 
     @property
     def running(self) -> bool:
