@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -120,10 +121,8 @@ class Connection:
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-            try:
+            with contextlib.suppress(ConnectionError):
                 await self.writer.wait_closed()
-            except ConnectionError:
-                pass
         self.reader = self.writer = None
 
 
