@@ -465,7 +465,7 @@ def test_medium_takes_wins_and_blocks_threats() -> None:
 
 
 def test_unknown_level_is_an_error() -> None:
-    with pytest.raises(BudgetError, match="'expert'"):
+    with pytest.raises(ParseError, match="'expert'"):
         choose_move(Connect4State.initial(), "expert")
 
 
