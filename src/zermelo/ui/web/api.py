@@ -39,12 +39,12 @@ from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web.adapters import (
     Adapter,
     IntOption,
     adapter_for,
     available_games,
-    winning_cells,
 )
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
@@ -276,9 +276,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        answer["line"] = winning_cells(
-            answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
-        )
+        line = winning_line(answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state))
+        answer["line"] = [list(cell) for cell in line]
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -329,12 +328,12 @@ def analyze_position(state: Any, adapter: Adapter, budget: Budget) -> dict[str, 
             {
                 "move": state.format_move(entry.move),
                 "value": value_json(entry.value, entry.exact),
-                "pv": _line(state, entry.line),
+                "pv": _line(state, entry.pv),
             }
             for entry in analysis.moves
         ],
         "best": state.format_move(best.move),
-        "pv": _line(state, best.line),
+        "pv": _line(state, best.pv),
         "value": value_json(best.value, best.exact),
         "nodes": analysis.nodes,
         "time_ms": round(analysis.elapsed * 1000, 3),

@@ -19,14 +19,8 @@ from typing import Any
 
 from zermelo.core.scores import is_decided
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats
-from zermelo.ui.web.engines import (
-    Analysis,
-    Choice,
-    MoveValue,
-    generic_values,
-    sort_values,
-)
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, sort_values
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -104,7 +98,7 @@ def warm_up_connect4() -> None:
         _log.warning("connect4 solver warm-up failed: %s", error)
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """Every column's exact value from the solver; when it declines or runs out of time (it gets
     two thirds of the budget), alpha-beta's values in the time left."""
     started = time.monotonic()
@@ -115,7 +109,7 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
     values = [
         MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
     ]
-    return Analysis(sort_values(values), answer["nodes"], answer["elapsed"])
+    return ValuedMoves(sort_values(values), answer["nodes"], answer["elapsed"])
 
 
 # -- gomoku ----------------------------------------------------------------------------------------
@@ -138,7 +132,7 @@ def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choic
     return Choice(found.move, result)
 
 
-def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
@@ -159,7 +153,7 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
     ordered.sort(key=lambda mv: mv.move != found.move)
-    return Analysis(ordered, found.nodes, found.elapsed)
+    return ValuedMoves(ordered, found.nodes, found.elapsed)
 
 
 # -- run in the solver's child process ---------------------------------------------------------
