@@ -135,10 +135,6 @@ class MctsResult(Generic[M]):
     elapsed: float
     proven: float | None = None
 
-    @property
-    def iterations_per_second(self) -> float:
-        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
-
 
 class _Node:
     """A tree node. ``reward`` sums the rewards of the player who moved into this node;

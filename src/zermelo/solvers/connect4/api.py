@@ -1,4 +1,4 @@
-"""Entry points for front ends: solve a stream of positions, analyse one, choose a move at a level.
+"""Entry points for front ends: solve a stream of positions, analyze one, choose a move at a level.
 
 Nothing here prints: the functions return values (or yield them) and the CLI formats them.
 """
