@@ -539,6 +539,7 @@ SPEC: Final = GameSpec(
     new=_new_mnk,
     parse=parse,
     first_mover=_FIRST,
+    default_time=1.0,
     options={
         "width": "columns (default 15)",
         "height": "rows (default: as many as columns)",
@@ -553,5 +554,6 @@ GOMOKU_SPEC: Final = GameSpec(
     new=_new_gomoku,
     parse=parse,
     first_mover=_FIRST,
+    default_time=1.0,
     options={"exact": "True: exactly five wins, overlines do not (default: five or more)"},
 )

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final, Protocol
 
 from zermelo.core.errors import ParseError
+from zermelo.core.jsontext import load_json
 from zermelo.core.scores import EVAL_LIMIT
 from zermelo.core.state import Player
 from zermelo.games.mnk_lines import (
@@ -265,15 +266,12 @@ class Evaluation:
         return json.dumps(data, indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> Evaluation:
+    def from_json(cls, text: str | bytes) -> Evaluation:
         """Read weights written by :meth:`to_json`; errors quote what was wrong."""
-        try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ParseError(f"invalid weights file: not JSON ({error})") from error
+        data: Any = load_json(text, "weights file")
         if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
             raise ParseError(
-                f"invalid weights file {_preview(text)!r}: expected an object with a 'weights' "
+                f"invalid weights file {_preview(str(text))!r}: expected an object with a 'weights' "
                 "object mapping feature names to numbers"
             )
         name = data.get("name", "custom")
@@ -306,7 +304,7 @@ def explain(state: Position, evaluation: Evaluation | None = None) -> Breakdown:
 def load_evaluation(path: str | Path) -> Evaluation:
     """Weights from a JSON file written by :meth:`Evaluation.save`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes()
     except OSError as error:
         raise ParseError(f"cannot read weights file {str(path)!r}: {error.strerror}") from error
     return Evaluation.from_json(text)

@@ -44,6 +44,8 @@ class TutorialBoard(Protocol):
     human_player: str
     ai_player: str
 
+    def get_best_move(self) -> int | None: ...
+
 
 @dataclass
 class GameOptions:
@@ -84,6 +86,10 @@ class Session:
         self.spec = get_game(options.game)
         self.view: BoardView = view_for(self.spec.name)
         self.stdin = stdin if stdin is not None else sys.stdin
+        reconfigure = getattr(self.stdin, "reconfigure", None)
+        if callable(reconfigure):
+            # A line that is not UTF-8 is a line that is not a move, not the end of the session.
+            reconfigure(errors="replace")
         self.console = console if console is not None else Console(highlight=False)
         self.rich = self.console.is_terminal
         self.rng = random.Random(options.seed)
@@ -272,6 +278,19 @@ class Session:
         )
 
 
+class _TutorialAgent:
+    """The tutorial's AI: ``get_best_move()`` on the tutorial's board (the lowest best square)."""
+
+    name = "tutorial"
+
+    def __init__(self, game: TutorialBoard) -> None:
+        self.game = game
+
+    def choose(self, state: Any) -> Any:
+        self.game.board = state.board()
+        return self.game.get_best_move()
+
+
 def _yes_words() -> set[str]:
     # The English answers work in every language, next to the translated ones.
     # TRANSLATORS: the short answer "yes" to "Play again? (y/n): ", as the prompt shows it.
@@ -281,19 +300,17 @@ def _yes_words() -> set[str]:
 
 
 def play_tutorial_game(game: TutorialBoard) -> None:
-    """The tutorial's ``play_game``: one game on ``game``'s board, its AI playing perfectly."""
+    """The tutorial's ``play_game``: one game on ``game``'s board. As in the tutorial, who starts
+    is ``random.choice([True, False])`` and every AI move is ``game.get_best_move()``, so the
+    tutorial's transcripts replay exactly."""
     from zermelo.games.tictactoe import TicTacToeState
 
-    session = Session(
-        GameOptions(
-            human=game.human_player,
-            repeat=False,
-            seed=random.randrange(2**32),
-        )
-    )
+    session = Session(GameOptions(human=game.human_player, repeat=False, seed=0))
+    session.agent = _TutorialAgent(game)
     try:
         session._greet()
-        human_first = session.rng.choice([True, False])
+        ai_turn = random.choice([True, False])
+        human_first = not ai_turn
         mover = game.human_player if human_first else game.ai_player
         state = TicTacToeState.from_board(
             game.board, Player.FIRST if mover == "X" else Player.SECOND
