@@ -154,7 +154,7 @@ def class_counts(state: Position) -> tuple[list[int], list[int]]:
     return counts
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _line_masks(rules: Rules) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple((points, sum(1 << p for p in points)) for points in board_lines(rules))
 

@@ -13,11 +13,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zermelo.agents.levels import make_agent
+from zermelo.core import limits
+from zermelo.core.errors import BudgetError
+from zermelo.core.scores import WIN
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
-__all__ = ["Choice", "ValuedMoves", "generic_choose", "generic_values"]
+__all__ = [
+    "Choice",
+    "ValuedMoves",
+    "generic_choose",
+    "generic_values",
+    "search_order",
+    "static_values",
+]
 
 
 @dataclass
@@ -59,6 +69,7 @@ def generic_values(
     share_nodes = max(node_limit // len(moves), 1)
     values = []
     for move in moves:
+        limits.check()
         child = state.play(move)
         if depth == 1 and not child.is_terminal():
             evaluate = getattr(child, "evaluate", None)
@@ -88,3 +99,41 @@ def generic_choose(game: str, state: Any, level: str, seed: int, time_limit: flo
     move = agent.choose(state)
     last = getattr(agent, "last", None)
     return Choice(move, last if isinstance(last, SearchResult) else None)
+
+
+def search_order(state: Any) -> list[Any]:
+    """The moves worth trying first: the game's ``search_moves`` where it has them (the points
+    near the stones on a big board), else every legal move."""
+    chooser = getattr(state, "search_moves", None)
+    moves = list(chooser()) if callable(chooser) else []
+    return moves or list(state.legal_moves())
+
+
+def static_values(state: Any, seconds: float) -> ValuedMoves:
+    """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
+    of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
+    allow (at least the first, valued 0 if need be): the answer when no search had the time."""
+    started = time.perf_counter()
+    analysis = ValuedMoves()
+    values: list[MoveValue[Any]] = []
+    order = search_order(state)
+    try:
+        with limits.limited(started + seconds):
+            for move in order:
+                limits.check()
+                child = state.play(move)
+                analysis.nodes += 1
+                if child.is_terminal():
+                    won = child.winner is not None
+                    values.append(MoveValue(move, float(WIN - 1) if won else 0.0, True, (move,)))
+                    continue
+                evaluate = getattr(child, "evaluate", None)
+                score = -float(evaluate()) if callable(evaluate) else 0.0
+                values.append(MoveValue(move, score, False, (move,)))
+    except BudgetError:
+        if not values and order:
+            # Not even one evaluation in time (its tables were cold): the first move, unvalued.
+            values.append(MoveValue(order[0], 0.0, False, (order[0],)))
+    analysis.moves = sort_values(values)
+    analysis.elapsed = time.perf_counter() - started
+    return analysis
