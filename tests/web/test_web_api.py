@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 from zermelo.core.errors import BudgetError
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.search import minimax, parent_score
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web import create_app
-from zermelo.ui.web.adapters import winning_cells
 from zermelo.ui.web.api import (
     MAX_BODY,
     MAX_NODES,
@@ -134,14 +134,14 @@ def test_hard_ai_takes_an_immediate_win(client: TestClient) -> None:
     assert answer["line"] == [[1, 0], [1, 1], [1, 2]]
 
 
-def test_winning_cells_finds_every_run_of_k_or_more() -> None:
+def test_winning_line_finds_every_run_of_k_or_more() -> None:
     cells = ["XXXX.", "O.O..", "OX...", "O.X..", "O..X."]
-    assert winning_cells(cells, "X", 4) == [[0, 0], [0, 1], [0, 2], [0, 3]]
-    assert winning_cells(cells, "O", 4) == [[1, 0], [2, 0], [3, 0], [4, 0]]
-    assert winning_cells(cells, "O", 5) == []
-    assert winning_cells(["X..", ".X.", "..X"], "X", 3) == [[0, 0], [1, 1], [2, 2]]
-    assert winning_cells(["..X", ".X.", "X.."], "X", 3) == [[0, 2], [1, 1], [2, 0]]
-    assert winning_cells(["XO.", "OX.", "..."], "X", 3) == []
+    assert winning_line(cells, "X", 4) == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert winning_line(cells, "O", 4) == [(1, 0), (2, 0), (3, 0), (4, 0)]
+    assert winning_line(cells, "O", 5) == []
+    assert winning_line(["X..", ".X.", "..X"], "X", 3) == [(0, 0), (1, 1), (2, 2)]
+    assert winning_line(["..X", ".X.", "X.."], "X", 3) == [(0, 2), (1, 1), (2, 0)]
+    assert winning_line(["XO.", "OX.", "..."], "X", 3) == []
 
 
 def test_a_running_or_drawn_game_has_no_winning_line(client: TestClient) -> None:

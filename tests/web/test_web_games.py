@@ -10,12 +10,6 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from zermelo.ui.web import create_app, solvers
-from zermelo.ui.web.adapters import available_games
-
-pytestmark = pytest.mark.skipif(
-    not {"connect4", "gomoku", "mnk"} <= set(available_games()),
-    reason="Connect Four or gomoku has not landed on this branch",
-)
 
 _APP = create_app()
 LOCAL = "http://127.0.0.1"

@@ -183,9 +183,6 @@ class Connect4State(NamedTuple):
     def is_terminal(self) -> bool:
         return self.is_full() or self.winner is not None
 
-    def can_play(self, column: int) -> bool:
-        return not self.mask & self.geometry.top_cells[column]
-
     def legal_moves(self) -> list[int]:
         """Columns that are not full, centre first; empty when the game is over."""
         if self.winner is not None:

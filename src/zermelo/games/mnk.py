@@ -352,14 +352,6 @@ class MnkState(NamedTuple):
 
     # -- notation ---------------------------------------------------------------------------
 
-    def stone(self, point: int) -> Player | None:
-        """The player whose stone is on ``point``, or ``None``."""
-        if self.x >> point & 1:
-            return _FIRST
-        if self.o >> point & 1:
-            return _SECOND
-        return None
-
     def rows(self) -> list[str]:
         """The board as text rows from the top, ``x``, ``o`` and ``.``."""
         width = self.rules.width

@@ -474,11 +474,6 @@ class GomokuPlayer:
     def level(self) -> str:
         return self.engine.level.name
 
-    def analyse(self, state: MnkState, time_limit: float | None = None) -> EngineResult:
-        return self.engine.search(
-            state, self.time_limit if time_limit is None else time_limit, self.rng
-        )
-
     def choose(
         self, state: MnkState, time_limit: float | None = None, rng: random.Random | None = None
     ) -> int:

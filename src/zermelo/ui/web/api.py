@@ -44,14 +44,14 @@ from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult, SearchStats
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web.adapters import (
     Adapter,
     IntOption,
     adapter_for,
     available_games,
-    winning_cells,
 )
-from zermelo.ui.web.engines import Analysis, Choice, generic_values, search_order, static_values
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, search_order, static_values
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
@@ -382,9 +382,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        answer["line"] = winning_cells(
-            answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
-        )
+        line = winning_line(answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state))
+        answer["line"] = [list(cell) for cell in line]
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -424,8 +423,8 @@ def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
     }
 
 
-def analysis_json(state: Any, analysis: Analysis) -> dict[str, Any]:
-    """An :class:`Analysis` as ``/api/analyze`` answers it."""
+def analysis_json(state: Any, analysis: ValuedMoves) -> dict[str, Any]:
+    """An :class:`ValuedMoves` as ``/api/analyze`` answers it."""
     if not analysis.moves:
         return {"moves": [], "best": None, "pv": [], "value": None, "nodes": 0, "time_ms": 0.0}
     best = analysis.moves[0]
@@ -434,12 +433,12 @@ def analysis_json(state: Any, analysis: Analysis) -> dict[str, Any]:
             {
                 "move": state.format_move(entry.move),
                 "value": value_json(entry.value, entry.exact),
-                "pv": _line(state, entry.line),
+                "pv": _line(state, entry.pv),
             }
             for entry in analysis.moves
         ],
         "best": state.format_move(best.move),
-        "pv": _line(state, best.line),
+        "pv": _line(state, best.pv),
         "value": value_json(best.value, best.exact),
         "nodes": analysis.nodes,
         "time_ms": round(analysis.elapsed * 1000, 3),
@@ -481,7 +480,7 @@ def quick_move(state: Any, seconds: float = QUICK_TIME) -> tuple[Any, dict[str, 
         best = analysis.moves[0]
         stats = SearchStats(nodes=analysis.nodes, elapsed=analysis.elapsed)
         result: SearchResult[Any] = SearchResult(
-            best.move, best.value, best.line, 1, best.exact, stats
+            best.move, best.value, best.pv, 1, best.exact, stats
         )
         return best.move, search_json(state, result)
     return search_order(state)[0], None

@@ -17,13 +17,12 @@ from zermelo.core import limits
 from zermelo.core.errors import BudgetError
 from zermelo.core.scores import WIN
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats, parent_score
+from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
 __all__ = [
-    "Analysis",
     "Choice",
-    "MoveValue",
+    "ValuedMoves",
     "generic_choose",
     "generic_values",
     "search_order",
@@ -31,21 +30,12 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class MoveValue:
-    """One legal move's value for the side to move, and the line behind it (moves, not text)."""
-
-    move: Any
-    value: float
-    exact: bool
-    line: tuple[Any, ...]
-
-
 @dataclass
-class Analysis:
-    """Every legal move's value, best first, with what the search cost."""
+class ValuedMoves:
+    """Every legal move's value (:class:`~zermelo.search.result.MoveValue`, its ``pv`` starting
+    with the move), best first, with what the search cost."""
 
-    moves: list[MoveValue] = field(default_factory=list)
+    moves: list[MoveValue[Any]] = field(default_factory=list)
     nodes: int = 0
     elapsed: float = 0.0
 
@@ -58,19 +48,19 @@ class Choice:
     result: SearchResult[Any] | None = None
 
 
-def sort_values(values: list[MoveValue]) -> list[MoveValue]:
+def sort_values(values: list[MoveValue[Any]]) -> list[MoveValue[Any]]:
     """Best first; equal values keep the lowest move first (the search's documented order)."""
     return sorted(values, key=lambda mv: (-mv.value, mv.move))
 
 
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
-) -> Analysis:
+) -> ValuedMoves:
     """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
     split evenly between the moves, one table shared. ``depth=1`` scores each move by the
     evaluation of the position it leads to, for boards too wide to search every move."""
     moves = list(state.legal_moves())
-    analysis = Analysis()
+    analysis = ValuedMoves()
     if not moves:
         return analysis
     started = time.perf_counter()
@@ -119,13 +109,13 @@ def search_order(state: Any) -> list[Any]:
     return moves or list(state.legal_moves())
 
 
-def static_values(state: Any, seconds: float) -> Analysis:
+def static_values(state: Any, seconds: float) -> ValuedMoves:
     """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
     of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
     allow (at least the first, valued 0 if need be): the answer when no search had the time."""
     started = time.perf_counter()
-    analysis = Analysis()
-    values: list[MoveValue] = []
+    analysis = ValuedMoves()
+    values: list[MoveValue[Any]] = []
     order = search_order(state)
     try:
         with limits.limited(started + seconds):

@@ -22,14 +22,8 @@ from typing import Any
 from zermelo.core.scores import is_decided
 from zermelo.games.connect4 import mirror_code
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats
-from zermelo.ui.web.engines import (
-    Analysis,
-    Choice,
-    MoveValue,
-    generic_values,
-    sort_values,
-)
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, sort_values
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -79,7 +73,7 @@ def _book_scores(state: Any) -> list[tuple[int, int]] | None:
     return scores
 
 
-def connect4_book_values(state: Any) -> Analysis | None:
+def connect4_book_values(state: Any) -> ValuedMoves | None:
     """Every column's exact value from the opening book (the first plies), or ``None``."""
     from zermelo.solvers.connect4.scores import to_negamax
 
@@ -95,7 +89,7 @@ def connect4_book_values(state: Any) -> Analysis | None:
         )
         for column, score in scores
     ]
-    return Analysis(sort_values(values), 0, 0.0)
+    return ValuedMoves(sort_values(values), 0, 0.0)
 
 
 def connect4_book_choice(state: Any, seed: int) -> Choice | None:
@@ -122,7 +116,7 @@ def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | No
     return Choice(move, SearchResult(move, float(answer["value"]), pv, len(pv), True, stats))
 
 
-def connect4_solver_values(state: Any, seconds: float) -> Analysis | None:
+def connect4_solver_values(state: Any, seconds: float) -> ValuedMoves | None:
     """Every column's exact value from the solver within ``seconds``, else ``None``."""
     answer = _ask_solver("connect4_values_exact", state, seconds, time=seconds)
     if answer is None:
@@ -130,7 +124,7 @@ def connect4_solver_values(state: Any, seconds: float) -> Analysis | None:
     values = [
         MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
     ]
-    return Analysis(sort_values(values), answer["nodes"], answer["elapsed"])
+    return ValuedMoves(sort_values(values), answer["nodes"], answer["elapsed"])
 
 
 def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
@@ -180,7 +174,7 @@ def warm_up_connect4() -> None:
         _log.warning("connect4 solver warm-up failed: %s", error)
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """Every column's exact value from the book or the solver (in two thirds of the time);
     else alpha-beta's values in the time left."""
     started = time.monotonic()
@@ -211,7 +205,7 @@ def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choic
     return Choice(found.move, result)
 
 
-def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
@@ -232,7 +226,7 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
     ordered.sort(key=lambda mv: mv.move != found.move)
-    return Analysis(ordered, found.nodes, found.elapsed)
+    return ValuedMoves(ordered, found.nodes, found.elapsed)
 
 
 # -- run in the solver's child process ---------------------------------------------------------
