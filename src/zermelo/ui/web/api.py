@@ -497,7 +497,7 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
-def _game_data(game: Game, extra_move: Any = None) -> dict[str, Any]:
+def _game_data(game: Game) -> dict[str, Any]:
     """The game as a search process replays it: start position and moves, in notation."""
     moves = [
         before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)

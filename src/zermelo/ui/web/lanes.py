@@ -121,9 +121,17 @@ class SearchPool:
             raise BusyError("the server is busy with other searches; try again in a moment")
         self.active += 1
         try:
-            return await anyio.to_thread.run_sync(
-                self._call, target, args, deadline, limiter=self._limiter, abandon_on_cancel=True
-            )
+            # Waiting for a free process counts against the deadline: no request waits longer.
+            with anyio.move_on_after(deadline - time.monotonic()) as waiting:
+                await self._limiter.acquire()
+            if waiting.cancelled_caught:
+                raise WorkerTimeout("no search process was free before the deadline")
+            try:
+                return await anyio.to_thread.run_sync(
+                    self._call, target, args, deadline, abandon_on_cancel=True
+                )
+            finally:
+                self._limiter.release()
         finally:
             self.active -= 1
 
