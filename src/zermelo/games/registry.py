@@ -40,6 +40,15 @@ _BUILT_IN: dict[str, str] = {
 _failed: dict[str, str] = {}
 
 
+class _PluginError(UnknownGameError):
+    """A plugin's game that does not load; ``package`` and ``problem`` say why."""
+
+    def __init__(self, name: str, package: str, problem: str) -> None:
+        super().__init__(f"game {name!r} is not available: {problem}")
+        self.package = package
+        self.problem = problem
+
+
 @functools.cache
 def _plugins() -> dict[str, tuple[str, str]]:
     """Plugin game name -> (its target, its distribution's name), from the installed packages."""
@@ -83,12 +92,9 @@ def _load(name: str) -> GameSpec:
         if package == "zermelo":
             raise
         problem = f"{target} failed to import ({type(error).__name__}: {error})"
-        _warn(name, package, problem)
-        raise UnknownGameError(f"game {name!r} is not available: {problem}") from None
+        raise _PluginError(name, package, problem) from None
     if not isinstance(spec, GameSpec) or spec.name != name:
-        problem = f"{target} is not the GameSpec of a game called {name!r}"
-        _warn(name, package, problem)
-        raise UnknownGameError(f"game {name!r} is not available: {problem}")
+        raise _PluginError(name, package, f"{target} is not the GameSpec of a game called {name!r}")
     return spec
 
 
@@ -99,8 +105,8 @@ def all_games() -> list[GameSpec]:
     for name in game_names():
         try:
             specs.append(_load(name))
-        except UnknownGameError:
-            continue
+        except _PluginError as error:
+            _warn(name, error.package, error.problem)
     return specs
 
 

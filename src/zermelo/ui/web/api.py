@@ -240,9 +240,14 @@ def _level(data: dict[str, Any]) -> str:
 
 
 def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] | None:
-    """Row (from the top) and column of the cell the last move filled: the one that changed."""
+    """Row (from the top) and column of the cell the last move changed, if the board kept its
+    shape and one cell changed first."""
     old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
+    if len(old) != len(new):
+        return None
     for row, (a, b) in enumerate(zip(old, new, strict=True)):
+        if len(a) != len(b):
+            return None
         for col, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return [row, col]
