@@ -39,6 +39,8 @@ from typing import Final, NamedTuple
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import BoolOption, GameSpec, IntOption, Ref
 from zermelo.core.state import Player
+from zermelo.games.mnk_eval import default_evaluation
+from zermelo.games.mnk_rules import DIRECTIONS, Rules
 
 __all__ = [
     "DIRECTIONS",
@@ -56,24 +58,9 @@ __all__ = [
 
 MAX_WIDTH: Final = 26
 MAX_HEIGHT: Final = 99
-DIRECTIONS: Final = ((1, 0), (0, 1), (1, 1), (1, -1))
-"""Column and row steps of the four line directions: horizontal, vertical, two diagonals."""
 COLUMNS: Final = "abcdefghijklmnopqrstuvwxyz"
 _NO_WINNER: Final = -1
 _SMALL_BOARD: Final = 49
-
-
-class Rules(NamedTuple):
-    """The facts of one m,n,k game: board size, winning row length and overline rule."""
-
-    width: int
-    height: int
-    k: int
-    exact: bool = False
-
-    def describe(self) -> str:
-        rule = " exact" if self.exact else ""
-        return f"{self.width}x{self.height} k{self.k}{rule}"
 
 
 GOMOKU: Final = Rules(15, 15, 5, False)
@@ -359,8 +346,6 @@ class MnkState(NamedTuple):
     def evaluate(self) -> float:
         """Heuristic from the side to move: the default weighted pattern features of
         :mod:`zermelo.games.mnk_eval`."""
-        from zermelo.games.mnk_eval import default_evaluation
-
         return default_evaluation().evaluate(self)
 
     # -- notation ---------------------------------------------------------------------------
@@ -586,6 +571,7 @@ SPEC: Final = GameSpec(
     ),
     aliases=("m,n,k",),
     first_mover=_FIRST,
+    default_time=1.0,
     move_time=1.5,
     levels=_ENGINE_LEVELS,
     mcts=_MCTS,
@@ -604,6 +590,7 @@ GOMOKU_SPEC: Final = GameSpec(
     options=(BoolOption("exact", "exactly five wins, overlines do not"),),
     aliases=("caro",),
     first_mover=_FIRST,
+    default_time=1.0,
     move_time=1.5,
     levels=_ENGINE_LEVELS,
     mcts=_MCTS,
