@@ -252,9 +252,11 @@ def test_the_command_line_says_one_line_for_a_broken_plugin(broken: Path, nim_pa
     )
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
-    # The plugin that took a built-in name is named once; the game asked for says why it is missing.
-    warning, error = run.stderr.strip().splitlines()
-    assert warning.startswith("zermelo: the game plugin 'tictactoe' of package 'zermelo-thief'")
+    # One line per plugin left out (the command line lists every game's rule options), then the
+    # error line of the command.
+    thief, broken_line, error = run.stderr.strip().splitlines()
+    assert thief.startswith("zermelo: the game plugin 'tictactoe' of package 'zermelo-thief'")
+    assert broken_line.startswith("zermelo: the game plugin 'broken' of package 'zermelo-broken'")
     assert error == (
         "zermelo: error: game 'broken' is not available: zermelo_no_such_module:SPEC failed to "
         "import (ModuleNotFoundError: No module named 'zermelo_no_such_module')"

@@ -40,6 +40,7 @@ from zermelo.core.state import Player
 
 __all__ = [
     "LEVELS",
+    "N_",
     "BoolOption",
     "GameSpec",
     "Grid",
@@ -47,6 +48,13 @@ __all__ = [
     "Option",
     "Ref",
 ]
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
+    """Mark a record's text (a title, an option's help) for the catalogs; front ends translate it
+    where they show it. A no-op, so that games need not import the front ends' i18n."""
+    return message
+
 
 LEVELS = ("easy", "medium", "hard")
 """The named strength levels every game offers, weakest first."""
@@ -204,6 +212,11 @@ class GameSpec:
     ``analysis_depth`` caps the depth of the web's analysis overlay (``1``: one ply and the
     evaluation, for boards too wide to search every move); ``explain_tree`` says whether the
     minimax-tree explainer supports the game.
+
+    ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
+    :class:`Ref` to a function of the shape its command documents: ``solve`` (exact values),
+    ``exact_analysis`` (``zermelo analyze`` without a depth or time), ``explain`` (the evaluation
+    term by term) and ``tune`` (fit the evaluation's weights).
     """
 
     name: str
@@ -226,6 +239,7 @@ class GameSpec:
     web_engine: Ref | None = None
     analysis_depth: int | None = None
     explain_tree: bool = False
+    tools: Mapping[str, Ref] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = set(self.levels) - set(LEVELS)
