@@ -19,54 +19,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import REPO, run_cli
+from conftest import REPO, forget_games, run_cli
 from zermelo.core.errors import UnknownGameError
-from zermelo.games import registry
-
-EXAMPLE = REPO / "examples" / "zermelo-nim"
-
-
-def _forget_games() -> None:
-    registry._plugins.cache_clear()
-    registry._load.cache_clear()
-    registry._failed.clear()
-
-
-@pytest.fixture(scope="module")
-def nim_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example package installed by pip into a directory of its own."""
-    target = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(target),
-            str(EXAMPLE),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    assert (target / "zermelo_nim" / "__init__.py").is_file()
-    return target
-
-
-@pytest.fixture
-def with_nim(nim_path: Path) -> Iterator[Path]:
-    """The example on this process's import path, the registry reading it afresh."""
-    sys.path.insert(0, str(nim_path))
-    _forget_games()
-    try:
-        yield nim_path
-    finally:
-        sys.path.remove(str(nim_path))
-        sys.modules.pop("zermelo_nim", None)
-        _forget_games()
 
 
 def nim_cli(path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -212,12 +166,12 @@ def broken(tmp_path: Path, with_nim: Path) -> Iterator[Path]:
     _fake_distribution(tmp_path, "zermelo-broken", "broken = zermelo_no_such_module:SPEC")
     _fake_distribution(tmp_path, "zermelo-thief", "tictactoe = zermelo_nim:SPEC")
     sys.path.insert(0, str(tmp_path))
-    _forget_games()
+    forget_games()
     try:
         yield tmp_path
     finally:
         sys.path.remove(str(tmp_path))
-        _forget_games()
+        forget_games()
 
 
 def test_a_broken_plugin_is_left_out_with_one_line(

@@ -110,7 +110,9 @@ function optionLabel(name) {
   if (name === "height") return t("Rows");
   if (name === "k") return t("In a row to win");
   if (name === "exact") return t("Only exactly that many in a row wins");
-  return name;
+  // Any other game's option: the help its record gives.
+  const spec = ui.game && ui.game.options[name];
+  return spec && spec.help ? t(spec.help) : name;
 }
 
 function buildOptions() {
@@ -462,6 +464,59 @@ function renderCheckers(board, view, playable) {
   });
 }
 
+// -- the generic grid: any game's cells with their texts; a click on a cell plays its move -------
+
+function renderGrid(board, view, playable, onLine, [lastRow, lastCol]) {
+  board.setAttribute("role", "grid");
+  const legal = new Set(view.legal);
+  view.board.cells.forEach((row, r) => {
+    const line = document.createElement("div");
+    line.className = "row";
+    line.setAttribute("role", "row");
+    row.forEach((text, c) => {
+      const move = view.board.points[r][c];
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.move = move === null ? "" : move;
+      button.setAttribute("role", "gridcell");
+      let label = text;
+      if (move !== null) label = text ? t("Square {move}, {mark}", { move, mark: text }) : t("Square {move}, empty", { move });
+      button.setAttribute("aria-label", label);
+      if (move === null || !legal.has(move) || !playable) button.setAttribute("aria-disabled", "true");
+      const mark = document.createElement("span");
+      mark.className = "text";
+      mark.textContent = text;
+      button.append(mark);
+      if (r === lastRow && c === lastCol) button.classList.add("last");
+      if (onLine.has(`${r},${c}`)) button.classList.add("winning");
+      const badge = document.createElement("span");
+      badge.className = "value";
+      button.append(badge);
+      if (move !== null) button.addEventListener("click", () => clickMove(move));
+      line.append(button);
+    });
+    board.append(line);
+  });
+}
+
+// Legal moves on no cell of the board (a pass, say), as buttons under it.
+function renderExtraMoves(view, playable) {
+  const box = $("#extra-moves");
+  const extra = view.board.extra || [];
+  box.replaceChildren();
+  box.hidden = extra.length === 0;
+  for (const move of extra) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.extra = move;
+    button.textContent = move;
+    button.disabled = !playable;
+    button.addEventListener("click", () => clickMove(move));
+    box.append(button);
+  }
+}
+
 async function undo() {
   if (ui.busy || !ui.moves.length) return;
   const moves = ui.moves.slice(0, -1);
@@ -535,7 +590,7 @@ function markElement(mark) {
   const span = document.createElement("span");
   span.className = `mark mark-${mark}`;
   span.setAttribute("aria-hidden", "true");
-  if (ui.game.kind === "place" && ui.game.name === "tictactoe") span.textContent = mark;
+  if (ui.game.marks === "letters") span.textContent = mark;
   return span;
 }
 
@@ -547,6 +602,7 @@ function render() {
   board.replaceChildren();
   board.dataset.game = ui.game.name;
   board.dataset.kind = view.board.kind;
+  board.dataset.marks = ui.game.marks;
   board.style.setProperty("--cols", view.board.width);
   board.style.setProperty("--rows", view.board.height);
   board.setAttribute("aria-label", ui.game.title);
@@ -555,8 +611,11 @@ function render() {
   const onLine = new Set((view.line || []).map(([row, col]) => `${row},${col}`));
   const playable = humansTurn() && !ui.busy;
   board.classList.toggle("waiting", !playable);
+  renderExtraMoves(view, playable);
   if (view.board.kind === "checkers") {
     renderCheckers(board, view, playable);
+  } else if (view.board.kind === "grid") {
+    renderGrid(board, view, playable, onLine, [lastRow, lastCol]);
   } else if (view.board.kind === "drop") {
     board.setAttribute("role", "group");
     view.board.columns.forEach((move, col) => {
@@ -635,7 +694,11 @@ function showPending(move) {
     return;
   }
   const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
-  if (!target) return;
+  if (!target || ui.game.kind === "grid") {
+    // A grid's move may change any cells: the server's answer shows them.
+    $("#board").classList.add("waiting");
+    return;
+  }
   $("#board").classList.add("waiting");
   if (target.classList.contains("cell") && !target.querySelector(".mark")) {
     target.prepend(markElement(ui.human));
