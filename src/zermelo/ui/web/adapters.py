@@ -31,7 +31,7 @@ from zermelo.games.registry import all_games, get_game
 from zermelo.ui.lines import winning_cells as find_winning_cells
 from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
 
-__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games"]
+__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
 
 
 @dataclass(frozen=True)
@@ -299,6 +299,16 @@ def adapter_for(name: Any) -> Adapter:
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: expected a game name")
     return _adapter(get_game(name))  # raises UnknownGameError naming the known games
+
+
+def web_engines() -> list[Any]:
+    """The games' own web engines (each once), for warming up and stopping with the server."""
+    engines: list[Any] = []
+    for spec in all_games():
+        engine = None if spec.web_engine is None else spec.web_engine.resolve()
+        if engine is not None and all(engine is not known for known in engines):
+            engines.append(engine)
+    return engines
 
 
 def available_games() -> list[str]:

@@ -169,13 +169,16 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
 
 @dataclass(frozen=True)
 class WebEngine:
-    """A game's own engines for the page, named by its record's ``web_engine``."""
+    """A game's own engines for the page, named by its record's ``web_engine``; ``warm_up`` and
+    ``stop``, if given, run when the server starts and stops."""
 
     choose: Callable[[Any, str, int, float], Choice]
     values: Callable[[Any, float, int], Analysis]
+    warm_up: Callable[[], None] | None = None
+    stop: Callable[[], None] | None = None
 
 
-CONNECT4 = WebEngine(connect4_choose, connect4_values)
+CONNECT4 = WebEngine(connect4_choose, connect4_values, warm_up_connect4, _CONNECT4.stop)
 GOMOKU = WebEngine(gomoku_choose, gomoku_values)
 
 
