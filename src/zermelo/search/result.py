@@ -49,7 +49,11 @@ class SearchResult(Generic[M]):
     terminal position. ``depth`` is the depth of the last completed iteration in plies (for an exact
     search, the length of the longest line it had to read). ``moves`` holds the value of every
     legal move, best first, when the search valued them all (:func:`zermelo.search.analyze_position`,
-    the exact solvers' analyses); else it is empty.
+    the exact solvers' analyses), or the root moves it scored; else it is empty. ``reason`` says how
+    an engine with several methods found the move (gomoku: ``"win"``, ``"block"``, ``"vcf"``,
+    ``"vct"``, ``"search"``); plain searches leave it empty.
+
+    Every search and solver returns this one type, so front ends show any of them the same way.
     """
 
     move: M | None
@@ -59,6 +63,7 @@ class SearchResult(Generic[M]):
     exact: bool
     stats: SearchStats = field(default_factory=SearchStats)
     moves: tuple[MoveValue[M], ...] = ()
+    reason: str = ""
 
     def describe(self) -> str:
         """The value in English words, e.g. "win in 3"."""
