@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from conftest import REPO, forget_games, run_cli
@@ -215,3 +217,20 @@ def test_the_command_line_says_one_line_for_a_broken_plugin(broken: Path, nim_pa
         "zermelo: error: game 'broken' is not available: zermelo_no_such_module:SPEC failed to "
         "import (ModuleNotFoundError: No module named 'zermelo_no_such_module')"
     )
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet="0123456789.- xoX\t", max_size=24))
+def test_nim_notation_reads_back_or_gives_one_parse_error(with_nim: Path, text: str) -> None:
+    from zermelo.core.errors import ZermeloError
+    from zermelo.games import get_game
+
+    spec = get_game("nim")
+    try:
+        state = spec.parse(text)
+    except ZermeloError as error:
+        assert "\n" not in str(error) and repr(text) in str(error)
+        return
+    assert spec.parse(state.notation()) == state
+    for move in state.legal_moves():
+        assert state.parse_move(state.format_move(move)) == move
