@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from zermelo.cli.common import Command, board_options, game_options, lang_option, time_option
+from zermelo.cli.common import Command, game_options, lang_option, rule_options, time_option
 from zermelo.i18n import gettext as _
 
 
@@ -19,7 +20,8 @@ def command() -> click.Command:
         help=_("Play a game against the AI (default: tic-tac-toe)."),
         short_help=_("Play a game against the AI."),
     )
-    @click.argument("game", default="tictactoe")
+    @rule_options
+    @click.argument("game", default=_default_game())
     @click.option(
         "--first",
         type=click.Choice(["human", "ai", "random"]),
@@ -38,7 +40,6 @@ def command() -> click.Command:
     @click.option("--seed", type=int, default=None, help=_("Seed, to replay the same games."))
     @time_option(_("Thinking time per AI move, for large games."))
     @click.option("--once", is_flag=True, help=_("Play one game, without offering another."))
-    @board_options
     @lang_option
     def play(
         game: str,
@@ -49,12 +50,13 @@ def command() -> click.Command:
         time_limit: float | None,
         once: bool,
         size: tuple[int, int] | None,
-        k: int | None,
-        exact: bool,
+        rule_texts: tuple[str, ...],
+        **rules: Any,
     ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.ui.terminal.session import GameOptions, Session
 
+        spec = get_game(game)
         options = GameOptions(
             game=game,
             first=first,
@@ -63,8 +65,14 @@ def command() -> click.Command:
             seed=seed,
             time_limit=time_limit,
             repeat=not once,
-            game_options=game_options(get_game(game).name, size, k, exact),
+            game_options=game_options(spec, rules, size, rule_texts),
         )
         sys.exit(Session(options).run())
 
     return play
+
+
+def _default_game() -> str:
+    from zermelo.games.registry import game_names
+
+    return game_names()[0]

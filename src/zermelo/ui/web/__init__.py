@@ -176,34 +176,40 @@ async def _openapi(request: Request) -> Response:
 
 
 def _load_fast_lane(api: Api) -> None:
-    """Import and build what the fast lane answers from (every game, Connect Four's book), so
-    that no request pays for it."""
-    from zermelo.ui.web.adapters import available_games
-    from zermelo.ui.web.solvers import connect4_book_values
+    """Import and build what the fast lane answers from (every game, the opening books of the
+    games' own web engines), so that no request pays for it."""
+    from zermelo.ui.web.adapters import adapter_for, available_games
 
     api.games_json()
-    if "connect4" in available_games():
-        connect4_book_values(load_game({"game": "connect4"}).state)
+    for name in available_games():
+        engine = adapter_for(name).engine
+        if engine is not None and engine.book_values is not None:
+            engine.book_values(load_game({"game": name}).state)
 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette, api: Api, warm_up: bool) -> AsyncIterator[None]:
     """Load the fast lane's tables and start the search processes before the first request (a
-    request's budget should not pay for them); with ``warm_up`` load the Connect Four solver
-    too (it takes seconds, in the background). Stop every process when the server stops."""
-    from zermelo.ui.web.adapters import available_games
-    from zermelo.ui.web.solvers import connect4_worker, warm_up_connect4
+    request's budget should not pay for them); with ``warm_up`` warm the games' own engines up
+    too (the Connect Four solver takes seconds, in the background). Stop every process when the
+    server stops."""
+    from zermelo.ui.web.adapters import web_engines
 
     lanes = api.lanes
+    engines = web_engines()
     await anyio.to_thread.run_sync(_load_fast_lane, api)
     await anyio.to_thread.run_sync(lanes.search.warm_up)
-    if warm_up and "connect4" in available_games():
-        threading.Thread(target=warm_up_connect4, name="zermelo-warm-up", daemon=True).start()
+    if warm_up:
+        for engine in engines:
+            if engine.warm_up is not None:
+                threading.Thread(target=engine.warm_up, name="zermelo-warm-up", daemon=True).start()
     try:
         yield
     finally:
         lanes.search.stop()
-        connect4_worker().stop()
+        for engine in engines:
+            if engine.stop is not None:
+                engine.stop()
 
 
 def create_app(
@@ -299,10 +305,12 @@ class _Server(uvicorn.Server):
         self.lanes = lanes
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        from zermelo.ui.web.solvers import connect4_worker
+        from zermelo.ui.web.adapters import web_engines
 
         self.lanes.search.kill_now()
-        connect4_worker().kill_now()
+        for engine in web_engines():
+            if engine.kill_now is not None:
+                engine.kill_now()
         super().handle_exit(sig, frame)
 
 

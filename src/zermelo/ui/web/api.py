@@ -31,7 +31,6 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from zermelo.agents.levels import LEVELS
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
@@ -40,14 +39,14 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
+from zermelo.core.record import LEVELS
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
+from zermelo.games.registry import game_names
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult, SearchStats
-from zermelo.ui.lines import winning_line
 from zermelo.ui.web.adapters import (
     Adapter,
-    IntOption,
     adapter_for,
     available_games,
 )
@@ -55,12 +54,6 @@ from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, search_o
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
-from zermelo.ui.web.solvers import (
-    connect4_book_choice,
-    connect4_book_values,
-    connect4_solver_choice,
-    connect4_solver_values,
-)
 from zermelo.ui.web.worker import WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -295,8 +288,8 @@ class Game:
 
 def load_game(data: dict[str, Any]) -> Game:
     """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``."""
-    adapter = adapter_for(data.get("game", "tictactoe"))
-    spec = adapter.spec()
+    adapter = adapter_for(data.get("game", game_names()[0]))
+    spec = adapter.spec
     position = data.get("position")
     options = adapter.check_options(data.get("options"))
     if position is not None and position != "":
@@ -351,9 +344,14 @@ def _level(data: dict[str, Any]) -> str:
 
 
 def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] | None:
-    """Row (from the top) and column of the cell the last move filled: the one that changed."""
+    """Row (from the top) and column of the cell the last move changed, if the board kept its
+    shape and one cell changed first."""
     old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
+    if len(old) != len(new):
+        return None
     for row, (a, b) in enumerate(zip(old, new, strict=True)):
+        if len(a) != len(b):
+            return None
         for col, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return [row, col]
@@ -366,7 +364,7 @@ def game_json(game: Game) -> dict[str, Any]:
     winner = state.winner
     answer: dict[str, Any] = {
         "game": game.adapter.name,
-        "title": game.adapter.spec().title,
+        "title": game.adapter.spec.title,
         "start": game.start.notation(),
         "moves": [
             before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
@@ -382,8 +380,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        line = winning_line(answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state))
-        answer["line"] = [list(cell) for cell in line]
+        answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner])
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -460,10 +457,11 @@ def analyze_position(
 
 
 @functools.lru_cache(maxsize=6000)
-def solved_tictactoe(state: Any) -> dict[str, Any]:
-    """Every move's exact value in a tic-tac-toe position, kept for all 5,478 positions once
-    solved (the nodes and time are those of the first search)."""
-    return analyze_position(state, adapter_for("tictactoe"), Budget(MAX_TIME, MAX_NODES))
+def solved_quick(name: str, state: Any) -> dict[str, Any]:
+    """Every move's exact value in a position of a game whose record says it is quick to solve
+    (tic-tac-toe: all 5,478 positions fit), kept once solved; the nodes and time are those of
+    the first search."""
+    return analyze_position(state, adapter_for(name), Budget(MAX_TIME, MAX_NODES))
 
 
 def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
@@ -538,24 +536,18 @@ class Api:
         games = []
         for name in available_games():
             adapter = adapter_for(name)
-            spec = adapter.spec()
+            spec = adapter.spec
             games.append(
                 {
                     "name": name,
                     "title": spec.title,
                     "kind": adapter.kind,
+                    "marks": adapter.board_kind.marks,
+                    "sides": list(spec.sides),
+                    "notation": spec.notation,
                     "options": {
-                        key: (
-                            {
-                                "type": "integer",
-                                "min": option.low,
-                                "max": option.high,
-                                "default": option.default,
-                            }
-                            if isinstance(option, IntOption)
-                            else {"type": "boolean", "default": option.default}
-                        )
-                        for key, option in adapter.options.items()
+                        option.name: {**option.describe(), "help": option.help}
+                        for option in spec.options
                     },
                     "levels": list(LEVELS),
                     "explain": adapter.tree,
@@ -623,17 +615,18 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        if name == "tictactoe":
+        if game.adapter.spec.quick:
             move, thinking = await fast.run(ai_move, game, level, seed, budget)
             return state.format_move(move), thinking, False
         alphabeta_only = False
-        if name == "connect4" and level == "hard":
-            booked = await fast.run(connect4_book_choice, state, seed)
+        engine = game.adapter.engine
+        if engine is not None and engine.book_choice is not None and level == "hard":
+            booked = await fast.run(engine.book_choice, state, seed)
             if booked is not None:
                 return state.format_move(booked.move), _thinking(state, booked), False
-            if clock.search_time() >= MIN_SEARCH:
+            if engine.solver_choice is not None and clock.search_time() >= MIN_SEARCH:
                 solved = await self.lanes.urgent.run(
-                    connect4_solver_choice, state, seed, clock.search_time()
+                    engine.solver_choice, state, seed, clock.search_time()
                 )
                 if solved is not None:
                     return state.format_move(solved.move), _thinking(state, solved), False
@@ -673,16 +666,21 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        if name == "tictactoe":
-            return dict(await fast.run(solved_tictactoe, state)), False
-        if state.is_terminal():
+        if game.adapter.spec.quick and not state.is_terminal():
+            return dict(await fast.run(solved_quick, name, state)), False
+        if game.adapter.spec.quick or state.is_terminal():
             return await fast.run(analyze_position, state, game.adapter, budget), False
         generic = False
-        if name == "connect4":
-            booked = await fast.run(connect4_book_values, state)
-            if booked is None and clock.search_time() >= MIN_SEARCH:
+        engine = game.adapter.engine
+        if engine is not None and engine.book_values is not None:
+            booked = await fast.run(engine.book_values, state)
+            if (
+                booked is None
+                and engine.solver_values is not None
+                and clock.search_time() >= MIN_SEARCH
+            ):
                 booked = await self.lanes.urgent.run(
-                    connect4_solver_values, state, clock.search_time() * 2 / 3
+                    engine.solver_values, state, clock.search_time() * 2 / 3
                 )
             if booked is not None:
                 return await self.lanes.urgent.run(analysis_json, state, booked), False
@@ -713,7 +711,8 @@ class Api:
             game = load_game(data)
             if not game.adapter.tree:
                 raise UnknownGameError(
-                    f"the minimax tree is drawn for tic-tac-toe only, not for {game.adapter.name!r}"
+                    f"the minimax tree is not drawn for {game.adapter.name!r}: expected one of "
+                    + ", ".join(name for name in available_games() if adapter_for(name).tree)
                 )
             return explain(game.state, path)
 

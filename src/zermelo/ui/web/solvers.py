@@ -13,14 +13,16 @@ Gomoku's engine checks its clock as it searches, and so do the tables it builds.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import random
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from zermelo.core.scores import is_decided
 from zermelo.games.connect4 import mirror_code
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
@@ -28,6 +30,9 @@ from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, sort_val
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
+    "CONNECT4",
+    "GOMOKU",
+    "WebEngine",
     "connect4_book_choice",
     "connect4_book_values",
     "connect4_choose",
@@ -235,43 +240,52 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMov
 
 def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
     """The gomoku engine at ``level`` (threats first, then alpha-beta) within ``time_limit``."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine(level).search(state, time_limit=time_limit, rng=random.Random(seed))
-    pv = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
-    result = SearchResult(
-        found.move,
-        float(found.value),
-        pv,
-        found.depth,
-        is_decided(found.value),
-        SearchStats(nodes=found.nodes, elapsed=found.elapsed),
-    )
-    return Choice(found.move, result)
+    move = move_of(found)
+    pv = found.pv if found.pv and found.pv[0] == move else (move,)
+    return Choice(move, dataclasses.replace(found, pv=pv))
 
 
 def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
-    scores = dict(found.scores) or {found.move: found.value}
-    scores.setdefault(found.move, found.value)
-    values = [
-        MoveValue(
-            move,
-            float(score),
-            is_decided(score),
-            found.pv if move == found.move and found.pv else (move,),
-        )
-        for move, score in scores.items()
-    ]
+    move = move_of(found)
+    values = list(found.moves)
+    if all(value.move != move for value in values):
+        values.append(MoveValue(move, found.value, found.exact, found.pv))
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
-    ordered.sort(key=lambda mv: mv.move != found.move)
-    return ValuedMoves(ordered, found.nodes, found.elapsed)
+    ordered.sort(key=lambda mv: mv.move != move)
+    return ValuedMoves(ordered, found.stats.nodes, found.stats.elapsed)
+
+
+@dataclass(frozen=True)
+class WebEngine:
+    """A game's own engines for the page, named by its record's ``web_engine``.
+
+    ``choose`` and ``values`` replace the generic engine in the search processes. The optional
+    hooks answer in the server's fast lane when they can, before any search process is asked:
+    ``book_choice(state, seed)`` and ``book_values(state)`` from an opening book at once,
+    ``solver_choice(state, seed, seconds)`` and ``solver_values(state, seconds)`` from an exact
+    solver under a deadline (each returns ``None`` when it cannot answer; the hard level only).
+    ``warm_up`` runs when the server starts, ``stop`` when it stops, ``kill_now`` on SIGTERM.
+    """
+
+    choose: Callable[[Any, str, int, float], Choice]
+    values: Callable[[Any, float, int], ValuedMoves]
+    book_choice: Callable[[Any, int], Choice | None] | None = None
+    book_values: Callable[[Any], ValuedMoves | None] | None = None
+    solver_choice: Callable[[Any, int, float], Choice | None] | None = None
+    solver_values: Callable[[Any, float], ValuedMoves | None] | None = None
+    warm_up: Callable[[], None] | None = None
+    stop: Callable[[], None] | None = None
+    kill_now: Callable[[], None] | None = None
 
 
 # -- run in the solver's child process ---------------------------------------------------------
@@ -369,3 +383,17 @@ def connect4_values_exact(
         "nodes": solver.nodes - nodes,
         "elapsed": time.perf_counter() - started,
     }
+
+
+CONNECT4 = WebEngine(
+    connect4_choose,
+    connect4_values,
+    book_choice=connect4_book_choice,
+    book_values=connect4_book_values,
+    solver_choice=connect4_solver_choice,
+    solver_values=connect4_solver_values,
+    warm_up=warm_up_connect4,
+    stop=_CONNECT4.stop,
+    kill_now=_CONNECT4.kill_now,
+)
+GOMOKU = WebEngine(gomoku_choose, gomoku_values)
