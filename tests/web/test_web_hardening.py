@@ -402,6 +402,8 @@ def test_a_vanished_client_and_sigterm(live: tuple[subprocess.Popen[bytes], int]
     assert time.monotonic() - stopped < 2.0
     _, errors = server.communicate()
     assert b"Traceback" not in errors, errors.decode(errors="replace")
+    went_away = [line for line in errors.splitlines() if b"went away mid-request" in line]
+    assert went_away == [b"POST /api/state: the client went away mid-request"]
     for sock in searches:
         sock.close()
 
