@@ -134,10 +134,9 @@ def _urgent_lane() -> FastLane:
 @dataclass
 class Lanes:
     """The lanes the endpoints share: ``fast`` for bounded work, ``search`` for searches, and
-    ``urgent`` for the threads of requests that carry a budget (``/api/play``,
-    ``/api/analyze``): replaying their game, waiting for the Connect Four solver's process, and
-    the answer after a search, so that their clock never runs in the fast lane's queue behind
-    many cheap requests, and no fast-lane thread waits for a process."""
+    ``urgent`` for the threads of requests whose search is over or under way: waiting for the
+    Connect Four solver's process, and the answer after a search (so that neither holds a
+    fast-lane thread, nor waits behind the many cheap requests in its queue)."""
 
     fast: FastLane = field(default_factory=FastLane)
     search: SearchPool = field(default_factory=SearchPool)
@@ -598,7 +597,7 @@ class Api:
                 played.append(mine)
             return game, played
 
-        game, played = await self.lanes.urgent.run(prepare)
+        game, played = await self.lanes.fast.run(prepare)
         if not reply or game.state.is_terminal():
             return JSONResponse(await self.lanes.fast.run(_answer, game, played, None, False))
         move_text_ai, thinking, degraded = await self._ai_move(game, level, seed, budget, clock)
@@ -656,7 +655,7 @@ class Api:
         data = await read_json(request)
         budget = Budget.from_json(data.get("budget"))
         clock = Clock(budget.time)
-        game = await self.lanes.urgent.run(load_game, data)
+        game = await self.lanes.fast.run(load_game, data)
         result, degraded = await self._analysis(game, budget, clock)
         result["position"] = game.state.notation()
         result["to_move"] = SYMBOLS[game.state.to_move]
