@@ -30,13 +30,13 @@ def test_every_translated_element_of_the_page_is_a_listed_message() -> None:
     assert sorted(used - set(WEB_MESSAGES)) == []
 
 
-def test_the_title_of_every_game_on_offer_is_a_listed_message() -> None:
-    from zermelo.ui.web.adapters import adapter_for, available_games
+def test_the_title_of_every_built_in_game_is_a_listed_message() -> None:
+    from zermelo.games.registry import all_games
 
-    games = available_games()
-    assert "tictactoe" in games
-    for name in games:
-        assert adapter_for(name).spec().title in WEB_MESSAGES, name
+    built_in = [spec for spec in all_games() if spec.new.__module__.startswith("zermelo.")]
+    assert "tictactoe" in [spec.name for spec in built_in]
+    for spec in built_in:
+        assert spec.title in WEB_MESSAGES, spec.name
 
 
 def test_every_counted_string_of_the_script_is_a_listed_plural() -> None:

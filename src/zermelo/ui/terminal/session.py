@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from zermelo.agents.base import Agent
-from zermelo.agents.levels import make_agent
+from zermelo.agents.spec import make_agent
 from zermelo.core.state import Player
 from zermelo.games.registry import get_game
 from zermelo.i18n import gettext as _
@@ -84,7 +84,7 @@ class Session:
     ) -> None:
         self.options = options
         self.spec = get_game(options.game)
-        self.view: BoardView = view_for(self.spec.name)
+        self.view: BoardView = view_for(self.spec)
         self.stdin = stdin if stdin is not None else sys.stdin
         reconfigure = getattr(self.stdin, "reconfigure", None)
         if callable(reconfigure):
@@ -94,7 +94,7 @@ class Session:
         self.rich = self.console.is_terminal
         self.rng = random.Random(options.seed)
         self.agent: Agent = make_agent(
-            self.spec.name,
+            self.spec,
             options.level,
             seed=self.rng.randrange(2**32),
             time_limit=options.time_limit,

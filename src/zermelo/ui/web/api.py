@@ -26,7 +26,6 @@ import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from zermelo.agents.levels import LEVELS
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
@@ -35,17 +34,13 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
+from zermelo.core.record import LEVELS
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
+from zermelo.games.registry import game_names
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult
-from zermelo.ui.web.adapters import (
-    Adapter,
-    IntOption,
-    adapter_for,
-    available_games,
-    winning_cells,
-)
+from zermelo.ui.web.adapters import Adapter, adapter_for, available_games
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
 
@@ -189,8 +184,8 @@ class Game:
 
 def load_game(data: dict[str, Any]) -> Game:
     """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``."""
-    adapter = adapter_for(data.get("game", "tictactoe"))
-    spec = adapter.spec()
+    adapter = adapter_for(data.get("game", game_names()[0]))
+    spec = adapter.spec
     position = data.get("position")
     options = adapter.check_options(data.get("options"))
     if position is not None and position != "":
@@ -245,9 +240,14 @@ def _level(data: dict[str, Any]) -> str:
 
 
 def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] | None:
-    """Row (from the top) and column of the cell the last move filled: the one that changed."""
+    """Row (from the top) and column of the cell the last move changed, if the board kept its
+    shape and one cell changed first."""
     old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
+    if len(old) != len(new):
+        return None
     for row, (a, b) in enumerate(zip(old, new, strict=True)):
+        if len(a) != len(b):
+            return None
         for col, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return [row, col]
@@ -260,7 +260,7 @@ def game_json(game: Game) -> dict[str, Any]:
     winner = state.winner
     answer: dict[str, Any] = {
         "game": game.adapter.name,
-        "title": game.adapter.spec().title,
+        "title": game.adapter.spec.title,
         "start": game.start.notation(),
         "moves": [
             before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
@@ -276,9 +276,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        answer["line"] = winning_cells(
-            answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
-        )
+        answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner])
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -362,24 +360,18 @@ class Api:
         games = []
         for name in available_games():
             adapter = adapter_for(name)
-            spec = adapter.spec()
+            spec = adapter.spec
             games.append(
                 {
                     "name": name,
                     "title": spec.title,
                     "kind": adapter.kind,
+                    "marks": adapter.board_kind.marks,
+                    "sides": list(spec.sides),
+                    "notation": spec.notation,
                     "options": {
-                        key: (
-                            {
-                                "type": "integer",
-                                "min": option.low,
-                                "max": option.high,
-                                "default": option.default,
-                            }
-                            if isinstance(option, IntOption)
-                            else {"type": "boolean", "default": option.default}
-                        )
-                        for key, option in adapter.options.items()
+                        option.name: {**option.describe(), "help": option.help}
+                        for option in spec.options
                     },
                     "levels": list(LEVELS),
                     "explain": adapter.tree,
@@ -450,7 +442,8 @@ class Api:
         game = load_game(data)
         if not game.adapter.tree:
             raise UnknownGameError(
-                f"the minimax tree is drawn for tic-tac-toe only, not for {game.adapter.name!r}"
+                f"the minimax tree is not drawn for {game.adapter.name!r}: expected one of "
+                + ", ".join(name for name in available_games() if adapter_for(name).tree)
             )
         path = data.get("path", [])
         state = game.state

@@ -2,8 +2,8 @@
 
 The generic versions use :func:`zermelo.agents.make_agent` and :func:`zermelo.search.alphabeta`
 and work for any game of the State protocol. A game with its own engine (an exact solver, a
-threat-space searcher) plugs in through its :class:`~zermelo.ui.web.adapters.Adapter` with functions
-of the same shape. All of them run in a worker thread under the budget they are given.
+threat-space searcher) names an object with ``choose`` and ``values`` of the same shape in its
+record (:attr:`~zermelo.core.record.GameSpec.web_engine`). All of them run in a worker thread under the budget they are given.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from zermelo.agents.levels import make_agent
+from zermelo.agents.spec import make_agent
+from zermelo.core.record import GameSpec
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
@@ -91,7 +92,9 @@ def generic_values(
     return analysis
 
 
-def generic_choose(game: str, state: Any, level: str, seed: int, time_limit: float) -> Choice:
+def generic_choose(
+    game: str | GameSpec, state: Any, level: str, seed: int, time_limit: float
+) -> Choice:
     """The move of :func:`zermelo.agents.make_agent`'s player for ``game`` at ``level``."""
     agent = make_agent(game, level, seed=seed, time_limit=time_limit)
     move = agent.choose(state)

@@ -15,6 +15,8 @@ import functools
 import logging
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from zermelo.core.scores import is_decided
@@ -30,7 +32,10 @@ from zermelo.ui.web.engines import (
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
+    "CONNECT4",
     "CONNECT4_SOLVER_TIME",
+    "GOMOKU",
+    "WebEngine",
     "connect4_choose",
     "connect4_values",
     "connect4_worker",
@@ -160,6 +165,18 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
     # The engine's choice leads, as it does on the board.
     ordered.sort(key=lambda mv: mv.move != found.move)
     return Analysis(ordered, found.nodes, found.elapsed)
+
+
+@dataclass(frozen=True)
+class WebEngine:
+    """A game's own engines for the page, named by its record's ``web_engine``."""
+
+    choose: Callable[[Any, str, int, float], Choice]
+    values: Callable[[Any, float, int], Analysis]
+
+
+CONNECT4 = WebEngine(connect4_choose, connect4_values)
+GOMOKU = WebEngine(gomoku_choose, gomoku_values)
 
 
 # -- run in the solver's child process ---------------------------------------------------------
