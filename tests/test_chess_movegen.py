@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from chess_positions import COUNTS, ISSUE_DEPTHS, NAMES, POSITION_5, POSITION_6
 from zermelo.core.errors import BudgetError, IllegalMoveError, ParseError
-from zermelo.solvers.chess import kernel_module, legal_moves, perft
 from zermelo.solvers.chess import kernel as compiled_kernel
+from zermelo.solvers.chess import kernel_module, legal_moves, perft
 from zermelo.solvers.chess.engine import _array, load_position
 
 needs_numba = pytest.mark.skipif(
