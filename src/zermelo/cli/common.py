@@ -255,3 +255,15 @@ def format_line(state: Any, line: Sequence[Any]) -> list[str]:
         words.append(state.format_move(move))
         state = state.play(move)
     return words
+
+
+def game_tool(spec: Any, tool: str, command: str) -> Any:
+    """The function the record names for ``tool`` (:attr:`GameSpec.tools`); an error naming the
+    games that have one when this game has not."""
+    ref = spec.tools.get(tool)
+    if ref is None:
+        from zermelo.games.registry import all_games
+
+        having = ", ".join(other.name for other in all_games() if tool in other.tools)
+        raise ZermeloError(f"{command} works on {having}, not on {spec.name}")
+    return ref.resolve()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.markup import escape
 from rich.table import Table
@@ -52,6 +54,12 @@ def command() -> click.Command:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
+        own_terms = spec.tools.get("explain")
+        if own_terms is not None:
+            state = position_or_moves(spec, position, game_options(spec.name, size, k, exact))
+            rows, total = own_terms.resolve()(state, weights)
+            _print_terms(spec.sides[state.to_move], state, rows, total)
+            return
         if spec.name not in ("gomoku", "mnk"):
             raise ZermeloError(
                 f"explain works on gomoku and mnk; for {spec.name} use 'zermelo analyze'"
@@ -81,3 +89,26 @@ def command() -> click.Command:
         out.print(table)
 
     return explain
+
+
+def _print_terms(side: str, state: Any, rows: list[Any], total: float) -> None:
+    """A game's own evaluation, term by term, from the side to move."""
+    out = console()
+    out.print(_("Position: {position}").format(position=escape(state.notation())))
+    table = Table(title=_("f(s) from the side to move ({side})").format(side=_(side)))
+    table.add_column(_("feature"))
+    table.add_column(_("x (value)"), justify="right")
+    table.add_column(_("w (weight)"), justify="right")
+    table.add_column(_("w·x"), justify="right")
+    for row in rows:
+        table.add_row(
+            f"{escape(_(row.name))}\n[dim]{escape(_(row.description))}[/dim]",
+            f"{row.value:g}",
+            f"{row.weight:g}",
+            f"{row.contribution + 0.0:+.1f}",
+        )
+    table.add_section()
+    table.add_row(
+        _("total f(s)"), "", "", f"{total:+d}" if isinstance(total, int) else f"{total:+g}"
+    )
+    out.print(table)

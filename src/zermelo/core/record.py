@@ -204,6 +204,14 @@ class GameSpec:
     ``analysis_depth`` caps the depth of the web's analysis overlay (``1``: one ply and the
     evaluation, for boards too wide to search every move); ``explain_tree`` says whether the
     minimax-tree explainer supports the game.
+
+    ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
+    :class:`Ref` to a function of the shape its command documents: ``perft`` (``(state, depth) ->
+    leaf count``), ``analyze`` (``(state, depth, time_limit) -> (move values, search result)``,
+    the game's own engine instead of the generic search), ``explain`` (``(state, weights_path) ->
+    rows of (name, value, weight)``, the evaluation term by term) and ``save`` (``(state) ->
+    text``, the game so far in the game's own file format; without it a saved game is its start
+    position and its moves).
     """
 
     name: str
@@ -226,6 +234,7 @@ class GameSpec:
     web_engine: Ref | None = None
     analysis_depth: int | None = None
     explain_tree: bool = False
+    tools: Mapping[str, Ref] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = set(self.levels) - set(LEVELS)

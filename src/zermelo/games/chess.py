@@ -23,14 +23,17 @@ from typing import Final
 import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
 
 __all__ = [
     "PIECE_VALUES",
+    "SPEC",
     "STARTPOS",
     "ChessState",
     "board_from_text",
     "move_from_text",
+    "pgn",
     "termination",
 ]
 
@@ -295,3 +298,68 @@ class ChessState:
             total += value * len(self._board.pieces(piece_type, chess.WHITE))
             total -= value * len(self._board.pieces(piece_type, chess.BLACK))
         return float(total if self._board.turn == chess.WHITE else -total)
+
+
+def pgn(state: ChessState, *, white: str = "?", black: str = "?", event: str = "?") -> str:
+    """The game that led to ``state`` as PGN text: the start position's FEN when it is not the
+    usual one, every move in SAN, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``)."""
+    import chess.pgn
+
+    board = state.board
+    game = chess.pgn.Game.from_board(board)
+    game.headers["Event"] = event
+    game.headers["White"] = white
+    game.headers["Black"] = black
+    game.headers["Result"] = _result(board)
+    reason = termination(board)
+    if reason is not None:
+        game.headers["Termination"] = reason
+    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
+    return str(game.accept(exporter)) + "\n"
+
+
+def _result(board: chess.Board) -> str:
+    if board.is_checkmate():
+        return "0-1" if board.turn == chess.WHITE else "1-0"
+    return "1/2-1/2" if termination(board) is not None else "*"
+
+
+def _new(first: Player = Player.FIRST) -> ChessState:
+    # White always moves first; ``first`` is accepted because front ends pass it to every game.
+    return ChessState()
+
+
+def _parse(text: str) -> ChessState:
+    return ChessState.parse(text)
+
+
+def _save(state: ChessState) -> str:
+    return pgn(state, event="zermelo")
+
+
+# The levels run the engine of zermelo.solvers.chess (see zermelo.agents.chess): easy looks two
+# plies ahead and blurs every move's value with seeded noise of 1.2 pawns, medium four plies with
+# 0.3 pawns, hard searches the time per move (1 s unless asked otherwise) without noise.
+SPEC: Final = GameSpec(
+    name="chess",
+    title="Chess",
+    new=_new,
+    parse=_parse,
+    first_mover=Player.FIRST,
+    sides=("White", "Black"),
+    default_time=1.0,
+    move_time=1.0,
+    levels={level: Ref(f"zermelo.agents.chess:{level}") for level in ("easy", "medium", "hard")},
+    mcts={"cutoff": 0, "scale": 300.0},
+    board="chess",
+    notation="SAN such as Nf3 or UCI such as g1f3",
+    web_engine=Ref("zermelo.ui.web.solvers:CHESS"),
+    tools={
+        "perft": Ref("zermelo.solvers.chess.tools:perft"),
+        "analyze": Ref("zermelo.solvers.chess.tools:analyze"),
+        "explain": Ref("zermelo.solvers.chess.tools:explain"),
+        "save": Ref("zermelo.games.chess:_save"),
+    },
+)
+"""The record of chess: levels through the chess engine, the chess board, perft and the engine's
+analysis and evaluation as tools, games saved as PGN."""
