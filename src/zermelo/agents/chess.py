@@ -22,6 +22,7 @@ import chess
 
 from zermelo.agents.base import Agent
 from zermelo.core.errors import IllegalMoveError
+from zermelo.games.chess import ChessMove
 from zermelo.solvers.chess import ChessEngine, ChessSearchResult, MoveAnalysis
 from zermelo.solvers.chess.engine import MATE_BOUND
 
@@ -95,13 +96,13 @@ class ChessAgent:
             self.last = values
             if values:
                 best = noisy_choice(values, self.rng, self.noise)
-                return chess.Move.from_uci(best.move)
+                return ChessMove.from_uci(best.move)
             # no move finished within the time: the engine's plain choice below
         result = self.engine.search(board, depth=self.depth, movetime=self.time_limit)
         self.last = result
         if result.move is None:
             raise IllegalMoveError("the game is over; there is no move to choose")
-        return chess.Move.from_uci(result.move)
+        return ChessMove.from_uci(result.move)
 
 
 def _level(level: str, seed: int | None, time_limit: float | None) -> Agent:

@@ -30,6 +30,7 @@ __all__ = [
     "PIECE_VALUES",
     "SPEC",
     "STARTPOS",
+    "ChessMove",
     "ChessState",
     "board_from_text",
     "move_from_text",
@@ -160,6 +161,37 @@ def termination(board: chess.Board) -> str | None:
     return None
 
 
+class ChessMove(chess.Move):
+    """A :class:`chess.Move` that also orders, by its UCI text (``a2a3`` before ``b1c3``), so
+    that code written for any game can sort the legal moves. It equals the plain
+    :class:`chess.Move` of the same squares and promotion, and hashes alike."""
+
+    __hash__ = chess.Move.__hash__
+
+    @classmethod
+    def of(cls, move: chess.Move) -> ChessMove:
+        return (
+            move
+            if isinstance(move, ChessMove)
+            else cls(move.from_square, move.to_square, move.promotion, move.drop)
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, chess.Move):
+            return (self.from_square, self.to_square, self.promotion, self.drop) == (
+                other.from_square,
+                other.to_square,
+                other.promotion,
+                other.drop,
+            )
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, chess.Move):
+            return NotImplemented
+        return self.uci() < other.uci()
+
+
 class ChessState:
     """An immutable chess position with the moves that led to it.
 
@@ -213,7 +245,7 @@ class ChessState:
     def ply(self) -> int:
         return self._board.ply()
 
-    def legal_moves(self) -> tuple[chess.Move, ...]:
+    def legal_moves(self) -> tuple[ChessMove, ...]:
         """Captures first (most valuable victim, then least valuable attacker), then promotions,
         then the rest in python-chess's order; empty when the game is over."""
         if self.is_terminal():
@@ -231,7 +263,7 @@ class ChessState:
                 return (1, -move.promotion)
             return (2, 0)
 
-        return tuple(sorted(board.legal_moves, key=order))
+        return tuple(ChessMove.of(move) for move in sorted(board.legal_moves, key=order))
 
     def play(self, move: chess.Move) -> ChessState:
         if not isinstance(move, chess.Move) or move not in self._board.legal_moves:
@@ -277,10 +309,10 @@ class ChessState:
     def notation(self) -> str:
         return self._board.fen()
 
-    def parse_move(self, text: str) -> chess.Move:
+    def parse_move(self, text: str) -> ChessMove:
         """A move in SAN or UCI; SAN is read against this position, so a move that no piece can
         make raises :class:`IllegalMoveError` here already."""
-        return move_from_text(self._board, text)
+        return ChessMove.of(move_from_text(self._board, text))
 
     def format_move(self, move: chess.Move) -> str:
         """The move in SAN (``Nf3``), or in UCI when it is not legal here."""

@@ -18,6 +18,7 @@ from typing import Any
 import chess
 
 from zermelo.core.errors import BudgetError, ParseError
+from zermelo.games.chess import ChessMove
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.chess import engine as chess_engine
 from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
@@ -76,19 +77,19 @@ def analyze(
     engine = _engine()
     values = [
         MoveValue(
-            chess.Move.from_uci(value.move),
+            ChessMove.from_uci(value.move),
             pawns(value.score),
             abs(value.score) > MATE_BOUND,
-            tuple(chess.Move.from_uci(uci) for uci in value.pv),
+            tuple(ChessMove.from_uci(uci) for uci in value.pv),
         )
         for value in engine.analyze_moves(board, depth=depth, movetime=time_limit)
     ]
     found = engine.search(board, depth=depth, movetime=time_limit)
-    best = None if found.move is None else chess.Move.from_uci(found.move)
+    best = None if found.move is None else ChessMove.from_uci(found.move)
     result = SearchResult(
         best,
         pawns(found.score),
-        tuple(chess.Move.from_uci(uci) for uci in found.pv),
+        tuple(ChessMove.from_uci(uci) for uci in found.pv),
         found.depth,
         abs(found.score) > MATE_BOUND,
         SearchStats(nodes=found.nodes, elapsed=found.time),
