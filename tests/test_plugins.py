@@ -17,56 +17,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import REPO, run_cli
+from conftest import REPO, forget_games, run_cli
 from zermelo.core.errors import UnknownGameError
-from zermelo.games import registry
-
-EXAMPLE = REPO / "examples" / "zermelo-nim"
-
-
-def _forget_games() -> None:
-    registry._plugins.cache_clear()
-    registry._load.cache_clear()
-    registry._failed.clear()
-
-
-@pytest.fixture(scope="module")
-def nim_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The example package installed by pip into a directory of its own."""
-    target = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--target",
-            str(target),
-            str(EXAMPLE),
-        ],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    assert (target / "zermelo_nim" / "__init__.py").is_file()
-    return target
-
-
-@pytest.fixture
-def with_nim(nim_path: Path) -> Iterator[Path]:
-    """The example on this process's import path, the registry reading it afresh."""
-    sys.path.insert(0, str(nim_path))
-    _forget_games()
-    try:
-        yield nim_path
-    finally:
-        sys.path.remove(str(nim_path))
-        sys.modules.pop("zermelo_nim", None)
-        _forget_games()
 
 
 def nim_cli(path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -212,12 +168,12 @@ def broken(tmp_path: Path, with_nim: Path) -> Iterator[Path]:
     _fake_distribution(tmp_path, "zermelo-broken", "broken = zermelo_no_such_module:SPEC")
     _fake_distribution(tmp_path, "zermelo-thief", "tictactoe = zermelo_nim:SPEC")
     sys.path.insert(0, str(tmp_path))
-    _forget_games()
+    forget_games()
     try:
         yield tmp_path
     finally:
         sys.path.remove(str(tmp_path))
-        _forget_games()
+        forget_games()
 
 
 def test_a_broken_plugin_is_left_out_with_one_line(
@@ -252,10 +208,29 @@ def test_the_command_line_says_one_line_for_a_broken_plugin(broken: Path, nim_pa
     )
     assert run.returncode == 2
     assert "Traceback" not in run.stderr
-    # The plugin that took a built-in name is named once; the game asked for says why it is missing.
-    warning, error = run.stderr.strip().splitlines()
-    assert warning.startswith("zermelo: the game plugin 'tictactoe' of package 'zermelo-thief'")
+    # One line per plugin left out (the command line lists every game's rule options), then the
+    # error line of the command.
+    thief, broken_line, error = run.stderr.strip().splitlines()
+    assert thief.startswith("zermelo: the game plugin 'tictactoe' of package 'zermelo-thief'")
+    assert broken_line.startswith("zermelo: the game plugin 'broken' of package 'zermelo-broken'")
     assert error == (
         "zermelo: error: game 'broken' is not available: zermelo_no_such_module:SPEC failed to "
         "import (ModuleNotFoundError: No module named 'zermelo_no_such_module')"
     )
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet="0123456789.- xoX\t", max_size=24))
+def test_nim_notation_reads_back_or_gives_one_parse_error(with_nim: Path, text: str) -> None:
+    from zermelo.core.errors import ZermeloError
+    from zermelo.games import get_game
+
+    spec = get_game("nim")
+    try:
+        state = spec.parse(text)
+    except ZermeloError as error:
+        assert "\n" not in str(error) and repr(text) in str(error)
+        return
+    assert spec.parse(state.notation()) == state
+    for move in state.legal_moves():
+        assert state.parse_move(state.format_move(move)) == move

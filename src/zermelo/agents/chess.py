@@ -96,13 +96,13 @@ class ChessAgent:
             self.last = values
             if values:
                 best = noisy_choice(values, self.rng, self.noise)
-                return ChessMove.from_uci(best.move)
+                return ChessMove.uci_move(best.move)
             # no move finished within the time: the engine's plain choice below
         result = self.engine.search(board, depth=self.depth, movetime=self.time_limit)
         self.last = result
         if result.move is None:
             raise IllegalMoveError("the game is over; there is no move to choose")
-        return ChessMove.from_uci(result.move)
+        return ChessMove.uci_move(result.move)
 
 
 def _level(level: str, seed: int | None, time_limit: float | None) -> Agent:

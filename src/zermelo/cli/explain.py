@@ -10,13 +10,14 @@ from rich.table import Table
 
 from zermelo.cli.common import (
     Command,
-    board_options,
     console,
     game_options,
+    game_tool,
     lang_option,
     position_or_moves,
+    rule_options,
 )
-from zermelo.core.errors import ZermeloError
+from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 
 
@@ -33,6 +34,7 @@ def command() -> click.Command:
         ),
         short_help=_("Show the evaluation of a position, term by term."),
     )
+    @rule_options
     @click.argument("game")
     @click.argument("position", default="")
     @click.option(
@@ -41,61 +43,61 @@ def command() -> click.Command:
         default=None,
         help=_("A weights file written by 'zermelo tune'."),
     )
-    @board_options
     @lang_option
     def explain(
         game: str,
         position: str,
         weights: str | None,
         size: tuple[int, int] | None,
-        k: int | None,
-        exact: bool,
+        rule_texts: tuple[str, ...],
+        **rules: Any,
     ) -> None:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
-        own_terms = spec.tools.get("explain")
-        if own_terms is not None:
-            state = position_or_moves(spec, position, game_options(spec.name, size, k, exact))
-            rows, total = own_terms.resolve()(state, weights)
-            _print_terms(spec.sides[state.to_move], state, rows, total)
-            return
-        if spec.name not in ("gomoku", "mnk"):
-            raise ZermeloError(
-                f"explain works on gomoku and mnk; for {spec.name} use 'zermelo analyze'"
-            )
-        from zermelo.games.mnk_eval import explain as explain_state
-        from zermelo.games.mnk_eval import load_evaluation
-
-        state = position_or_moves(spec, position, game_options(spec.name, size, k, exact))
-        evaluation = load_evaluation(weights) if weights else None
-        breakdown = explain_state(state, evaluation)
-        out = console()
-        out.print(_("Position: {position}").format(position=escape(state.notation())))
-        table = Table(title=_("f(s) from the side to move ({side})").format(side=breakdown.to_move))
-        table.add_column(_("feature"))
-        table.add_column(_("x (value)"), justify="right")
-        table.add_column(_("w (weight)"), justify="right")
-        table.add_column(_("w·x"), justify="right")
-        for row in breakdown.rows:
-            table.add_row(
-                f"{row.name}\n[dim]{escape(row.description)}[/dim]",
-                f"{row.value:g}",
-                f"{row.weight:g}",
-                f"{row.contribution + 0.0:+g}",
-            )
-        table.add_section()
-        table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
-        out.print(table)
+        explain_tool = game_tool(spec, "explain", "explain")
+        state = position_or_moves(spec, position, game_options(spec, rules, size, rule_texts))
+        explain_tool(spec, state, weights)
 
     return explain
 
 
-def _print_terms(side: str, state: Any, rows: list[Any], total: float) -> None:
-    """A game's own evaluation, term by term, from the side to move."""
+def explain_features(spec: GameSpec, state: Any, weights: str | None) -> None:
+    """The m,n,k evaluation of ``state`` feature by feature (the ``explain`` tool of m,n,k games
+    and gomoku)."""
+    from zermelo.games.mnk_eval import explain as explain_state
+    from zermelo.games.mnk_eval import load_evaluation
+
+    evaluation = load_evaluation(weights) if weights else None
+    breakdown = explain_state(state, evaluation)
     out = console()
     out.print(_("Position: {position}").format(position=escape(state.notation())))
-    table = Table(title=_("f(s) from the side to move ({side})").format(side=_(side)))
+    table = Table(title=_("f(s) from the side to move ({side})").format(side=breakdown.to_move))
+    table.add_column(_("feature"))
+    table.add_column(_("x (value)"), justify="right")
+    table.add_column(_("w (weight)"), justify="right")
+    table.add_column(_("w·x"), justify="right")
+    for row in breakdown.rows:
+        table.add_row(
+            f"{row.name}\n[dim]{escape(row.description)}[/dim]",
+            f"{row.value:g}",
+            f"{row.weight:g}",
+            f"{row.contribution + 0.0:+g}",
+        )
+    table.add_section()
+    table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
+    out.print(table)
+
+
+def explain_terms(spec: GameSpec, state: Any, weights: str | None) -> None:
+    """A game's own evaluation term by term (the ``explain`` tool of games whose record names a
+    ``terms`` function: ``(state, weights_path) -> (rows, total)``, each row with ``name``,
+    ``description``, ``value``, ``weight`` and ``contribution``), from the side to move."""
+    rows, total = game_tool(spec, "terms", "explain")(state, weights)
+    out = console()
+    out.print(_("Position: {position}").format(position=escape(state.notation())))
+    side = _(spec.sides[state.to_move])
+    table = Table(title=_("f(s) from the side to move ({side})").format(side=side))
     table.add_column(_("feature"))
     table.add_column(_("x (value)"), justify="right")
     table.add_column(_("w (weight)"), justify="right")
@@ -108,7 +110,6 @@ def _print_terms(side: str, state: Any, rows: list[Any], total: float) -> None:
             f"{row.contribution + 0.0:+.1f}",
         )
     table.add_section()
-    table.add_row(
-        _("total f(s)"), "", "", f"{total:+d}" if isinstance(total, int) else f"{total:+g}"
-    )
+    shown = f"{total:+d}" if isinstance(total, int) else f"{total:+g}"
+    table.add_row(_("total f(s)"), "", "", shown)
     out.print(table)

@@ -40,6 +40,7 @@ from zermelo.core.state import Player
 
 __all__ = [
     "LEVELS",
+    "N_",
     "BoolOption",
     "GameSpec",
     "Grid",
@@ -47,6 +48,13 @@ __all__ = [
     "Option",
     "Ref",
 ]
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
+    """Mark a record's text (a title, an option's help) for the catalogs; front ends translate it
+    where they show it. A no-op, so that games need not import the front ends' i18n."""
+    return message
+
 
 LEVELS = ("easy", "medium", "hard")
 """The named strength levels every game offers, weakest first."""
@@ -206,12 +214,12 @@ class GameSpec:
     minimax-tree explainer supports the game.
 
     ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
-    :class:`Ref` to a function of the shape its command documents: ``perft`` (``(state, depth) ->
-    leaf count``), ``analyze`` (``(state, depth, time_limit) -> (move values, search result)``,
-    the game's own engine instead of the generic search), ``explain`` (``(state, weights_path) ->
-    rows of (name, value, weight)``, the evaluation term by term) and ``save`` (``(state) ->
-    text``, the game so far in the game's own file format; without it a saved game is its start
-    position and its moves).
+    :class:`Ref` to a function of the shape its command documents: ``solve`` (exact values),
+    ``exact_analysis`` (``zermelo analyze`` without a depth or time), ``explain`` (the evaluation
+    term by term) and ``tune`` (fit the evaluation's weights), ``perft`` (``(state, depth) ->
+    leaf count``), ``save`` (``(state) -> text``, the game so far in the game's own file format;
+    without it a saved game is its start position and its moves) and ``openings`` (``(text or
+    None) -> positions``: a file's start positions, or the game's built-in set for matches).
     """
 
     name: str

@@ -171,6 +171,11 @@ class ChessMove(chess.Move):
     __hash__ = chess.Move.__hash__
 
     @classmethod
+    def uci_move(cls, text: str) -> ChessMove:
+        """The move of a UCI text such as ``g1f3``."""
+        return cls.of(chess.Move.from_uci(text))
+
+    @classmethod
     def of(cls, move: chess.Move) -> ChessMove:
         return (
             move
@@ -465,7 +470,8 @@ SPEC: Final = GameSpec(
     tools={
         "perft": Ref("zermelo.solvers.chess.tools:perft"),
         "analyze": Ref("zermelo.solvers.chess.tools:analyze"),
-        "explain": Ref("zermelo.solvers.chess.tools:explain"),
+        "explain": Ref("zermelo.cli.explain:explain_terms"),
+        "terms": Ref("zermelo.solvers.chess.tools:explain"),
         "save": Ref("zermelo.games.chess:_save"),
         "openings": Ref("zermelo.games.chess:opening_positions"),
     },

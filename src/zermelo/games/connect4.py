@@ -30,7 +30,7 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec, IntOption, Ref
+from zermelo.core.record import N_, GameSpec, IntOption, Ref
 from zermelo.core.scores import EVAL_LIMIT
 from zermelo.core.state import Player
 
@@ -373,8 +373,8 @@ SPEC: Final = GameSpec(
     new=_new,
     parse=_parse,
     options=(
-        IntOption("width", "number of columns", 4, 9, DEFAULT_WIDTH),
-        IntOption("height", "number of rows", 4, 8, DEFAULT_HEIGHT),
+        IntOption("width", N_("number of columns"), 4, 9, DEFAULT_WIDTH),
+        IntOption("height", N_("number of rows"), 4, 8, DEFAULT_HEIGHT),
     ),
     aliases=("c4", "connect-four"),
     first_mover=Player.FIRST,
@@ -387,4 +387,8 @@ SPEC: Final = GameSpec(
     board="columns",
     notation="the number of a column, 1 at the left",
     web_engine=Ref("zermelo.ui.web.solvers:CONNECT4"),
+    tools={
+        "solve": Ref("zermelo.cli.solve:solve_lines"),
+        "exact_analysis": Ref("zermelo.cli.analyze:exact_columns"),
+    },
 )

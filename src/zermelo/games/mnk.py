@@ -37,7 +37,7 @@ from collections.abc import Callable, Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import BoolOption, GameSpec, IntOption, Ref
+from zermelo.core.record import N_, BoolOption, GameSpec, IntOption, Ref
 from zermelo.core.state import Player
 from zermelo.games.mnk_eval import default_evaluation
 from zermelo.games.mnk_rules import DIRECTIONS, Rules
@@ -554,7 +554,7 @@ _ENGINE_LEVELS: Final = {
 # no playout beat playouts of 2 and 4 plies).
 _MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
 
-_EXACT_HELP: Final = "only exactly k in a row wins (no overlines)"
+_EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
 
 SPEC: Final = GameSpec(
     name="mnk",
@@ -562,10 +562,14 @@ SPEC: Final = GameSpec(
     new=_new_mnk,
     parse=parse,
     options=(
-        IntOption("width", "columns", 3, 19, 15),
-        IntOption("height", "rows (default: as many as columns)", 3, 19, 15),
+        IntOption("width", N_("number of columns"), 1, MAX_WIDTH, 15),
+        IntOption("height", N_("number of rows (default: as many as columns)"), 1, MAX_HEIGHT, 15),
         IntOption(
-            "k", "stones in a row that win (default 5, or the board's side if smaller)", 3, 19, 5
+            "k",
+            N_("stones in a row that win (default 5, or the board's side if smaller)"),
+            1,
+            99,
+            5,
         ),
         BoolOption("exact", _EXACT_HELP),
     ),
@@ -579,6 +583,10 @@ SPEC: Final = GameSpec(
     notation="a column letter and a row number, such as c3",
     web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
     analysis_depth=1,
+    tools={
+        "solve": Ref("zermelo.cli.solve:solve_mnk_board"),
+        "explain": Ref("zermelo.cli.explain:explain_features"),
+    },
 )
 
 GOMOKU_SPEC: Final = GameSpec(
@@ -587,7 +595,7 @@ GOMOKU_SPEC: Final = GameSpec(
     title_short="Gomoku",
     new=_new_gomoku,
     parse=parse,
-    options=(BoolOption("exact", "exactly five wins, overlines do not"),),
+    options=(BoolOption("exact", _EXACT_HELP),),
     aliases=("caro",),
     first_mover=_FIRST,
     default_time=1.0,
@@ -598,4 +606,8 @@ GOMOKU_SPEC: Final = GameSpec(
     notation="a column letter and a row number, such as h8",
     web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
     analysis_depth=1,
+    tools={
+        "explain": Ref("zermelo.cli.explain:explain_features"),
+        "tune": Ref("zermelo.cli.tune:tune_gomoku"),
+    },
 )

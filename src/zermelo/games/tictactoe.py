@@ -24,7 +24,7 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
 
 __all__ = ["FULL", "LINES", "SEARCH_ORDER", "SYMBOLS", "TicTacToeState"]
@@ -328,4 +328,5 @@ SPEC: Final = GameSpec(
     board="squares",
     notation="a square number 0-8, left to right from the top row",
     explain_tree=True,
+    tools={"solve": Ref("zermelo.cli.solve:solve_game")},
 )

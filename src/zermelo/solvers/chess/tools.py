@@ -65,11 +65,9 @@ def pawns(score: int) -> float:
     return float(score) if abs(score) > MATE_BOUND else score / 100
 
 
-def analyze(
-    state: Any, depth: int | None, time_limit: float | None
-) -> tuple[list[MoveValue[chess.Move]], SearchResult[chess.Move]]:
-    """Every legal move of ``state`` with its value (best first), and the engine's search of the
-    position (best move, principal variation, depth, nodes and time), each under ``depth`` and
+def analyze(state: Any, depth: int | None, time_limit: float | None) -> SearchResult[ChessMove]:
+    """The engine's search of ``state`` (best move, principal variation, depth, nodes and time)
+    with every legal move's value in ``moves`` (best first), each under ``depth`` and
     ``time_limit`` (without either: one second each)."""
     board: chess.Board = state.board
     if depth is None and time_limit is None:
@@ -77,24 +75,24 @@ def analyze(
     engine = _engine()
     values = [
         MoveValue(
-            ChessMove.from_uci(value.move),
+            ChessMove.uci_move(value.move),
             pawns(value.score),
             abs(value.score) > MATE_BOUND,
-            tuple(ChessMove.from_uci(uci) for uci in value.pv),
+            tuple(ChessMove.uci_move(uci) for uci in value.pv),
         )
         for value in engine.analyze_moves(board, depth=depth, movetime=time_limit)
     ]
     found = engine.search(board, depth=depth, movetime=time_limit)
-    best = None if found.move is None else ChessMove.from_uci(found.move)
-    result = SearchResult(
+    best = None if found.move is None else ChessMove.uci_move(found.move)
+    return SearchResult(
         best,
         pawns(found.score),
-        tuple(ChessMove.from_uci(uci) for uci in found.pv),
+        tuple(ChessMove.uci_move(uci) for uci in found.pv),
         found.depth,
         abs(found.score) > MATE_BOUND,
         SearchStats(nodes=found.nodes, elapsed=found.time),
+        moves=tuple(values),
     )
-    return values, result
 
 
 @dataclass(frozen=True)

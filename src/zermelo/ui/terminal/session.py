@@ -26,7 +26,7 @@ from rich.markup import escape
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
 from zermelo.core.state import Player
-from zermelo.games.registry import get_game
+from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
@@ -51,7 +51,7 @@ class TutorialBoard(Protocol):
 class GameOptions:
     """What ``zermelo play`` was asked for."""
 
-    game: str = "tictactoe"
+    game: str = field(default_factory=lambda: game_names()[0])
     first: str = "random"  # "human", "ai" or "random"
     human: str | None = None  # the person's symbol; default: the second player's ("O")
     level: str = "hard"

@@ -72,17 +72,21 @@ async def _openapi(request: Request) -> Response:
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette, warm_up: bool) -> AsyncIterator[None]:
-    """Start the solver's worker early when asked (its compiled code takes seconds to load), and
-    stop it when the server stops."""
-    from zermelo.ui.web.adapters import available_games
-    from zermelo.ui.web.solvers import connect4_worker, warm_up_connect4
+    """Warm the games' own web engines up early when asked (a solver's compiled code takes
+    seconds to load), and stop them when the server stops."""
+    from zermelo.ui.web.adapters import web_engines
 
-    if warm_up and "connect4" in available_games():
-        threading.Thread(target=warm_up_connect4, name="zermelo-warm-up", daemon=True).start()
+    engines = web_engines()
+    if warm_up:
+        for engine in engines:
+            if engine.warm_up is not None:
+                threading.Thread(target=engine.warm_up, name="zermelo-warm-up", daemon=True).start()
     try:
         yield
     finally:
-        connect4_worker().stop()
+        for engine in engines:
+            if engine.stop is not None:
+                engine.stop()
 
 
 def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Starlette:

@@ -28,10 +28,11 @@ from typing import Any
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.record import GameSpec
 from zermelo.games.registry import all_games, get_game
+from zermelo.search.result import SearchResult
 from zermelo.ui.lines import winning_cells as find_winning_cells
-from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
+from zermelo.ui.web.engines import Choice, generic_choose, generic_values
 
-__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games"]
+__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,11 @@ class Adapter:
             return choice
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
-    def analyze(self, state: Any, time_limit: float, node_limit: int) -> Analysis:
+    def analyze(self, state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
         """Every legal move's value for the side to move, best first."""
         engine = self._engine()
         if engine is not None:
-            analysis: Analysis = engine.values(state, time_limit, node_limit)
+            analysis: SearchResult[Any] = engine.values(state, time_limit, node_limit)
             return analysis
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
@@ -299,6 +300,16 @@ def adapter_for(name: Any) -> Adapter:
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: expected a game name")
     return _adapter(get_game(name))  # raises UnknownGameError naming the known games
+
+
+def web_engines() -> list[Any]:
+    """The games' own web engines (each once), for warming up and stopping with the server."""
+    engines: list[Any] = []
+    for spec in all_games():
+        engine = None if spec.web_engine is None else spec.web_engine.resolve()
+        if engine is not None and all(engine is not known for known in engines):
+            engines.append(engine)
+    return engines
 
 
 def available_games() -> list[str]:

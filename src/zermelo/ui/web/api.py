@@ -327,15 +327,15 @@ def analyze_position(state: Any, adapter: Adapter, budget: Budget) -> dict[str, 
             {
                 "move": state.format_move(entry.move),
                 "value": value_json(entry.value, entry.exact),
-                "pv": _line(state, entry.line),
+                "pv": _line(state, entry.pv),
             }
             for entry in analysis.moves
         ],
         "best": state.format_move(best.move),
-        "pv": _line(state, best.line),
+        "pv": _line(state, best.pv),
         "value": value_json(best.value, best.exact),
-        "nodes": analysis.nodes,
-        "time_ms": round(analysis.elapsed * 1000, 3),
+        "nodes": analysis.stats.nodes,
+        "time_ms": round(analysis.stats.elapsed * 1000, 3),
     }
 
 

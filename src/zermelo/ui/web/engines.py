@@ -9,35 +9,16 @@ record (:attr:`~zermelo.core.record.GameSpec.web_engine`). All of them run in a 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from zermelo.agents.spec import make_agent
 from zermelo.core.record import GameSpec
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats, parent_score
+from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
-__all__ = ["Analysis", "Choice", "MoveValue", "generic_choose", "generic_values"]
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """One legal move's value for the side to move, and the line behind it (moves, not text)."""
-
-    move: Any
-    value: float
-    exact: bool
-    line: tuple[Any, ...]
-
-
-@dataclass
-class Analysis:
-    """Every legal move's value, best first, with what the search cost."""
-
-    moves: list[MoveValue] = field(default_factory=list)
-    nodes: int = 0
-    elapsed: float = 0.0
+__all__ = ["Choice", "generic_choose", "generic_values", "sort_values"]
 
 
 @dataclass(frozen=True)
@@ -48,21 +29,21 @@ class Choice:
     result: SearchResult[Any] | None = None
 
 
-def sort_values(values: list[MoveValue]) -> list[MoveValue]:
+def sort_values(values: list[MoveValue[Any]]) -> list[MoveValue[Any]]:
     """Best first; equal values keep the lowest move first (the search's documented order)."""
     return sorted(values, key=lambda mv: (-mv.value, mv.move))
 
 
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
-) -> Analysis:
+) -> SearchResult[Any]:
     """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
     split evenly between the moves, one table shared. ``depth=1`` scores each move by the
     evaluation of the position it leads to, for boards too wide to search every move."""
     moves = list(state.legal_moves())
-    analysis = Analysis()
+    stats = SearchStats()
     if not moves:
-        return analysis
+        return SearchResult(None, 0.0, (), 0, False, stats)
     started = time.perf_counter()
     table = TranspositionTable(capacity=200_000)
     share_time = max(time_limit / len(moves), 0.001)
@@ -83,13 +64,22 @@ def generic_values(
                 node_limit=share_nodes,
                 table=table,
             )
-        analysis.nodes += result.stats.nodes
+        stats.nodes += result.stats.nodes
         values.append(
             MoveValue(move, parent_score(result.value) + 0.0, result.exact, (move, *result.pv))
         )
-    analysis.moves = sort_values(values)
-    analysis.elapsed = time.perf_counter() - started
-    return analysis
+    return analysis_of(sort_values(values), stats, time.perf_counter() - started)
+
+
+def analysis_of(
+    values: list[MoveValue[Any]], stats: SearchStats, elapsed: float
+) -> SearchResult[Any]:
+    """Every move's value, best first, as one result: the first move is the best."""
+    stats.elapsed = elapsed
+    if not values:
+        return SearchResult(None, 0.0, (), 0, False, stats)
+    best = values[0]
+    return SearchResult(best.move, best.value, best.pv, 0, best.exact, stats, tuple(values))
 
 
 def generic_choose(

@@ -11,6 +11,7 @@ Gomoku's engine checks its clock as it searches, so it runs in the request's thr
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import random
@@ -19,16 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from zermelo.core.scores import is_decided
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats
-from zermelo.ui.web.engines import (
-    Analysis,
-    Choice,
-    MoveValue,
-    generic_values,
-    sort_values,
-)
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.ui.web.engines import Choice, analysis_of, generic_values, sort_values
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -109,7 +103,7 @@ def warm_up_connect4() -> None:
         _log.warning("connect4 solver warm-up failed: %s", error)
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
     """Every column's exact value from the solver; when it declines or runs out of time (it gets
     two thirds of the budget), alpha-beta's values in the time left."""
     started = time.monotonic()
@@ -120,7 +114,7 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
     values = [
         MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
     ]
-    return Analysis(sort_values(values), answer["nodes"], answer["elapsed"])
+    return analysis_of(sort_values(values), SearchStats(answer["nodes"]), answer["elapsed"])
 
 
 # -- gomoku ----------------------------------------------------------------------------------------
@@ -128,54 +122,43 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
 
 def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
     """The gomoku engine at ``level`` (threats first, then alpha-beta) within ``time_limit``."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine(level).search(state, time_limit=time_limit, rng=random.Random(seed))
-    pv = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
-    result = SearchResult(
-        found.move,
-        float(found.value),
-        pv,
-        found.depth,
-        is_decided(found.value),
-        SearchStats(nodes=found.nodes, elapsed=found.elapsed),
-    )
-    return Choice(found.move, result)
+    move = move_of(found)
+    pv = found.pv if found.pv and found.pv[0] == move else (move,)
+    return Choice(move, dataclasses.replace(found, pv=pv))
 
 
-def gomoku_values(state: Any, time_limit: float, node_limit: int) -> Analysis:
+def gomoku_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
-    scores = dict(found.scores) or {found.move: found.value}
-    scores.setdefault(found.move, found.value)
-    values = [
-        MoveValue(
-            move,
-            float(score),
-            is_decided(score),
-            found.pv if move == found.move and found.pv else (move,),
-        )
-        for move, score in scores.items()
-    ]
+    move = move_of(found)
+    values = list(found.moves)
+    if all(value.move != move for value in values):
+        values.append(MoveValue(move, found.value, found.exact, found.pv))
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
-    ordered.sort(key=lambda mv: mv.move != found.move)
-    return Analysis(ordered, found.nodes, found.elapsed)
+    ordered.sort(key=lambda mv: mv.move != move)
+    return dataclasses.replace(found, moves=tuple(ordered))
 
 
 @dataclass(frozen=True)
 class WebEngine:
-    """A game's own engines for the page, named by its record's ``web_engine``."""
+    """A game's own engines for the page, named by its record's ``web_engine``; ``warm_up`` and
+    ``stop``, if given, run when the server starts and stops."""
 
     choose: Callable[[Any, str, int, float], Choice]
-    values: Callable[[Any, float, int], Analysis]
+    values: Callable[[Any, float, int], SearchResult[Any]]
+    warm_up: Callable[[], None] | None = None
+    stop: Callable[[], None] | None = None
 
 
-CONNECT4 = WebEngine(connect4_choose, connect4_values)
+CONNECT4 = WebEngine(connect4_choose, connect4_values, warm_up_connect4, _CONNECT4.stop)
 GOMOKU = WebEngine(gomoku_choose, gomoku_values)
 
 
