@@ -235,7 +235,7 @@ def test_uci_answers_bad_lines_with_one_info_string() -> None:
         assert len(lines) == 1 and lines[0].startswith("info string"), lines
     session.handle("position startpos moves e2e4 e7e5")
     session.handle("go depth 2")
-    session.stop()
+    session.close()
     assert lines[-1].startswith("bestmove ")
     assert not session.handle("quit")
 
@@ -249,7 +249,7 @@ def test_fuzz_uci_lines_never_raise(line: str) -> None:
     try:
         session.handle(line.replace("go", "go depth 1"))
     finally:
-        session.stop()
+        session.close()
     assert all(isinstance(text, str) and "\n" not in text for text in lines)
 
 

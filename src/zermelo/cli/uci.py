@@ -24,8 +24,8 @@ def command() -> click.Command:
     )
     @lang_option
     def uci() -> None:
-        from zermelo.ui.uci import run
+        from zermelo.ui.uci import run_uci
 
-        sys.exit(run(sys.stdin, sys.stdout))
+        sys.exit(run_uci(sys.stdin, sys.stdout))
 
     return uci

@@ -27,7 +27,6 @@ from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
 
 __all__ = [
-    "OPENINGS",
     "PIECE_VALUES",
     "SPEC",
     "STARTPOS",
@@ -363,41 +362,14 @@ def _result(board: chess.Board) -> str:
     return "1/2-1/2" if termination(board) is not None else "*"
 
 
-OPENINGS: Final = (
-    ("Italian Game", "e4 e5 Nf3 Nc6 Bc4 Bc5"),
-    ("Ruy Lopez", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6"),
-    ("Scotch Game", "e4 e5 Nf3 Nc6 d4 exd4 Nxd4"),
-    ("Petrov Defence", "e4 e5 Nf3 Nf6 Nxe5 d6 Nf3 Nxe4"),
-    ("Sicilian, Najdorf", "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6 Nc3 a6"),
-    ("Sicilian, Taimanov", "e4 c5 Nf3 e6 d4 cxd4 Nxd4 Nc6"),
-    ("French, Winawer", "e4 e6 d4 d5 Nc3 Bb4"),
-    ("French, Tarrasch", "e4 e6 d4 d5 Nd2 Nf6"),
-    ("Caro-Kann, Classical", "e4 c6 d4 d5 Nc3 dxe4 Nxe4 Bf5"),
-    ("Scandinavian", "e4 d5 exd5 Qxd5 Nc3 Qa5"),
-    ("Pirc Defence", "e4 d6 d4 Nf6 Nc3 g6"),
-    ("Queen's Gambit Declined", "d4 d5 c4 e6 Nc3 Nf6 Bg5 Be7"),
-    ("Slav Defence", "d4 d5 c4 c6 Nf3 Nf6 Nc3 dxc4"),
-    ("Queen's Gambit Accepted", "d4 d5 c4 dxc4 Nf3 Nf6 e3 e6"),
-    ("Nimzo-Indian", "d4 Nf6 c4 e6 Nc3 Bb4 Qc2"),
-    ("Queen's Indian", "d4 Nf6 c4 e6 Nf3 b6 g3 Ba6"),
-    ("King's Indian", "d4 Nf6 c4 g6 Nc3 Bg7 e4 d6 Nf3 O-O"),
-    ("Grünfeld", "d4 Nf6 c4 g6 Nc3 d5 cxd5 Nxd5"),
-    ("London System", "d4 d5 Nf3 Nf6 Bf4 e6 e3 c5"),
-    ("English, Symmetrical", "c4 c5 Nc3 Nc6 g3 g6 Bg2 Bg7"),
-    ("English, Reversed Sicilian", "c4 e5 Nc3 Nf6 Nf3 Nc6 g3"),
-    ("Réti Opening", "Nf3 d5 g3 Nf6 Bg2 c6 O-O"),
-    ("Catalan", "d4 Nf6 c4 e6 g3 d5 Bg2 Be7"),
-    ("Dutch, Stonewall", "d4 f5 g3 Nf6 Bg2 e6 Nf3 d5"),
-)
-"""Balanced openings (name, moves in SAN) that engine matches start from, each with both colours."""
-
-
 def opening_positions(text: str | None = None) -> list[str]:
-    """Start positions (FEN) for matches: the built-in :data:`OPENINGS` when ``text`` is
+    """Start positions (FEN) for matches: the built-in :data:`zermelo.games.chess_openings.OPENINGS` when ``text`` is
     ``None``, else the positions of an EPD text (one position per line, its operations such as
     ``bm`` ignored) or a PGN text (the position at the end of each game). Raises
     :class:`ParseError` naming the line or game that cannot be read."""
     if text is None:
+        from zermelo.games.chess_openings import OPENINGS
+
         return [ChessState.parse("startpos", moves.split()).fen() for _name, moves in OPENINGS]
     if "[" in text.lstrip()[:1] or re.search(r"^\s*1\.", text, re.MULTILINE):
         return _pgn_positions(text)

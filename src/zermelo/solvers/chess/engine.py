@@ -278,9 +278,9 @@ class ChessEngine:
         self._stack = _array(k, k.STACK_SIZE)
         self._moves = _array(k, k.MOVES_SIZE)
         self._order = _array(k, k.MOVES_SIZE)
-        self._work = _array(k, k.WORK_SIZE)
         self._features = _array(k, k.FEATURES_SIZE, floats=True)
         self._weights = _array(k, k.N_TERMS, floats=True)
+        self._work = _array(k, k.WORK_SIZE)
         self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
         self._table: Any = None
         self._hash_mb = 0
@@ -316,6 +316,9 @@ class ChessEngine:
             )
         for i, weight in enumerate(weights):
             self._weights[i] = float(weight)
+        k = self.kernel
+        for i in range(k.EVAL_BASE, k.WORK_SIZE):
+            self._work[i] = 0
 
     @property
     def weights(self) -> tuple[float, ...]:

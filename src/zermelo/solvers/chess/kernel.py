@@ -98,7 +98,10 @@ PV_BASE = PV_LENGTH_BASE + MAX_PLY + 4
 GAME_BASE = PV_BASE + (MAX_PLY + 4) * (MAX_PLY + 4)
 GAME_SIZE = 1024
 """Up to this many earlier positions of the game are kept for repetition checks."""
-WORK_SIZE = GAME_BASE + GAME_SIZE
+EVAL_BASE = GAME_BASE + GAME_SIZE
+EVAL_SLOTS = 1 << 15
+"""The evaluation cache: per slot the hash and the evaluation from White's side."""
+WORK_SIZE = EVAL_BASE + 2 * EVAL_SLOTS
 
 HISTORY_LIMIT = 60_000
 SCORE_TT_MOVE = 3_000_000
@@ -170,6 +173,17 @@ def _rays() -> list[int]:
                 f, r = f + df, r + dr
             rays.append(board)
     return rays
+
+
+def _queen_lines(sq: int) -> int:
+    """Every square on a rank, file or diagonal through ``sq`` (``sq`` excluded)."""
+    lines = 0
+    for df, dr in _DIRECTIONS:
+        f, r = sq % 8 + df, sq // 8 + dr
+        while _on_board(f, r):
+            lines |= 1 << (r * 8 + f)
+            f, r = f + df, r + dr
+    return lines
 
 
 def _pawn_attacks() -> list[int]:
@@ -277,6 +291,7 @@ KING_ATTACKS = _table(
 )
 PAWN_ATTACKS = _table(_pawn_attacks())
 RAYS = _table(_rays())
+LINES = _table([_queen_lines(sq) for sq in range(64)])
 CASTLE_MASK = _table(_castle_masks())
 PASSED = _table(_passed_masks())
 FILES = _table(_FILES)
@@ -524,17 +539,22 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
 
 
 @jit()
-def is_legal(stack: Any, base: int, move: int) -> bool:
-    """Whether the pseudo-legal ``move`` leaves its own king safe."""
+def is_legal(stack: Any, base: int, move: int, checked: bool) -> bool:
+    """Whether the pseudo-legal ``move`` leaves its own king safe; ``checked`` says whether the
+    side to move is in check now. A move of another piece than the king, off every line through
+    the king, and not en passant, cannot expose it unless it is already in check."""
     side = stack[base + P_SIDE]
     frm = move & 63
     to = (move >> 6) & 63
     kind = move >> 15
     from_bit = 1 << frm
     to_bit = 1 << to
-    occupied = stack[base + P_WHITE] | stack[base + P_WHITE + 1]
     king = stack[base + KING] & stack[base + P_WHITE + side]
-    king_sq = to if king & from_bit != 0 else lsb(king)
+    own_king = king & from_bit != 0
+    king_sq = to if own_king else lsb(king)
+    if not checked and not own_king and kind != K_EN_PASSANT and LINES[king_sq] & from_bit == 0:
+        return True
+    occupied = stack[base + P_WHITE] | stack[base + P_WHITE + 1]
     if kind == K_EN_PASSANT:
         captured = 1 << (to - 8 if side == WHITE else to + 8)
         after = (occupied ^ from_bit ^ captured) | to_bit
@@ -654,10 +674,11 @@ def compute_hash(stack: Any, base: int) -> int:
 def legal_moves(stack: Any, base: int, moves: Any, start: int) -> int:
     """Write the legal moves from ``moves[start]`` on; return how many."""
     count = generate(stack, base, moves, start, True)
+    checked = in_check(stack, base)
     kept = 0
     for i in range(start, start + count):
         move = moves[i]
-        if is_legal(stack, base, move):
+        if is_legal(stack, base, move, checked):
             moves[start + kept] = move
             kept += 1
     return kept
@@ -671,10 +692,11 @@ def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
         return 1
     start = ply * MAX_MOVES
     count = generate(stack, base, moves, start, True)
+    checked = in_check(stack, base)
     total = 0
     for i in range(start, start + count):
         move = moves[i]
-        if not is_legal(stack, base, move):
+        if not is_legal(stack, base, move, checked):
             continue
         if depth == 1:
             total += 1
@@ -790,6 +812,23 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
         value = MATE_BOUND - 1
     elif value < 1 - MATE_BOUND:
         value = 1 - MATE_BOUND
+    return value if stack[base + P_SIDE] == WHITE else -value
+
+
+@jit()
+def evaluate_cached(stack: Any, base: int, weights: Any, features: Any, work: Any) -> int:
+    """:func:`evaluate` through the evaluation cache in ``work`` (``features`` is left
+    unchanged on a hit). The cache must be emptied when the weights change."""
+    key = stack[base + P_HASH]
+    slot = EVAL_BASE + ((key & (EVAL_SLOTS - 1)) << 1)
+    if work[slot] == key and key != 0:
+        value: int = work[slot + 1]
+    else:
+        value = evaluate(stack, base, weights, features)
+        if stack[base + P_SIDE] == BLACK:
+            value = -value
+        work[slot] = key
+        work[slot + 1] = value
     return value if stack[base + P_SIDE] == WHITE else -value
 
 
@@ -966,7 +1005,7 @@ def quiesce(
         return 0
     work[W_SELDEPTH] = max(work[W_SELDEPTH], ply)
     base = ply * POS_SIZE
-    stand = evaluate(stack, base, weights, features)
+    stand = evaluate_cached(stack, base, weights, features, work)
     if ply >= MAX_PLY or stand >= beta:
         return stand
     alpha = max(alpha, stand)
@@ -974,13 +1013,14 @@ def quiesce(
     start = ply * MAX_MOVES
     count = generate(stack, base, moves, start, False)
     score_moves(stack, base, moves, order, start, count, 0, work, ply)
+    checked = in_check(stack, base)
     for i in range(start, start + count):
         move = pick(moves, order, i, start + count)
         if order[i] < SCORE_GOOD_CAPTURE:
             break
         if (move >> 12) & 7 == 0 and stand + capture_value(stack, base, move) + 200 <= alpha:
             continue
-        if not is_legal(stack, base, move):
+        if not is_legal(stack, base, move, checked):
             continue
         make_move(stack, base, move)
         score = -quiesce(stack, moves, order, work, weights, features, ply + 1, -beta, -alpha)
@@ -1075,7 +1115,7 @@ def negamax(
                 return score
     static = -INFINITY
     if not checked:
-        static = evaluate(stack, base, weights, features)
+        static = evaluate_cached(stack, base, weights, features, work)
         if data >= 0:
             bound = (data >> 25) & 3
             score = tt_score(data, ply)
@@ -1139,16 +1179,24 @@ def negamax(
     quiets = 0
     original_alpha = alpha
     child = base + POS_SIZE
+    enemy_king = lsb(stack[base + KING] & stack[base + P_WHITE + 1 - side])
     for i in range(start, start + count):
         move = pick(moves, order, i, start + count)
-        if not is_legal(stack, base, move):
+        if not is_legal(stack, base, move, checked):
             continue
         legal += 1
         to = (move >> 6) & 63
         capture = stack[base + P_WHITE + 1 - side] & (1 << to) != 0 or move >> 15 == K_EN_PASSANT
         quiet = not capture and (move >> 12) & 7 == 0
         make_move(stack, base, move)
-        gives_check = in_check(stack, child)
+        from_to = (1 << (move & 63)) | (1 << to)
+        if (
+            move >> 15 >= K_CASTLE
+            or (LINES[enemy_king] | KNIGHT_ATTACKS[enemy_king]) & from_to != 0
+        ):
+            gives_check = in_check(stack, child)
+        else:
+            gives_check = False
         if quiet:
             quiets += 1
         if quiet and not checked and not gives_check and legal > 1 and best > -MATE_BOUND:

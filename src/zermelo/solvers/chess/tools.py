@@ -21,6 +21,7 @@ from zermelo.core.errors import BudgetError, ParseError
 from zermelo.games.chess import ChessMove
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.chess import engine as chess_engine
+from zermelo.solvers.chess import evaluation
 from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
 
 __all__ = ["TERMS", "EvaluationRow", "analyze", "explain", "pawns", "perft"]
@@ -43,6 +44,7 @@ TERMS: tuple[tuple[str, str], ...] = (
 """Name and description of each evaluation term, in the order of the engine's weights."""
 
 _ENGINE: ChessEngine | None = None
+"""One engine for the analyses of a process (its table stays warm between positions)."""
 
 
 def _engine() -> ChessEngine:
@@ -133,19 +135,15 @@ def load_weights(path: str) -> tuple[float, ...]:
 
 
 def explain(state: Any, weights_path: str | None = None) -> tuple[list[EvaluationRow], int]:
-    """The engine's evaluation of ``state`` term by term from the side to move, and its total in
-    centipawns (the sum of the rows, as the engine rounds it)."""
-    engine = ChessEngine(hash_mb=1) if weights_path else _engine()
-    if weights_path:
-        engine.set_weights(load_weights(weights_path))
-    board: chess.Board = state.board
-    features = engine.features(board)
-    total = engine.evaluate(board)
-    sign = 1.0 if board.turn == chess.WHITE else -1.0
+    """The engine's evaluation of ``state`` term by term from the side to move
+    (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
+    rounds it."""
+    weights = load_weights(weights_path) if weights_path else None
+    found = evaluation.explain(state.board, weights=weights)
+    sign = 1.0 if found.white_to_move else -1.0
+    described = dict(zip(evaluation.TERMS, TERMS, strict=True))
     rows = [
-        EvaluationRow(name, description, sign * features[index] + 0.0, weight)
-        for index, ((name, description), weight) in enumerate(
-            zip(TERMS, engine.weights, strict=True)
-        )
+        EvaluationRow(*described[term.name], sign * term.value + 0.0, term.weight)
+        for term in found.terms
     ]
-    return rows, total
+    return rows, found.score
