@@ -266,3 +266,41 @@ def test_fuzz_positions_and_moves_raise_only_zermelo_errors(text: str) -> None:
     except ZermeloError:
         return
     assert move in state.legal_moves()
+
+
+PGN = """[Event "a"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "b"]
+[Result "0-1"]
+
+1. f3 e5 2. g4 Qh4# 0-1
+
+[Event "c"]
+[Result "1/2-1/2"]
+
+1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. e3 O-O 6. Nf3 h6 7. Bh4 b6 8. cxd5 Nxd5
+9. Bxe7 Qxe7 10. Nxd5 exd5 1/2-1/2
+"""
+
+
+def test_tune_learns_from_a_pgn_and_explain_reads_the_weights(tmp_path: object) -> None:
+    games = f"{tmp_path}/games.pgn"
+    weights = f"{tmp_path}/w.json"
+    with open(games, "w", encoding="utf-8") as out:
+        out.write(PGN)
+    done = run_cli("tune", "chess", "--pgn", games, "--match", "0", "--out", weights)
+    assert done.returncode == 0, done.stderr
+    assert "games / positions" in done.stdout and "3 / " in done.stdout
+    import json
+
+    with open(weights, encoding="utf-8") as saved:
+        fitted = json.load(saved)["weights"]
+    assert len(fitted) == 8 and fitted[0] == 1.0  # material stays fixed
+    shown = run_cli("explain", "chess", KIWIPETE, "--weights", weights)
+    assert shown.returncode == 0, shown.stderr
+    assert f"{fitted[1]:g}" in shown.stdout
+    bad = run_cli("tune", "gomoku", "--pgn", games)
+    assert bad.returncode == 2 and "--pgn is for chess" in bad.stderr

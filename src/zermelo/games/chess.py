@@ -444,6 +444,8 @@ SPEC: Final = GameSpec(
         "analyze": Ref("zermelo.solvers.chess.tools:analyze"),
         "explain": Ref("zermelo.cli.explain:explain_terms"),
         "terms": Ref("zermelo.solvers.chess.tools:explain"),
+        "tune": Ref("zermelo.cli.tune:tune_fit"),
+        "fit": Ref("zermelo.solvers.chess.tools:fit"),
         "save": Ref("zermelo.games.chess:_save"),
         "openings": Ref("zermelo.games.chess:opening_positions"),
     },

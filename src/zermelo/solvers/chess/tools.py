@@ -9,10 +9,9 @@ mates kept as ``WIN - plies`` scores, so that "win in 3" and "+0.35" read alike 
 
 from __future__ import annotations
 
-import json
-import math
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import chess
@@ -24,7 +23,16 @@ from zermelo.solvers.chess import engine as chess_engine
 from zermelo.solvers.chess import evaluation
 from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
 
-__all__ = ["TERMS", "EvaluationRow", "analyze", "explain", "pawns", "perft"]
+__all__ = [
+    "TERMS",
+    "EvaluationRow",
+    "FitReport",
+    "analyze",
+    "explain",
+    "fit",
+    "pawns",
+    "perft",
+]
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name the catalogs' extraction looks for
@@ -112,33 +120,12 @@ class EvaluationRow:
         return self.value * self.weight
 
 
-def load_weights(path: str) -> tuple[float, ...]:
-    """Weights from a JSON file: a list of numbers, or an object with a ``weights`` list."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise ParseError(f"weights file {path!r}: {error}") from None
-    weights = data.get("weights") if isinstance(data, dict) else data
-    if (
-        not isinstance(weights, list)
-        or len(weights) != len(TERMS)
-        or not all(
-            isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w)
-            for w in weights
-        )
-    ):
-        raise ParseError(
-            f"weights file {path!r}: expected a list of {len(TERMS)} numbers (or an object with "
-            "one under 'weights')"
-        )
-    return tuple(float(w) for w in weights)
-
-
-def explain(state: Any, weights_path: str | None = None) -> tuple[list[EvaluationRow], int]:
+def explain(state: Any, weights: Sequence[float] | None = None) -> tuple[list[EvaluationRow], int]:
     """The engine's evaluation of ``state`` term by term from the side to move
     (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
     rounds it."""
-    weights = load_weights(weights_path) if weights_path else None
+    if weights is not None and len(weights) != len(TERMS):
+        raise ParseError(f"expected {len(TERMS)} weights, one per term, got {len(weights)}")
     found = evaluation.explain(state.board, weights=weights)
     sign = 1.0 if found.white_to_move else -1.0
     described = dict(zip(evaluation.TERMS, TERMS, strict=True))
@@ -147,3 +134,99 @@ def explain(state: Any, weights_path: str | None = None) -> tuple[list[Evaluatio
         for term in found.terms
     ]
     return rows, found.score
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """What :func:`fit` did: how many games and positions it learnt from, the error before and
+    after, the weights (one per term of :data:`TERMS`) and, when a match was asked for, the tuned
+    weights' wins, losses and draws against the current ones."""
+
+    games: int
+    positions: int
+    error_before: float
+    error_after: float
+    weights: tuple[float, ...]
+    match: tuple[int, int, int] | None = None
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def fit(
+    games: int,
+    match_games: int,
+    seed: int,
+    pgn_text: str | None = None,
+    *,
+    nodes: int = 2_000,
+    progress: Progress | None = None,
+) -> FitReport:
+    """Fit the evaluation's weights by Texel's method on quiet positions labelled with their
+    game's result: the games of ``pgn_text`` (those with a result), or ``games`` games of seeded
+    self-play at ``nodes`` per move. Then, if ``match_games``, the tuned weights play the current
+    ones from the built-in openings (each with both colours) at ``nodes`` per move."""
+    import io
+
+    from zermelo.games.chess import opening_positions
+
+    def tell(stage: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
+    if pgn_text is not None:
+        samples = evaluation.samples_from_pgn(io.StringIO(pgn_text))
+        learnt_from = len(re.findall(r'^\[Result "(?:1-0|0-1|1/2-1/2)"\]', pgn_text, re.M))
+    else:
+        samples = evaluation.self_play_samples(
+            games, nodes=nodes, seed=seed, progress=lambda done: tell("self-play", done, games)
+        )
+        learnt_from = games
+    iterations = 200
+    result = evaluation.tune(
+        samples, iterations=iterations, progress=lambda done: tell("fit", done, iterations)
+    )
+    match = None
+    if match_games:
+        match = _weights_match(
+            result.weights,
+            match_games,
+            nodes,
+            opening_positions(),
+            lambda d: tell("match", d, match_games),
+        )
+    return FitReport(
+        learnt_from, result.samples, result.error_before, result.error_after, result.weights, match
+    )
+
+
+def _weights_match(
+    tuned: Sequence[float],
+    games: int,
+    nodes: int,
+    openings: Sequence[str],
+    progress: Callable[[int], None],
+    max_plies: int = 300,
+) -> tuple[int, int, int]:
+    """Wins, losses and draws of ``tuned`` against the current weights."""
+    engines = (ChessEngine(hash_mb=8, weights=tuned), ChessEngine(hash_mb=8))
+    wins = losses = draws = 0
+    for index in range(games):
+        board = chess.Board(openings[(index // 2) % len(openings)])
+        tuned_plays_white = index % 2 == 0
+        for engine in engines:
+            engine.new_game()
+        while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
+            tuned_to_move = (board.turn == chess.WHITE) == tuned_plays_white
+            answer = engines[0 if tuned_to_move else 1].search(board, nodes=nodes)
+            assert answer.move is not None
+            board.push(chess.Move.from_uci(answer.move))
+        outcome = board.outcome(claim_draw=True)
+        if outcome is None or outcome.winner is None:
+            draws += 1
+        elif (outcome.winner == chess.WHITE) == tuned_plays_white:
+            wins += 1
+        else:
+            losses += 1
+        progress(index + 1)
+    return wins, losses, draws
