@@ -9,6 +9,7 @@ mates kept as ``WIN - plies`` scores, so that "win in 3" and "+0.35" read alike 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from zermelo.games.chess import ChessMove
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.chess import engine as chess_engine
 from zermelo.solvers.chess import evaluation
-from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
+from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine, ChessSearchResult
 
 __all__ = [
     "TERMS",
@@ -75,13 +76,29 @@ def pawns(score: int) -> float:
     return float(score) if abs(score) > MATE_BOUND else score / 100
 
 
-def analyze(state: Any, depth: int | None, time_limit: float | None) -> SearchResult[ChessMove]:
+def search_result(found: ChessSearchResult) -> SearchResult[ChessMove]:
+    """The engine's answer as the search's result type, scores in pawns (see :func:`pawns`)."""
+    return SearchResult(
+        None if found.move is None else ChessMove.uci_move(found.move),
+        pawns(found.score),
+        tuple(ChessMove.uci_move(uci) for uci in found.pv),
+        found.depth,
+        abs(found.score) > MATE_BOUND,
+        SearchStats(nodes=found.nodes, elapsed=found.time),
+    )
+
+
+def analyze(
+    state: Any, depth: int | None, time_limit: float | None, *, nodes: int | None = None
+) -> SearchResult[ChessMove]:
     """The engine's search of ``state`` (best move, principal variation, depth, nodes and time)
-    with every legal move's value in ``moves`` (best first), each under ``depth`` and
-    ``time_limit`` (without either: one second each)."""
+    with every legal move's value in ``moves`` (best first), each under ``depth``,
+    ``time_limit`` and ``nodes`` (without any: one second each). The time is split evenly: half
+    for the moves' values, half for the search of the position."""
     board: chess.Board = state.board
-    if depth is None and time_limit is None:
+    if depth is None and time_limit is None and nodes is None:
         time_limit = 1.0
+    share = None if time_limit is None else time_limit / 2
     engine = _engine()
     values = [
         MoveValue(
@@ -90,19 +107,10 @@ def analyze(state: Any, depth: int | None, time_limit: float | None) -> SearchRe
             abs(value.score) > MATE_BOUND,
             tuple(ChessMove.uci_move(uci) for uci in value.pv),
         )
-        for value in engine.analyze_moves(board, depth=depth, movetime=time_limit)
+        for value in engine.analyze_moves(board, depth=depth, movetime=share, nodes=nodes)
     ]
-    found = engine.search(board, depth=depth, movetime=time_limit)
-    best = None if found.move is None else ChessMove.uci_move(found.move)
-    return SearchResult(
-        best,
-        pawns(found.score),
-        tuple(ChessMove.uci_move(uci) for uci in found.pv),
-        found.depth,
-        abs(found.score) > MATE_BOUND,
-        SearchStats(nodes=found.nodes, elapsed=found.time),
-        moves=tuple(values),
-    )
+    found = search_result(engine.search(board, depth=depth, movetime=share, nodes=nodes))
+    return dataclasses.replace(found, moves=tuple(values))
 
 
 @dataclass(frozen=True)
