@@ -23,7 +23,7 @@ from typing import Final
 import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec, Ref
+from zermelo.core.record import N_, GameSpec, Ref
 from zermelo.core.state import Player
 
 __all__ = [
@@ -427,7 +427,7 @@ def _save(state: ChessState) -> str:
 # 0.3 pawns, hard searches the time per move (1 s unless asked otherwise) without noise.
 SPEC: Final = GameSpec(
     name="chess",
-    title="Chess",
+    title=N_("Chess"),
     new=_new,
     parse=_parse,
     first_mover=Player.FIRST,
@@ -437,7 +437,7 @@ SPEC: Final = GameSpec(
     levels={level: Ref(f"zermelo.agents.chess:{level}") for level in ("easy", "medium", "hard")},
     mcts={"cutoff": 0, "scale": 300.0},
     board="chess",
-    notation="SAN such as Nf3 or UCI such as g1f3",
+    notation=N_("SAN such as Nf3 or UCI such as g1f3"),
     web_engine=Ref("zermelo.ui.web.solvers:CHESS"),
     tools={
         "perft": Ref("zermelo.solvers.chess.tools:perft"),
