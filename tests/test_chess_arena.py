@@ -11,9 +11,9 @@ import pytest
 from conftest import run_cli
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import ParseError
-from zermelo.games.chess import opening_positions
 from zermelo.games.chess_openings import OPENINGS
 from zermelo.play import load_records, replay, round_robin
+from zermelo.solvers.chess.tools import opening_positions
 
 UCI = f"uci:cmd={sys.executable} -m zermelo uci,time=0.05"
 

@@ -54,8 +54,8 @@ def test_explain_shows_every_feature_and_the_total() -> None:
         (["play", "gomoku", "--size", "7x7"], "--size is not a rule of gomoku; its rules: --exact"),
         (["play", "mnk", "--size", "7y7"], "is not a board size"),
         (["play", "tictactoe", "--k", "4"], "--k is not a rule of tictactoe; its rules: none"),
-        (["play", "mnk", "--size", "30x30"], "option width=30: expected a number from 1 to 26"),
-        (["play", "mnk", "--width", "x"], "option width='x': expected a whole number from 1 to 26"),
+        (["play", "mnk", "--size", "30x30"], "option width=30: expected a number from 1 to 19"),
+        (["play", "mnk", "--width", "x"], "option width='x': expected a whole number from 1 to 19"),
         (["play", "mnk", "-o", "k"], "--option 'k': expected NAME=VALUE"),
         (
             ["play", "connect4", "--k", "4"],

@@ -178,7 +178,6 @@ def test_analysis_lists_every_column(solver: Connect4Solver) -> None:
     assert analysis.describe(0) == "full"
 
 
-@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
 def test_empty_board_from_the_book() -> None:
     book_solver = Connect4Solver(table_bits=16)
     result = book_solver.solve("")
@@ -190,7 +189,6 @@ def test_empty_board_from_the_book() -> None:
     assert book_solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
 
 
-@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
 def test_book_is_consistent_with_negamax() -> None:
     book = load_book()
     assert book is not None
@@ -208,7 +206,6 @@ def test_book_is_consistent_with_negamax() -> None:
     assert plain.score(late) == booked.score(late) == -1
 
 
-@pytest.mark.skipif(load_book() is None, reason="no opening book shipped")
 def test_book_agrees_with_the_public_test_sets() -> None:
     # An independent check of the book's deepest, solved ply: the sets' early positions (81 with
     # at most three stones) were scored by another solver.
@@ -465,7 +462,7 @@ def test_medium_takes_wins_and_blocks_threats() -> None:
 
 
 def test_unknown_level_is_an_error() -> None:
-    with pytest.raises(BudgetError, match="'expert'"):
+    with pytest.raises(ParseError, match="'expert'"):
         choose_move(Connect4State.initial(), "expert")
 
 

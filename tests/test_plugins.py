@@ -93,7 +93,9 @@ def test_the_rule_options_come_from_the_record(nim_path: Path) -> None:
 def nim_client(with_nim: Path) -> Iterator[TestClient]:
     from zermelo.ui.web import create_app
 
-    with TestClient(create_app(), raise_server_exceptions=True) as client:
+    with TestClient(
+        create_app(), base_url="http://127.0.0.1", raise_server_exceptions=True
+    ) as client:
         yield client
 
 

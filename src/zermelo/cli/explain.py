@@ -68,7 +68,7 @@ def explain_features(spec: GameSpec, state: Any, weights: str | None) -> None:
     """The m,n,k evaluation of ``state`` feature by feature (the ``explain`` tool of m,n,k games
     and gomoku)."""
     from zermelo.games.mnk_eval import explain as explain_state
-    from zermelo.games.mnk_eval import load_evaluation
+    from zermelo.solvers.gomoku.weights import load_evaluation
 
     evaluation = load_evaluation(weights) if weights else None
     breakdown = explain_state(state, evaluation)

@@ -4,6 +4,7 @@ record type. No I/O."""
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
+    InvalidOptionError,
     InvalidPositionError,
     ParseError,
     UnknownGameError,
@@ -33,6 +34,7 @@ __all__ = [
     "Grid",
     "IllegalMoveError",
     "IntOption",
+    "InvalidOptionError",
     "InvalidPositionError",
     "Move",
     "Option",

@@ -211,7 +211,8 @@ class GameSpec:
     ``values(state, time_limit, node_limit)`` that the web API uses instead of the generic engine;
     ``analysis_depth`` caps the depth of the web's analysis overlay (``1``: one ply and the
     evaluation, for boards too wide to search every move); ``explain_tree`` says whether the
-    minimax-tree explainer supports the game.
+    minimax-tree explainer supports the game. ``quick`` says that every search of the game ends in
+    milliseconds, so the web server answers it in its fast lane, without a search process.
 
     ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
     :class:`Ref` to a function of the shape its command documents: ``solve`` (exact values),
@@ -242,6 +243,7 @@ class GameSpec:
     web_engine: Ref | None = None
     analysis_depth: int | None = None
     explain_tree: bool = False
+    quick: bool = False
     tools: Mapping[str, Ref] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

@@ -34,7 +34,6 @@ __all__ = [
     "ChessState",
     "board_from_text",
     "move_from_text",
-    "opening_positions",
     "pgn",
     "termination",
 ]
@@ -362,53 +361,6 @@ def _result(board: chess.Board) -> str:
     return "1/2-1/2" if termination(board) is not None else "*"
 
 
-def opening_positions(text: str | None = None) -> list[str]:
-    """Start positions (FEN) for matches: the built-in :data:`zermelo.games.chess_openings.OPENINGS` when ``text`` is
-    ``None``, else the positions of an EPD text (one position per line, its operations such as
-    ``bm`` ignored) or a PGN text (the position at the end of each game). Raises
-    :class:`ParseError` naming the line or game that cannot be read."""
-    if text is None:
-        from zermelo.games.chess_openings import OPENINGS
-
-        return [ChessState.parse("startpos", moves.split()).fen() for _name, moves in OPENINGS]
-    if "[" in text.lstrip()[:1] or re.search(r"^\s*1\.", text, re.MULTILINE):
-        return _pgn_positions(text)
-    positions = []
-    for number, line in enumerate(text.splitlines(), 1):
-        fields = line.split()
-        if not fields or line.lstrip().startswith("#"):
-            continue
-        fen = (
-            " ".join(fields[:6])
-            if len(fields) >= 6 and fields[4].isdigit()
-            else " ".join(fields[:4])
-        )
-        try:
-            positions.append(board_from_text(fen).fen())
-        except (ParseError, InvalidPositionError) as error:
-            raise ParseError(f"line {number}: {error}") from None
-    return positions
-
-
-def _pgn_positions(text: str) -> list[str]:
-    import io
-
-    import chess.pgn
-
-    positions = []
-    stream = io.StringIO(text)
-    number = 0
-    while True:
-        game = chess.pgn.read_game(stream)
-        if game is None:
-            break
-        number += 1
-        if game.errors:
-            raise ParseError(f"game {number} of the PGN: {game.errors[0]}")
-        positions.append(game.end().board().fen())
-    return positions
-
-
 def _new(first: Player = Player.FIRST) -> ChessState:
     # White always moves first; ``first`` is accepted because front ends pass it to every game.
     return ChessState()
@@ -447,7 +399,7 @@ SPEC: Final = GameSpec(
         "tune": Ref("zermelo.cli.tune:tune_fit"),
         "fit": Ref("zermelo.solvers.chess.tools:fit"),
         "save": Ref("zermelo.games.chess:_save"),
-        "openings": Ref("zermelo.games.chess:opening_positions"),
+        "openings": Ref("zermelo.solvers.chess.tools:opening_positions"),
     },
 )
 """The record of chess: levels through the chess engine, the chess board, perft and the engine's

@@ -328,5 +328,6 @@ SPEC: Final = GameSpec(
     board="squares",
     notation="a square number 0-8, left to right from the top row",
     explain_tree=True,
+    quick=True,
     tools={"solve": Ref("zermelo.cli.solve:solve_game")},
 )

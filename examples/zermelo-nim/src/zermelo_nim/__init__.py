@@ -157,6 +157,7 @@ SPEC = GameSpec(
     },
     board="grid",
     grid=_grid,
+    quick=True,
     notation="HEAP-COUNT, such as 2-3 to take three stones from heap 2",
     intro=("Take one or more stones from one heap; whoever takes the last stone wins.",),
 )

@@ -10,15 +10,18 @@ mates kept as ``WIN - plies`` scores, so that "win in 3" and "+0.35" read alike 
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import chess
+import chess.pgn
 
-from zermelo.core.errors import BudgetError, ParseError
-from zermelo.games.chess import ChessMove
+from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
+from zermelo.games.chess import ChessMove, ChessState, board_from_text
+from zermelo.games.chess_openings import OPENINGS
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.chess import engine as chess_engine
 from zermelo.solvers.chess import evaluation
@@ -31,6 +34,7 @@ __all__ = [
     "analyze",
     "explain",
     "fit",
+    "opening_positions",
     "pawns",
     "perft",
 ]
@@ -176,8 +180,6 @@ def fit(
     ones from the built-in openings (each with both colours) at ``nodes`` per move."""
     import io
 
-    from zermelo.games.chess import opening_positions
-
     def tell(stage: str, done: int, total: int) -> None:
         if progress is not None:
             progress(stage, done, total)
@@ -238,3 +240,45 @@ def _weights_match(
             losses += 1
         progress(index + 1)
     return wins, losses, draws
+
+
+def opening_positions(text: str | None = None) -> list[str]:
+    """Start positions (FEN) for matches: the built-in :data:`zermelo.games.chess_openings.OPENINGS` when ``text`` is
+    ``None``, else the positions of an EPD text (one position per line, its operations such as
+    ``bm`` ignored) or a PGN text (the position at the end of each game). Raises
+    :class:`ParseError` naming the line or game that cannot be read."""
+    if text is None:
+        return [ChessState.parse("startpos", moves.split()).fen() for _name, moves in OPENINGS]
+    if "[" in text.lstrip()[:1] or re.search(r"^\s*1\.", text, re.MULTILINE):
+        return _pgn_positions(text)
+    positions = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields or line.lstrip().startswith("#"):
+            continue
+        fen = (
+            " ".join(fields[:6])
+            if len(fields) >= 6 and fields[4].isdigit()
+            else " ".join(fields[:4])
+        )
+        try:
+            positions.append(board_from_text(fen).fen())
+        except (ParseError, InvalidPositionError) as error:
+            raise ParseError(f"line {number}: {error}") from None
+    return positions
+
+
+def _pgn_positions(text: str) -> list[str]:
+
+    positions = []
+    stream = io.StringIO(text)
+    number = 0
+    while True:
+        game = chess.pgn.read_game(stream)
+        if game is None:
+            break
+        number += 1
+        if game.errors:
+            raise ParseError(f"game {number} of the PGN: {game.errors[0]}")
+        positions.append(game.end().board().fen())
+    return positions

@@ -28,9 +28,8 @@ from typing import Any
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.record import GameSpec
 from zermelo.games.registry import all_games, get_game
-from zermelo.search.result import SearchResult
-from zermelo.ui.lines import winning_cells as find_winning_cells
-from zermelo.ui.web.engines import Choice, generic_choose, generic_values
+from zermelo.ui.lines import winning_line
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_choose, generic_values
 
 __all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
 
@@ -73,8 +72,17 @@ class Adapter:
     def last_cell(self) -> Callable[[Any], list[int]] | None:
         return self.board_kind.last_cell
 
-    def _engine(self) -> Any:
+    @property
+    def analysis_depth(self) -> int | None:
+        return self.spec.analysis_depth
+
+    @property
+    def engine(self) -> Any:
+        """The game's own web engine (:class:`~zermelo.ui.web.solvers.WebEngine`), or ``None``."""
         return None if self.spec.web_engine is None else self.spec.web_engine.resolve()
+
+    def _engine(self) -> Any:
+        return self.engine
 
     def ai_choice(self, state: Any, level: str, seed: int, time_limit: float) -> Choice:
         """The AI's move at ``level``, within about ``time_limit`` seconds."""
@@ -84,11 +92,11 @@ class Adapter:
             return choice
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
-    def analyze(self, state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
+    def analyze(self, state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
         """Every legal move's value for the side to move, best first."""
         engine = self._engine()
         if engine is not None:
-            analysis: SearchResult[Any] = engine.values(state, time_limit, node_limit)
+            analysis: ValuedMoves = engine.values(state, time_limit, node_limit)
             return analysis
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
@@ -113,9 +121,9 @@ class Adapter:
         return self.board_kind.line(state, board, winner_mark)
 
 
-def winning_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
+def _line_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
     """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
-    return [list(cell) for cell in find_winning_cells(cells, mark, k)]
+    return [list(cell) for cell in winning_line(cells, mark, k)]
 
 
 def _marks(rows: Sequence[str]) -> list[str]:
@@ -136,7 +144,7 @@ def _place(rows: list[str], move_at: Callable[[int, int], Any], state: Any) -> d
 
 def _in_a_row(k: Callable[[Any], int]) -> Callable[[Any, dict[str, Any], str], list[list[int]]]:
     def line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
-        return winning_cells(board["cells"], mark, k(state))
+        return _line_cells(board["cells"], mark, k(state))
 
     return line
 

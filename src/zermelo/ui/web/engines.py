@@ -2,23 +2,43 @@
 
 The generic versions use :func:`zermelo.agents.make_agent` and :func:`zermelo.search.alphabeta`
 and work for any game of the State protocol. A game with its own engine (an exact solver, a
-threat-space searcher) names an object with ``choose`` and ``values`` of the same shape in its
-record (:attr:`~zermelo.core.record.GameSpec.web_engine`). All of them run in a worker thread under the budget they are given.
+threat-space searcher) plugs in through its :class:`~zermelo.ui.web.adapters.Adapter` with functions
+of the same shape. All of them run in a worker thread under the budget they are given.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from zermelo.agents.spec import make_agent
+from zermelo.core import limits
+from zermelo.core.errors import BudgetError
 from zermelo.core.record import GameSpec
+from zermelo.core.scores import WIN
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
-__all__ = ["Choice", "generic_choose", "generic_values", "sort_values"]
+__all__ = [
+    "Choice",
+    "ValuedMoves",
+    "generic_choose",
+    "generic_values",
+    "search_order",
+    "static_values",
+]
+
+
+@dataclass
+class ValuedMoves:
+    """Every legal move's value (:class:`~zermelo.search.result.MoveValue`, its ``pv`` starting
+    with the move), best first, with what the search cost."""
+
+    moves: list[MoveValue[Any]] = field(default_factory=list)
+    nodes: int = 0
+    elapsed: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -36,20 +56,21 @@ def sort_values(values: list[MoveValue[Any]]) -> list[MoveValue[Any]]:
 
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
-) -> SearchResult[Any]:
+) -> ValuedMoves:
     """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
     split evenly between the moves, one table shared. ``depth=1`` scores each move by the
     evaluation of the position it leads to, for boards too wide to search every move."""
     moves = list(state.legal_moves())
-    stats = SearchStats()
+    analysis = ValuedMoves()
     if not moves:
-        return SearchResult(None, 0.0, (), 0, False, stats)
+        return analysis
     started = time.perf_counter()
     table = TranspositionTable(capacity=200_000)
     share_time = max(time_limit / len(moves), 0.001)
     share_nodes = max(node_limit // len(moves), 1)
     values = []
     for move in moves:
+        limits.check()
         child = state.play(move)
         if depth == 1 and not child.is_terminal():
             evaluate = getattr(child, "evaluate", None)
@@ -64,22 +85,13 @@ def generic_values(
                 node_limit=share_nodes,
                 table=table,
             )
-        stats.nodes += result.stats.nodes
+        analysis.nodes += result.stats.nodes
         values.append(
             MoveValue(move, parent_score(result.value) + 0.0, result.exact, (move, *result.pv))
         )
-    return analysis_of(sort_values(values), stats, time.perf_counter() - started)
-
-
-def analysis_of(
-    values: list[MoveValue[Any]], stats: SearchStats, elapsed: float
-) -> SearchResult[Any]:
-    """Every move's value, best first, as one result: the first move is the best."""
-    stats.elapsed = elapsed
-    if not values:
-        return SearchResult(None, 0.0, (), 0, False, stats)
-    best = values[0]
-    return SearchResult(best.move, best.value, best.pv, 0, best.exact, stats, tuple(values))
+    analysis.moves = sort_values(values)
+    analysis.elapsed = time.perf_counter() - started
+    return analysis
 
 
 def generic_choose(
@@ -90,3 +102,41 @@ def generic_choose(
     move = agent.choose(state)
     last = getattr(agent, "last", None)
     return Choice(move, last if isinstance(last, SearchResult) else None)
+
+
+def search_order(state: Any) -> list[Any]:
+    """The moves worth trying first: the game's ``search_moves`` where it has them (the points
+    near the stones on a big board), else every legal move."""
+    chooser = getattr(state, "search_moves", None)
+    moves = list(chooser()) if callable(chooser) else []
+    return moves or list(state.legal_moves())
+
+
+def static_values(state: Any, seconds: float) -> ValuedMoves:
+    """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
+    of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
+    allow (at least the first, valued 0 if need be): the answer when no search had the time."""
+    started = time.perf_counter()
+    analysis = ValuedMoves()
+    values: list[MoveValue[Any]] = []
+    order = search_order(state)
+    try:
+        with limits.limited(started + seconds):
+            for move in order:
+                limits.check()
+                child = state.play(move)
+                analysis.nodes += 1
+                if child.is_terminal():
+                    won = child.winner is not None
+                    values.append(MoveValue(move, float(WIN - 1) if won else 0.0, True, (move,)))
+                    continue
+                evaluate = getattr(child, "evaluate", None)
+                score = -float(evaluate()) if callable(evaluate) else 0.0
+                values.append(MoveValue(move, score, False, (move,)))
+    except BudgetError:
+        if not values and order:
+            # Not even one evaluation in time (its tables were cold): the first move, unvalued.
+            values.append(MoveValue(order[0], 0.0, False, (order[0],)))
+    analysis.moves = sort_values(values)
+    analysis.elapsed = time.perf_counter() - started
+    return analysis

@@ -98,8 +98,9 @@ def openapi() -> dict[str, Any]:
             "/api/games": {
                 "get": {
                     "summary": "The games this server plays",
-                    "description": "Name, title, kind of grid (place, drop or checkers), the options and "
-                    "their ranges, the levels, and the initial position of each game.",
+                    "description": "Name, title, kind of board (place, drop, checkers, or grid for "
+                    "any game, plugins included), the options with their ranges and help, the "
+                    "levels, and the initial position of each game.",
                     "responses": {"200": {"description": "A list of games."}},
                 }
             },
