@@ -304,3 +304,70 @@ def test_tune_learns_from_a_pgn_and_explain_reads_the_weights(tmp_path: object) 
     assert f"{fitted[1]:g}" in shown.stdout
     bad = run_cli("tune", "gomoku", "--pgn", games)
     assert bad.returncode == 2 and "--pgn is for chess" in bad.stderr
+
+
+# -- the commands under hostile input --------------------------------------------------------------
+
+PERFT_GAMES = ["chess", "checkers", "tictactoe", "", "\u00e9"]
+PERFT_POSITIONS = [
+    "",
+    "startpos",
+    KIWIPETE,
+    "8/8/8/8/8/8/8/8 w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    "e4 e5 Qh5",
+    "9" * 3000,
+    "B:W17,19:B1,2",
+]
+PERFT_DEPTHS = ["0", "1", "2", "-1", "21", "1e400", "nan", "x"]
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    st.sampled_from(PERFT_GAMES), st.sampled_from(PERFT_POSITIONS), st.sampled_from(PERFT_DEPTHS)
+)
+def test_fuzz_the_perft_command(game: str, position: str, depth: str) -> None:
+    done = run_cli("perft", game, position, "--depth", depth, timeout=120)
+    assert done.returncode in (0, 2), done.stderr
+    assert "Traceback" not in done.stderr
+    if done.returncode:
+        assert done.stderr.count("\n") == 1, done.stderr
+    else:
+        assert "leaves" in done.stdout
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    st.lists(
+        st.binary(max_size=40) | st.sampled_from([b"go depth 1", b"position fen", b"\xff"]),
+        max_size=6,
+    )
+)
+def test_fuzz_zermelo_uci_on_standard_input(lines: list[bytes]) -> None:
+    import subprocess
+
+    data = b"\n".join(line.replace(b"\n", b" ") for line in lines) + b"\nisready\nquit\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "zermelo", "uci"],
+        input=data,
+        capture_output=True,
+        env=english_env(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert b"readyok" in done.stdout
+
+
+def test_the_board_on_a_terminal_has_figures_and_marks_the_last_move() -> None:
+    from zermelo.ui.terminal.boards import view_for
+
+    view = view_for(get_game("chess"))
+    state = ChessState()
+    move = state.parse_move("e4")
+    drawn = view.render(state.play(move), move, rich=True)
+    assert drawn.count("♟") == 16 and drawn.count("♚") == 2
+    assert drawn.count("#cdd26a") + drawn.count("#aaa23a") == 2  # e2 and e4
+    checked = ChessState.parse("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+    assert "#d9534f" in view.render(checked, None, rich=True)

@@ -168,3 +168,25 @@ def test_thinking_lists_every_move_and_the_game_exports_as_pgn(page: Any, live_s
     assert game is not None
     moves = [m.uci() for m in game.mainline_moves()]
     assert moves[0] == "e2e4" and len(moves) == 2
+
+
+@pytest.mark.browser
+def test_chess_can_be_played_with_the_keyboard_and_black_sees_the_board_flipped(
+    page: Any, live_server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    open_page(page, live_server, "?game=chess&level=easy&seed=5")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (White)")
+    page.focus('#board [data-square="e2"]')
+    page.keyboard.press("Enter")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator("#board :focus")).to_have_attribute("data-square", "e4")
+    page.keyboard.press("Enter")
+    wait_for_your_turn_or_end(page)
+    assert pieces(page).get("e4") == "P"
+    open_page(page, live_server, "?game=chess&level=easy&seed=5&starts=ai")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (Black)")
+    first = page.locator("#board [data-square]").first
+    expect(first).to_have_attribute("data-square", "h1")

@@ -113,6 +113,7 @@ class Session:
         self.human = self._human_side(options.human)
         self._check_first()
         self.score = Scoreboard()
+        self._played: list[tuple[Any, Any]] = []
 
     def _check_first(self) -> None:
         """Where the rules fix who starts, a chosen side decides it: refuse a contradiction now,
@@ -243,10 +244,11 @@ class Session:
                 state = self.spec.new(first=first, **self.options.game_options)
         last = None
         played: list[tuple[Any, Any]] = []  # (state before, move), for undo and save
+        self._played = played
         while not state.is_terminal():
             self.show_board(state, last)
             if state.to_move == self.human:
-                move = self._human_move(state, played)
+                move = self._human_move(state)
                 if move is _UNDO:
                     state, last = self._undo(state, played)
                     continue
@@ -270,7 +272,8 @@ class Session:
             self._save(self.options.save, state, played)
         return state
 
-    def _human_move(self, state: Any, played: list[tuple[Any, Any]]) -> Any:
+    def _human_move(self, state: Any) -> Any:
+        played = self._played
         while True:
             line = self.ask("\n" + self.view.prompt(state))
             word, _space, rest = line.strip().partition(" ")

@@ -6,7 +6,7 @@
 
 import { ApiError, getJson, postJson, gameRequest } from "./js/api.js";
 import { squaresOf, renderCheckers, checkersKey } from "./js/boards/checkers.js";
-import { renderChess, downloadPgn } from "./js/boards/chess.js";
+import { renderChess, downloadPgn, chessKey } from "./js/boards/chess.js";
 import { renderGrid, renderExtraMoves } from "./js/boards/grid.js";
 import { renderDrop } from "./js/boards/drop.js";
 import { markElement, renderPlace } from "./js/boards/place.js";
@@ -219,6 +219,7 @@ export function render() {
   const view = ui.view;
   const board = $("#board");
   const focused = board.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  const focusedSquare = board.contains(document.activeElement) ? document.activeElement.dataset.square : null;
   board.replaceChildren();
   board.dataset.game = ui.game.name;
   board.dataset.kind = view.board.kind;
@@ -235,6 +236,9 @@ export function render() {
   draw(board, view, playable, { onLine, last: [lastRow, lastCol] });
   if (focused !== null && focused !== undefined) {
     const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+  } else if (focusedSquare) {
+    const again = board.querySelector(`[data-square="${CSS.escape(focusedSquare)}"]`);
     if (again) again.focus();
   }
   setStatus(ui.busy ? t("The AI is thinking…") : statusText());
@@ -286,6 +290,10 @@ export function onBoardKey(event) {
   if (!step || !ui.view) return;
   if (ui.view.board.kind === "checkers") {
     checkersKey(event, step);
+    return;
+  }
+  if (ui.view.board.kind === "chess") {
+    chessKey(event, step);
     return;
   }
   const points = [...$("#board").querySelectorAll("[data-move]")];

@@ -137,3 +137,19 @@ export function downloadPgn() {
   link.remove();
   URL.revokeObjectURL(link.href);
 }
+
+// Arrow keys move between the squares as the board is drawn (flipped for Black); Enter or Space
+// clicks the square.
+export function chessKey(event, [dx, dy]) {
+  const focused = document.activeElement && document.activeElement.dataset.square;
+  if (!focused) return;
+  const flip = ui.human === "O" ? -1 : 1;
+  const file = focused.charCodeAt(0) - 97 + dx * flip;
+  const rank = Number(focused[1]) - dy * flip;
+  if (file < 0 || file > 7 || rank < 1 || rank > 8) return;
+  const target = document.querySelector(`#board [data-square="${String.fromCharCode(97 + file)}${rank}"]`);
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
+}
