@@ -27,9 +27,17 @@ server's deadline for the whole request follows soon after."""
 
 
 def ready() -> bool:
-    """Load the engines (called once when the process starts)."""
+    """Load every game and its engines, and search each start position one ply (called once when
+    the process starts, so that no request pays for the imports and the first tables)."""
     import zermelo.solvers.gomoku  # noqa: F401
+    from zermelo.ui.web.adapters import available_games
 
+    for name in available_games():
+        state = load_game({"game": name}).state
+        alphabeta(state, depth=1)
+        evaluate = getattr(state, "evaluate", None)
+        if callable(evaluate):
+            evaluate()
     return True
 
 
