@@ -35,6 +35,7 @@ _BUILT_IN: dict[str, str] = {
     "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
     "mnk": "zermelo.games.mnk:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
+    "chess": "zermelo.games.chess:SPEC",
 }
 
 _failed: dict[str, str] = {}
