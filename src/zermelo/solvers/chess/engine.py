@@ -25,7 +25,7 @@ import chess
 
 from zermelo.core.errors import BudgetError, InvalidPositionError
 from zermelo.core.scores import WIN, describe
-from zermelo.games.chess import board_from_text, move_from_text
+from zermelo.games.chess import board_from_text, move_from_text, termination
 from zermelo.solvers.chess import kernel as compiled_kernel
 
 __all__ = [
@@ -517,7 +517,7 @@ class ChessEngine:
     ) -> ChessSearchResult:
         k = self.kernel
         started = time.perf_counter()
-        if board.is_game_over(claim_draw=True):
+        if termination(board) is not None:
             score = -WIN if board.is_checkmate() else 0
             return ChessSearchResult(None, score, (), 0, 0, 0, 0.0)
         self._prepare(board)
@@ -644,7 +644,7 @@ class ChessEngine:
     ) -> list[MoveAnalysis]:
         k = self.kernel
         started = time.perf_counter()
-        if board.is_game_over(claim_draw=True):
+        if termination(board) is not None:
             return []
         self._prepare(board)
         work = self._work

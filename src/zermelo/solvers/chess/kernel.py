@@ -272,8 +272,10 @@ def _reductions() -> list[int]:
     return table
 
 
-def _table(values: list[int]) -> Any:
-    words = [_word(v) for v in values]
+def _table(values: list[int], *, bitboards: bool = True) -> Any:
+    """An int64 array when compiled, else a list; bitboards become words as ``_word`` says,
+    other numbers (scores, counts) keep their sign."""
+    words = [_word(v) for v in values] if bitboards else list(values)
     if COMPILED:
         import numpy as np
 
@@ -292,20 +294,20 @@ KING_ATTACKS = _table(
 PAWN_ATTACKS = _table(_pawn_attacks())
 RAYS = _table(_rays())
 LINES = _table([_queen_lines(sq) for sq in range(64)])
-CASTLE_MASK = _table(_castle_masks())
+CASTLE_MASK = _table(_castle_masks(), bitboards=False)
 PASSED = _table(_passed_masks())
 FILES = _table(_FILES)
 NEIGHBOUR_FILES = _table(_NEIGHBOURS)
 SHELTER = _table(_shelter_masks())
-MG_PSQ = _table(_MG)
-EG_PSQ = _table(_EG)
+MG_PSQ = _table(_MG, bitboards=False)
+EG_PSQ = _table(_EG, bitboards=False)
 ZOBRIST = _table(_zobrist())
 Z_CASTLE = 12 * 64
 Z_EP = Z_CASTLE + 16
 Z_SIDE = Z_EP + 8
-PHASE = _table(list(PHASE_WEIGHTS))
-SEE = _table(list(SEE_VALUES))
-REDUCTION = _table(_reductions())
+PHASE = _table(list(PHASE_WEIGHTS), bitboards=False)
+SEE = _table(list(SEE_VALUES), bitboards=False)
+REDUCTION = _table(_reductions(), bitboards=False)
 
 DEFAULT_WEIGHTS = (1.0, 3.0, 8.0, 5.0, 3.0, -15.0, -10.0, 30.0)
 
