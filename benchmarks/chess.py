@@ -279,13 +279,14 @@ def run_match(
     seconds: float,
     max_plies: int,
     progress: Path | None,
+    first: int = 0,
 ) -> MatchResult:
     ours = open_engine(zermelo_command(), {})
     theirs = open_engine(command, options)
     tally = Tally()
     adjudicated = 0
     longest = 0.0
-    openings = [OPENINGS[i % len(OPENINGS)] for i in range(games)]
+    openings = [OPENINGS[(first + i) % len(OPENINGS)] for i in range(games)]
     try:
         with progress_bar(console) as bar:
             task = bar.add_task(name, total=2 * len(openings))
@@ -356,6 +357,12 @@ def main(argv: list[str] | None = None) -> None:
         default=50,
         help="openings per match, each played with both colours (default 50)",
     )
+    parser.add_argument(
+        "--first-opening",
+        type=int,
+        default=0,
+        help="index of the first opening used (to split a match over runs)",
+    )
     parser.add_argument("--nodes", type=int, default=2_000_000, help="nodes per position for nps")
     parser.add_argument("--wac-count", type=int, default=300, help="WAC positions (default 300)")
     parser.add_argument("--wac-time", type=float, default=0.5, help="seconds per WAC position")
@@ -402,6 +409,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.sunfish_time,
                 args.max_plies,
                 args.progress,
+                args.first_opening,
             )
             console.print(
                 match_table(
@@ -426,6 +434,7 @@ def main(argv: list[str] | None = None) -> None:
                     args.stockfish_time,
                     args.max_plies,
                     args.progress,
+                    args.first_opening,
                 )
                 rows.append((f"Stockfish UCI_Elo {level}", result))
                 console.print(
