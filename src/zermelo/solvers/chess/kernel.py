@@ -514,6 +514,14 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
     With ``quiet`` false only captures and queen promotions (for the quiescence search).
     Castling is generated only when it is legal: the king is not in check and does not pass
     through an attacked square (its arrival square is checked like any king move's)."""
+    return generate_some(stack, base, moves, start, quiet, True)
+
+
+@jit()
+def generate_some(
+    stack: Any, base: int, moves: Any, start: int, quiet: bool, with_pieces: bool
+) -> int:
+    """:func:`generate`, leaving out knights, bishops, rooks and queens unless ``with_pieces``."""
     side = stack[base + P_SIDE]
     us = stack[base + P_WHITE + side]
     them = stack[base + P_WHITE + 1 - side]
@@ -554,7 +562,7 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
                     count += 1
 
     targets_mask = (~us & ALL) if quiet else them
-    for piece in range(KNIGHT, KING + 1):
+    for piece in range(KNIGHT if with_pieces else KING, KING + 1):
         pieces = stack[base + piece] & us
         while pieces != 0:
             frm = lsb(pieces)
@@ -749,6 +757,54 @@ def legal_moves(stack: Any, base: int, moves: Any, start: int) -> int:
     return kept
 
 
+@jit()
+def count_legal(stack: Any, base: int, moves: Any, start: int) -> int:
+    """How many legal moves the position has (perft's last ply). Out of check, a knight, bishop,
+    rook or queen off every line through its king moves freely, so its moves are counted from
+    its attack set without being listed; the rest are listed and tested."""
+    side = stack[base + P_SIDE]
+    us = stack[base + P_WHITE + side]
+    occupied = us | stack[base + P_WHITE + 1 - side]
+    king_sq = lsb(stack[base + KING] & us)
+    checked = attacked(stack, base, king_sq, 1 - side, occupied, ALL)
+    total = 0
+    if checked:
+        count = generate(stack, base, moves, start, True)
+        for i in range(start, start + count):
+            if is_legal(stack, base, moves[i], True):
+                total += 1
+        return total
+    lines = LINES[king_sq]
+    free = ~us & ALL
+    for piece in range(KNIGHT, KING):
+        pieces = stack[base + piece] & us
+        while pieces != 0:
+            frm = lsb(pieces)
+            pieces &= pieces - 1
+            if piece == KNIGHT:
+                attacks = KNIGHT_ATTACKS[frm]
+            elif piece == BISHOP:
+                attacks = bishop_attacks(frm, occupied)
+            elif piece == ROOK:
+                attacks = rook_attacks(frm, occupied)
+            else:
+                attacks = bishop_attacks(frm, occupied) | rook_attacks(frm, occupied)
+            attacks &= free
+            if (1 << frm) & lines == 0:
+                total += popcount(attacks)
+            else:
+                while attacks != 0:
+                    to = lsb(attacks)
+                    attacks &= attacks - 1
+                    if is_legal(stack, base, frm | to << 6, False):
+                        total += 1
+    count = generate_some(stack, base, moves, start, True, False)
+    for i in range(start, start + count):
+        if is_legal(stack, base, moves[i], False):
+            total += 1
+    return total
+
+
 @jit("int64(int64[::1], int64[::1], int64, int64)")
 def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
     """Leaf nodes of the legal move tree ``depth`` plies below the position at ``ply``."""
@@ -756,16 +812,14 @@ def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
     if depth == 0:
         return 1
     start = ply * MAX_MOVES
+    if depth == 1:
+        return count_legal(stack, base, moves, start)
     count = generate(stack, base, moves, start, True)
     checked = in_check(stack, base)
     total = 0
     for i in range(start, start + count):
         move = moves[i]
-        if not is_legal(stack, base, move, checked):
-            continue
-        if depth == 1:
-            total += 1
-        else:
+        if is_legal(stack, base, move, checked):
             make_move(stack, base, move)
             total += perft(stack, moves, ply + 1, depth - 1)
     return total
