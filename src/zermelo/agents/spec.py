@@ -10,6 +10,9 @@ Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their opti
   ``quiescent=yes|no`` (play out pending captures before judging a position at the horizon; for
   games whose states say when a position is quiet). Without depth or time it reads to the end of
   the game (fine for tic-tac-toe only).
+* ``uci``: an external UCI chess engine (:class:`zermelo.agents.uci.UciAgent`): ``cmd=PATH``
+  (its command line, no commas), ``elo=N`` (sets ``UCI_LimitStrength`` and ``UCI_Elo`` where the
+  engine has them), ``time=SECONDS`` (default 1) or ``depth=PLIES`` per move.
 * ``mcts``: Monte Carlo tree search; ``iterations=N`` and/or ``time=SECONDS`` per move (default
   ``iterations=1000``), ``c=X`` the exploration constant, ``cutoff=PLIES`` the playout length after
   which the evaluation scores the position (``cutoff=none`` plays out to the end), ``scale=X`` the
@@ -33,6 +36,7 @@ from typing import Any
 from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
 from zermelo.agents.mcts import MctsAgent
+from zermelo.agents.uci import UciAgent
 from zermelo.core.errors import ParseError
 from zermelo.core.record import LEVELS, GameSpec, Ref
 from zermelo.games.registry import get_game
@@ -43,7 +47,7 @@ __all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "AgentSpec", "make_agent", "parse_agen
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
-    "mcts:iterations=N, mcts:time=SECONDS"
+    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS]"
 )
 """The accepted forms, for error messages and help texts."""
 
@@ -52,6 +56,7 @@ DEFAULT_LEVEL_TIME = 1.0
 
 _INT = "a whole number"
 _POSITIVE = "a positive number"
+_COMMAND = "the command line of a UCI engine"
 
 # option name -> (kind of value, description for errors)
 _OPTIONS: dict[str, dict[str, str]] = {
@@ -65,6 +70,7 @@ _OPTIONS: dict[str, dict[str, str]] = {
         "noise": "a number of 0 or more",
         "quiescent": "yes or no",
     },
+    "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
@@ -115,6 +121,14 @@ class AgentSpec:
             agent = make_agent(spec, self.kind, seed=seed, time_limit=limit)
             agent.name = label
             return agent
+        if self.kind == "uci":
+            return UciAgent(
+                options["cmd"],
+                elo=options.get("elo"),
+                time_limit=options.get("time"),
+                depth=options.get("depth"),
+                name=label,
+            )
         if self.kind == "engine":
             return EngineAgent(
                 depth=options.get("depth"),
@@ -200,6 +214,10 @@ def _bad(text: str, problem: str) -> ParseError:
 def _value(text: str, kind: str, name: str, raw: str) -> Any:
     expected = _OPTIONS[kind][name]
     word = raw.strip().lower()
+    if expected == _COMMAND:
+        if not raw.strip():
+            raise _bad(text, f"{name}= is empty, {name} must be {expected}")
+        return raw.strip()
     try:
         if expected == _INT:
             number = int(word)
@@ -257,5 +275,7 @@ def parse_agent(text: str) -> AgentSpec:
             options[name] = _value(text, kind, name, raw)
     elif rest or text.strip().endswith(":"):
         raise _bad(text, "nothing after ':'")
+    if kind == "uci" and "cmd" not in options:
+        raise _bad(text, "a uci agent needs cmd=PATH, the command of the engine")
     ordered = tuple((name, options[name]) for name in accepted if name in options)
     return AgentSpec(kind, ordered)

@@ -49,7 +49,10 @@ def command() -> click.Command:
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
-            if state.winner is None:
+            reason = getattr(state, "termination", None)
+            if callable(reason) and reason():
+                out.print(_("The game is over: {reason}.").format(reason=_(reason())))
+            elif state.winner is None:
                 out.print(_("The game is over: a draw."))
             else:
                 out.print(_("The game is over: the side to move has lost."))
@@ -65,11 +68,19 @@ def command() -> click.Command:
                     seconds=time_limit
                 )
             )
-        # Games that say when a position is not quiet (checkers: a capture is pending) are judged
-        # at the horizon only once the forced moves are played out, as their AI levels do.
-        evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
-        # One search of every move: the best of them is the position's best move and value.
-        result = analyze_position(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        own_engine = spec.tools.get("analyze")
+        if own_engine is not None:
+            with out.status(_("Searching...")):
+                result = own_engine.resolve()(state, depth, time_limit)
+        else:
+            # Games that say when a position is not quiet (checkers: a capture is pending) are
+            # judged at the horizon only once the forced moves are played out, as their AI
+            # levels do.
+            evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+            # One search of every move: the best of them is the position's best move and value.
+            result = analyze_position(
+                state, depth=depth, time_limit=time_limit, evaluator=evaluator
+            )
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
@@ -99,6 +110,16 @@ def command() -> click.Command:
                 )
             )
         stats = result.stats
+        if own_engine is not None:
+            out.print(
+                _("Search: depth {depth}, {nodes} nodes, {seconds:.2f} s, {rate} nodes/s").format(
+                    depth=result.depth,
+                    nodes=f"{stats.nodes:,}",
+                    seconds=stats.elapsed,
+                    rate=f"{stats.nodes_per_second:,.0f}",
+                )
+            )
+            return
         out.print(
             _(
                 "Search: {nodes} nodes, {cutoffs} cutoffs, {hits} table hits, depth {depth}, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import click
@@ -17,6 +18,7 @@ from zermelo.cli.common import (
     position_or_moves,
     rule_options,
 )
+from zermelo.core.errors import ZermeloError
 from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 
@@ -87,3 +89,52 @@ def explain_features(spec: GameSpec, state: Any, weights: str | None) -> None:
     table.add_section()
     table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
     out.print(table)
+
+
+def explain_terms(spec: GameSpec, state: Any, weights: str | None) -> None:
+    """A game's own evaluation term by term (the ``explain`` tool of games whose record names a
+    ``terms`` function: ``(state, weights_path) -> (rows, total)``, each row with ``name``,
+    ``description``, ``value``, ``weight`` and ``contribution``), from the side to move."""
+    rows, total = game_tool(spec, "terms", "explain")(state, read_weights(weights))
+    out = console()
+    out.print(_("Position: {position}").format(position=escape(state.notation())))
+    side = _(spec.sides[state.to_move])
+    table = Table(title=_("f(s) from the side to move ({side})").format(side=side))
+    table.add_column(_("feature"))
+    table.add_column(_("x (value)"), justify="right")
+    table.add_column(_("w (weight)"), justify="right")
+    table.add_column(_("w·x"), justify="right")
+    for row in rows:
+        table.add_row(
+            f"{escape(_(row.name))}\n[dim]{escape(_(row.description))}[/dim]",
+            f"{row.value:g}",
+            f"{row.weight:g}",
+            f"{row.contribution + 0.0:+.1f}",
+        )
+    table.add_section()
+    shown = f"{total:+d}" if isinstance(total, int) else f"{total:+g}"
+    table.add_row(_("total f(s)"), "", "", shown)
+    out.print(table)
+
+
+def read_weights(path: str | None) -> tuple[float, ...] | None:
+    """Weights from a JSON file written by ``zermelo tune``: a list of numbers, or an object with
+    one under ``weights``; ``None`` without a path."""
+    import json
+
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ZermeloError(f"weights file {path!r}: {error}") from None
+    weights = data.get("weights") if isinstance(data, dict) else data
+    if not isinstance(weights, list) or not all(
+        isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w) for w in weights
+    ):
+        raise ZermeloError(
+            f"weights file {path!r}: expected a list of numbers, or an object with one under "
+            "'weights'"
+        )
+    return tuple(float(w) for w in weights)

@@ -40,6 +40,23 @@ def command() -> click.Command:
     @click.option("--seed", type=int, default=None, help=_("Seed, to replay the same games."))
     @time_option(_("Thinking time per AI move, for large games."))
     @click.option("--once", is_flag=True, help=_("Play one game, without offering another."))
+    @click.option(
+        "--fen",
+        "--position",
+        "start",
+        default=None,
+        metavar="POSITION",
+        help=_("Start from this position, in the game's notation (chess: FEN)."),
+    )
+    @click.option(
+        "--pgn",
+        "--save",
+        "save",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        help=_("Save each finished game to FILE (chess: as PGN); 'save FILE' does it mid-game."),
+    )
     @lang_option
     def play(
         game: str,
@@ -49,6 +66,8 @@ def command() -> click.Command:
         seed: int | None,
         time_limit: float | None,
         once: bool,
+        start: str | None,
+        save: str | None,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
         **rules: Any,
@@ -66,6 +85,8 @@ def command() -> click.Command:
             time_limit=time_limit,
             repeat=not once,
             game_options=game_options(spec, rules, size, rule_texts),
+            start=start,
+            save=save,
         )
         sys.exit(Session(options).run())
 

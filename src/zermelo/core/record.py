@@ -217,7 +217,10 @@ class GameSpec:
     ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
     :class:`Ref` to a function of the shape its command documents: ``solve`` (exact values),
     ``exact_analysis`` (``zermelo analyze`` without a depth or time), ``explain`` (the evaluation
-    term by term) and ``tune`` (fit the evaluation's weights).
+    term by term) and ``tune`` (fit the evaluation's weights), ``perft`` (``(state, depth) ->
+    leaf count``), ``save`` (``(state) -> text``, the game so far in the game's own file format;
+    without it a saved game is its start position and its moves) and ``openings`` (``(text or
+    None) -> positions``: a file's start positions, or the game's built-in set for matches).
     """
 
     name: str

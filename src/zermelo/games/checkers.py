@@ -52,7 +52,7 @@ from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
 
 __all__ = [
@@ -705,4 +705,5 @@ SPEC: Final = GameSpec(
     },
     board="draughts",
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
+    tools={"perft": Ref("zermelo.games.checkers:perft")},
 )

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from rich.markup import escape
 
-from zermelo.core.errors import ZermeloError
+from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.core.record import GameSpec
 from zermelo.core.state import Player
 from zermelo.games.registry import get_game
@@ -27,6 +27,7 @@ from zermelo.i18n import gettext as _
 __all__ = [
     "BoardView",
     "CheckersView",
+    "ChessView",
     "Connect4View",
     "GridView",
     "MnkView",
@@ -103,6 +104,7 @@ _TITLES = (
     N_("Checkers"),
     N_("Gomoku"),
     N_("m,n,k game"),
+    N_("Chess"),
 )
 
 
@@ -467,11 +469,107 @@ class GridView:
         return "\n".join(out)
 
 
+# Solid figures for both sides, told apart by their colour: the outline figures are too thin to
+# read on a coloured square.
+_GLYPHS = {"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟"}
+
+
+class ChessView(GridView):
+    """Chess: rank 8 at the top, files a-h under the board. On a terminal the pieces are Unicode
+    figures on coloured squares, the last move's squares and a king in check highlighted; into a
+    pipe they are letters (``PNBRQK`` White, ``pnbrqk`` Black, ``.`` empty) with the last move
+    written under the board. Moves are typed in SAN (``Nf3``) or UCI (``g1f3``); ``?`` lists them.
+    """
+
+    def intro(self) -> list[str]:
+        return [
+            _("Moves: {notation}.").format(notation=_(self.spec.notation)),
+            _("Type ? to list the legal moves."),
+        ]
+
+    def prompt(self, state: Any) -> str:
+        side = _(self.symbol(state.to_move))
+        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=_example(state))
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        stripped = text.strip()
+        listed = ", ".join(sorted(state.format_move(m) for m in state.legal_moves()))
+        if stripped in ("?", "moves", _("moves")):
+            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
+        try:
+            return MoveInput(move=state.parse_move(stripped))
+        except ParseError:
+            return MoveInput(
+                message=_("{text} is not a move: expected {notation}").format(
+                    text=repr(stripped), notation=_(self.spec.notation)
+                )
+            )
+        except ZermeloError:
+            return MoveInput(
+                message=_("{text} is not legal here; legal moves: {moves}").format(
+                    text=repr(stripped), moves=listed
+                )
+            )
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        import chess
+
+        board = state.board
+        marked = {last.from_square, last.to_square} if last is not None else set()
+        checked = board.king(board.turn) if board.is_check() else None
+        files = "   " + (
+            " ".join("abcdefgh") if not rich else "".join(f" {f} " for f in "abcdefgh")
+        )
+        out = [files]
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                square = chess.square(file, rank)
+                piece = board.piece_at(square)
+                if not rich:
+                    cells.append(piece.symbol() if piece is not None else ".")
+                    continue
+                light = (file + rank) % 2 == 1
+                if square == checked:
+                    ground = "#d9534f"
+                elif square in marked:
+                    ground = "#cdd26a" if light else "#aaa23a"
+                else:
+                    ground = "#f0d9b5" if light else "#b58863"
+                if piece is None:
+                    glyph, colour = " ", "black"
+                else:
+                    glyph = _GLYPHS[piece.symbol().upper()]
+                    colour = "#ffffff" if piece.color == chess.WHITE else "#000000"
+                cells.append(f"[bold {colour} on {ground}] {glyph} [/]")
+            joiner = " " if not rich else ""
+            out.append(f"{rank + 1:>2} " + joiner.join(cells) + f" {rank + 1}")
+        out.append(files)
+        if last is not None and not rich:
+            out.append(_("Last move: {move}").format(move=_last_san(state, last)))
+        return "\n".join(out)
+
+
+def _example(state: Any) -> str:
+    moves = sorted(state.format_move(m) for m in state.legal_moves())
+    return moves[0] if moves else "?"
+
+
+def _last_san(state: Any, last: Any) -> str:
+    """The last move in SAN, read from the position before it (the state after it cannot say)."""
+    board = state.board
+    if board.move_stack and board.peek() == last:
+        board.pop()
+        return str(board.san(last))
+    return str(last.uci())
+
+
 VIEWS: dict[str, Callable[[GameSpec], BoardView]] = {
     "squares": TicTacToeView,
     "columns": Connect4View,
     "go": MnkView,
     "draughts": CheckersView,
+    "chess": ChessView,
     "grid": GridView,
 }
 """Board kind -> its terminal view; a record naming another kind is drawn as a grid."""

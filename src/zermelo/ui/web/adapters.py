@@ -288,12 +288,65 @@ def _grid_line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
     return [list(cell) for cell in board.get("highlight", [])]
 
 
+# -- chess: 64 squares named a8 ... h1 from the top; a move is the piece, then its square -----------
+
+
+def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
+    """``cells[row]``: rank 8 first, ``PNBRQK`` White's pieces, ``pnbrqk`` Black's, ``.`` empty;
+    ``points[row][col]``: the square's name; ``moves``: every legal move with its squares and
+    promotion (``q``, ``r``, ``b``, ``n`` or ``null``) and its notation (SAN), which is what the
+    page sends; ``last``: the squares of the last move; ``check``: the square of a king in check;
+    ``pgn``: the game so far, for the page's export."""
+    import chess
+
+    board = state.board
+    moves = [
+        {
+            "from": chess.square_name(move.from_square),
+            "to": chess.square_name(move.to_square),
+            "promotion": chess.piece_symbol(move.promotion) if move.promotion else None,
+            "move": state.format_move(move),
+        }
+        for move in sorted(state.legal_moves())
+    ]
+    last = board.peek() if board.move_stack else None
+    king = board.king(board.turn) if board.is_check() else None
+    save = spec.tools.get("save")
+    return {
+        "kind": "chess",
+        "width": 8,
+        "height": 8,
+        "cells": [
+            "".join(
+                (piece.symbol() if (piece := board.piece_at(chess.square(f, r))) else ".")
+                for f in range(8)
+            )
+            for r in range(7, -1, -1)
+        ],
+        "points": [
+            [chess.square_name(chess.square(f, r)) for f in range(8)] for r in range(7, -1, -1)
+        ],
+        "moves": moves,
+        "last": []
+        if last is None
+        else [chess.square_name(last.from_square), chess.square_name(last.to_square)],
+        "check": None if king is None else chess.square_name(king),
+        "pgn": save.resolve()(state) if save is not None else "",
+    }
+
+
+def _chess_last(move: Any) -> list[int]:
+    square = int(move.to_square)
+    return [7 - square // 8, square % 8]
+
+
 KINDS: dict[str, BoardKind] = {
     "squares": BoardKind("place", _squares, _in_a_row(lambda state: 3), marks="letters"),
     "go": BoardKind("place", _go, _in_a_row(lambda state: int(state.rules.k))),
     "columns": BoardKind("drop", _columns, _in_a_row(lambda state: 4)),
     # No winning line to show: its cells hold b, w, B and W, never X or O.
     "draughts": BoardKind("checkers", _draughts, _no_line, last_cell=_checkers_last),
+    "chess": BoardKind("chess", _chess, _no_line, last_cell=_chess_last, marks="text"),
     "grid": BoardKind("grid", _grid, _grid_line, marks="text"),
 }
 """Board kind -> its drawing on the page; a record naming another kind is drawn as a grid."""

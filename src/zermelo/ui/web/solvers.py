@@ -397,3 +397,33 @@ CONNECT4 = WebEngine(
     kill_now=_CONNECT4.kill_now,
 )
 GOMOKU = WebEngine(gomoku_choose, gomoku_values)
+
+
+# -- chess ---------------------------------------------------------------------------------------
+
+
+def chess_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    """The chess level's move (:mod:`zermelo.agents.chess`) within ``time_limit``, with the
+    engine's search behind it."""
+    from zermelo.agents.chess import ChessAgent
+    from zermelo.agents.spec import make_agent
+    from zermelo.games.chess import SPEC
+    from zermelo.solvers.chess.tools import search_result
+
+    agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
+    move = agent.choose(state)
+    found = agent.last if isinstance(agent, ChessAgent) else None
+    if found is None or isinstance(found, list):
+        return Choice(move)
+    return Choice(move, search_result(found))
+
+
+def chess_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
+    """Every legal move's value from the chess engine, within ``time_limit`` and ``node_limit``."""
+    from zermelo.solvers.chess.tools import analyze
+
+    found = analyze(state, None, time_limit, nodes=node_limit)
+    return ValuedMoves(list(found.moves), found.stats.nodes, found.stats.elapsed)
+
+
+CHESS = WebEngine(chess_choose, chess_values)

@@ -6,6 +6,7 @@
 
 import { ApiError, getJson, postJson, gameRequest } from "./js/api.js";
 import { squaresOf, renderCheckers, checkersKey } from "./js/boards/checkers.js";
+import { renderChess, downloadPgn, chessKey } from "./js/boards/chess.js";
 import { renderGrid, renderExtraMoves } from "./js/boards/grid.js";
 import { renderDrop } from "./js/boards/drop.js";
 import { markElement, renderPlace } from "./js/boards/place.js";
@@ -30,6 +31,8 @@ export function sideAfter(count) {
 // Checkers names its sides by colour: the first player (X) is Black.
 export function sideName(mark) {
   if (ui.game && ui.game.kind === "checkers") return mark === "X" ? t("Black") : t("White");
+  // Games that name their sides (chess: White and Black) are shown with those names.
+  if (ui.game && ui.game.sides && ui.game.sides[0] !== "X") return t(ui.game.sides[mark === "X" ? 0 : 1]);
   return mark;
 }
 
@@ -209,13 +212,14 @@ export function statusText() {
 }
 
 // One drawing per board kind (the "kind" of the board the API sends); any other kind is a grid.
-const BOARDS = { place: renderPlace, drop: renderDrop, checkers: renderCheckers, grid: renderGrid };
+const BOARDS = { place: renderPlace, drop: renderDrop, checkers: renderCheckers, chess: renderChess, grid: renderGrid };
 
 export function render() {
   translateDynamic();
   const view = ui.view;
   const board = $("#board");
   const focused = board.contains(document.activeElement) ? document.activeElement.dataset.move : null;
+  const focusedSquare = board.contains(document.activeElement) ? document.activeElement.dataset.square : null;
   board.replaceChildren();
   board.dataset.game = ui.game.name;
   board.dataset.kind = view.board.kind;
@@ -233,11 +237,15 @@ export function render() {
   if (focused !== null && focused !== undefined) {
     const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
     if (again) again.focus();
+  } else if (focusedSquare) {
+    const again = board.querySelector(`[data-square="${CSS.escape(focusedSquare)}"]`);
+    if (again) again.focus();
   }
   setStatus(ui.busy ? t("The AI is thinking…") : statusText());
   $("#status").dataset.state = view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
   $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
   $("#undo").disabled = ui.busy || ui.moves.length <= (ui.human === "X" ? 0 : 1);
+  $("#save-pgn").hidden = !view.board.pgn;
   renderOverlay();
 }
 
@@ -254,7 +262,7 @@ export function showPending(move) {
     return;
   }
   const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
-  if (!target || ui.game.kind === "grid") {
+  if (!target || ui.game.kind === "grid" || ui.game.kind === "chess") {
     // A grid's move may change any cells: the server's answer shows them.
     $("#board").classList.add("waiting");
     return;
@@ -282,6 +290,10 @@ export function onBoardKey(event) {
   if (!step || !ui.view) return;
   if (ui.view.board.kind === "checkers") {
     checkersKey(event, step);
+    return;
+  }
+  if (ui.view.board.kind === "chess") {
+    chessKey(event, step);
     return;
   }
   const points = [...$("#board").querySelectorAll("[data-move]")];
@@ -335,6 +347,7 @@ export async function start() {
     radio.addEventListener("change", () => newGame());
   }
   $("#undo").addEventListener("click", () => undo());
+  $("#save-pgn").addEventListener("click", () => downloadPgn());
   $("#board").addEventListener("keydown", onBoardKey);
   $("#thinking").addEventListener("change", async () => {
     renderThinking();

@@ -68,10 +68,11 @@ export function renderOverlay() {
   }
 }
 
-// Checkers moves are not one square each: their values are listed beside the board, best first.
+// Checkers and chess moves are not one square each: their values are listed beside the board,
+// best first.
 export function renderMoveList(on) {
   const list = $("#move-values");
-  const show = Boolean(on) && ui.game.kind === "checkers";
+  const show = Boolean(on) && (ui.game.kind === "checkers" || ui.game.kind === "chess");
   list.hidden = !show;
   list.replaceChildren();
   if (!show) return;
