@@ -322,6 +322,7 @@ def test_searching_without_the_table_near_the_end_changes_no_score(shallow: int,
     assert nodes != baseline
 
 
+@pytest.mark.slow  # compiles the whole kernel afresh: a minute of CPU
 @pytest.mark.skipif(not COMPILED, reason="numba is not installed")
 def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> None:
     # The second process loads what the first compiled; a call numba specialises on a constant
