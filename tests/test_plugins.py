@@ -185,7 +185,7 @@ def test_a_broken_plugin_is_left_out_with_one_line(
 
     with caplog.at_level(logging.WARNING, logger="zermelo.games"):
         names = [spec.name for spec in all_games()]
-    assert names == ["tictactoe", "connect4", "gomoku", "mnk", "checkers", "nim"]
+    assert names == ["tictactoe", "connect4", "gomoku", "mnk", "checkers", "chess", "nim"]
     assert get_game("tictactoe").title == "Tic-tac-toe"
     lines = [record.getMessage() for record in caplog.records]
     assert any(
