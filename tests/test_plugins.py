@@ -178,26 +178,28 @@ def broken(tmp_path: Path, with_nim: Path) -> Iterator[Path]:
         forget_games()
 
 
-def test_a_broken_plugin_is_left_out_with_one_line(
-    broken: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    from zermelo.games import all_games, get_game
+def test_a_broken_plugin_is_left_out_with_one_line(broken: Path) -> None:
+    from zermelo.games import all_games, get_game, registry
 
-    with caplog.at_level(logging.WARNING, logger="zermelo.games"):
+    logged: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = logged.append  # type: ignore[method-assign]
+    registry._log.addHandler(handler)
+    try:
         names = [spec.name for spec in all_games()]
+    finally:
+        registry._log.removeHandler(handler)
     assert names == ["tictactoe", "connect4", "gomoku", "mnk", "checkers", "chess", "nim"]
     assert get_game("tictactoe").title == "Tic-tac-toe"
-    lines = [record.getMessage() for record in caplog.records]
-    assert any(
-        "'broken' of package 'zermelo-broken' is left out: zermelo_no_such_module:SPEC failed to "
-        "import (ModuleNotFoundError" in line
-        for line in lines
-    ), lines
-    assert any(
-        "'tictactoe' of package 'zermelo-thief' is left out: the name 'tictactoe' is taken" in line
-        for line in lines
-    ), lines
-    assert all("\n" not in line for line in lines)
+    lines = [record.getMessage() for record in logged]
+    assert lines == registry.plugin_errors()
+    assert sorted(lines) == [
+        "zermelo: the game plugin 'broken' of package 'zermelo-broken' is left out: "
+        "zermelo_no_such_module:SPEC failed to import (ModuleNotFoundError: No module named "
+        "'zermelo_no_such_module')",
+        "zermelo: the game plugin 'tictactoe' of package 'zermelo-thief' is left out: the name "
+        "'tictactoe' is taken by another game",
+    ]
     with pytest.raises(UnknownGameError, match="game 'broken' is not available"):
         get_game("broken")
 

@@ -68,6 +68,7 @@ def test_easy_connect_four_answers_with_a_legal_disc(client: TestClient) -> None
 def test_hard_connect_four_asks_the_exact_solver_and_wins_at_once(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    solvers.warm_up_connect4()
     asked: list[str] = []
     real_call = solvers._CONNECT4.call
 

@@ -68,6 +68,9 @@ def _warn(name: str, package: str, problem: str) -> None:
     message = f"zermelo: the game plugin {name!r} of package {package!r} is left out: {problem}"
     if _failed.get(name) != message:
         _failed[name] = message
+        # A server's logging set-up (uvicorn's dictConfig) disables the loggers that exist before
+        # it; this line must still be seen.
+        _log.disabled = False
         _log.warning(message)
 
 

@@ -20,6 +20,7 @@ second at most).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -78,9 +79,10 @@ them, and a bigger integer need not fit a float."""
 MAX_SEED = 2**32 - 1
 SYMBOLS = {Player.FIRST: "X", Player.SECOND: "O"}
 _log = logging.getLogger("zermelo.web")
+URGENT_THREADS = 16
 MIN_SEARCH = 0.03
 """A search is not started with less time than this left: the fast lane answers instead."""
-QUICK_TIME = 0.1
+QUICK_TIME = 0.05
 """Longest the fast lane spends on a degraded answer (each move's static value)."""
 
 
@@ -125,12 +127,20 @@ def error_response(error: ZermeloError) -> JSONResponse:
     )
 
 
+def _urgent_lane() -> FastLane:
+    return FastLane(threads=URGENT_THREADS, waiting=URGENT_THREADS)
+
+
 @dataclass
 class Lanes:
-    """The fast lane and the search pool that the endpoints share."""
+    """The lanes the endpoints share: ``fast`` for bounded work, ``search`` for searches, and
+    ``urgent`` for the threads of requests whose search is over or under way: waiting for the
+    Connect Four solver's process, and the answer after a search (so that neither holds a
+    fast-lane thread, nor waits behind the many cheap requests in its queue)."""
 
     fast: FastLane = field(default_factory=FastLane)
     search: SearchPool = field(default_factory=SearchPool)
+    urgent: FastLane = field(default_factory=_urgent_lane)
 
 
 def _short(value: Any, limit: int = 40) -> str:
@@ -208,9 +218,9 @@ class Clock:
 
     def search_time(self) -> float:
         """What a search may take of what is left: it must have answered by
-        :attr:`search_deadline`, with a margin for handing over the position and the answer (a
-        tenth of the budget, at most 100 ms)."""
-        return self.search_deadline - time.monotonic() - min(0.1 * self.budget, 0.1)
+        :attr:`search_deadline`, with a margin for handing over the position and the answer
+        and for a loaded machine (a fifth of the budget, at most 300 ms)."""
+        return self.search_deadline - time.monotonic() - min(0.2 * self.budget, 0.3)
 
 
 # -- reading requests -----------------------------------------------------------------------------
@@ -446,6 +456,14 @@ def analyze_position(
     return analysis_json(state, analysis)
 
 
+@functools.lru_cache(maxsize=6000)
+def solved_quick(name: str, state: Any) -> dict[str, Any]:
+    """Every move's exact value in a position of a game whose record says it is quick to solve
+    (tic-tac-toe: all 5,478 positions fit), kept once solved; the nodes and time are those of
+    the first search."""
+    return analyze_position(state, adapter_for(name), Budget(MAX_TIME, MAX_NODES))
+
+
 def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
     """The degraded answer: each move's static value (a win on the spot is exact), for as many
     moves as ``seconds`` allow, in the game's search order."""
@@ -477,7 +495,7 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
-def _game_data(game: Game, extra_move: Any = None) -> dict[str, Any]:
+def _game_data(game: Game) -> dict[str, Any]:
     """The game as a search process replays it: start position and moves, in notation."""
     moves = [
         before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
@@ -588,7 +606,7 @@ class Api:
             after, theirs = _with_ai_move(game, move_text_ai)
             return _answer(after, [*played, theirs], thinking, degraded)
 
-        return JSONResponse(await self.lanes.fast.run(finish))
+        return JSONResponse(await self.lanes.urgent.run(finish))
 
     async def _ai_move(
         self, game: Game, level: str, seed: int, budget: Budget, clock: Clock
@@ -607,7 +625,9 @@ class Api:
             if booked is not None:
                 return state.format_move(booked.move), _thinking(state, booked), False
             if engine.solver_choice is not None and clock.search_time() >= MIN_SEARCH:
-                solved = await fast.run(engine.solver_choice, state, seed, clock.search_time())
+                solved = await self.lanes.urgent.run(
+                    engine.solver_choice, state, seed, clock.search_time()
+                )
                 if solved is not None:
                     return state.format_move(solved.move), _thinking(state, solved), False
             alphabeta_only = True
@@ -628,7 +648,7 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer["move"], answer["thinking"], False
-        move, thinking = await fast.run(quick_move, state, clock.quick_time())
+        move, thinking = await self.lanes.urgent.run(quick_move, state, clock.quick_time())
         return state.format_move(move), thinking, True
 
     async def analyze(self, request: Request) -> JSONResponse:
@@ -646,6 +666,8 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
+        if game.adapter.spec.quick and not state.is_terminal():
+            return dict(await fast.run(solved_quick, name, state)), False
         if game.adapter.spec.quick or state.is_terminal():
             return await fast.run(analyze_position, state, game.adapter, budget), False
         generic = False
@@ -657,9 +679,11 @@ class Api:
                 and engine.solver_values is not None
                 and clock.search_time() >= MIN_SEARCH
             ):
-                booked = await fast.run(engine.solver_values, state, clock.search_time() * 2 / 3)
+                booked = await self.lanes.urgent.run(
+                    engine.solver_values, state, clock.search_time() * 2 / 3
+                )
             if booked is not None:
-                return await fast.run(analysis_json, state, booked), False
+                return await self.lanes.urgent.run(analysis_json, state, booked), False
             generic = True
         seconds = clock.search_time()
         if seconds >= MIN_SEARCH:
@@ -677,7 +701,7 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer, False
-        return await fast.run(quick_analysis, state, clock.quick_time()), True
+        return await self.lanes.urgent.run(quick_analysis, state, clock.quick_time()), True
 
     async def tree(self, request: Request) -> JSONResponse:
         data = await read_json(request)

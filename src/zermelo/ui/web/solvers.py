@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,9 +48,24 @@ __all__ = [
 _log = logging.getLogger("zermelo.web")
 
 CONNECT4_PV_LIMIT = 12
-SOLVER_START_RATE = 1_000_000
-"""Nodes a second the solver is assumed to search until it has measured itself (compiled; the
-plain-Python kernel starts from a tenth of it)."""
+SOLVER_START_RATE = 500_000
+"""Nodes a second the solver is assumed to search until its answers have measured it."""
+_SPEED = {"rate": float(SOLVER_START_RATE)}
+"""The solver's speed as this server measured it: kept here, not in the solver's process, so
+that it survives a restart, and halved whenever the solver had to be stopped."""
+
+
+def _node_budget(seconds: float) -> int:
+    """Nodes the solver may search in ``seconds``, with room to spare."""
+    return max(int(_SPEED["rate"] * seconds * 0.6), 1000)
+
+
+def _measure(answer: dict[str, Any]) -> None:
+    nodes, elapsed = answer.get("nodes", 0), answer.get("elapsed", 0.0)
+    if nodes > 50_000 and elapsed > 0.02:
+        _SPEED["rate"] = 0.7 * _SPEED["rate"] + 0.3 * nodes / elapsed
+
+
 _CONNECT4 = Worker("zermelo-connect4-solver")
 
 
@@ -112,7 +128,9 @@ def connect4_book_choice(state: Any, seed: int) -> Choice | None:
 def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | None:
     """The exact solver's best move when it finds one within ``seconds`` (it is given a node
     budget for that time, so it stops by itself), else ``None``."""
-    answer = _ask_solver("connect4_best", state, seed, CONNECT4_PV_LIMIT, seconds, time=seconds)
+    answer = _ask_solver(
+        "connect4_best", state, seed, CONNECT4_PV_LIMIT, _node_budget(seconds), time=seconds
+    )
     if answer is None:
         return None
     move = answer["move"]
@@ -123,7 +141,7 @@ def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | No
 
 def connect4_solver_values(state: Any, seconds: float) -> ValuedMoves | None:
     """Every column's exact value from the solver within ``seconds``, else ``None``."""
-    answer = _ask_solver("connect4_values_exact", state, seconds, time=seconds)
+    answer = _ask_solver("connect4_values_exact", state, _node_budget(seconds), time=seconds)
     if answer is None:
         return None
     values = [
@@ -153,7 +171,13 @@ def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Cho
 
 def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str, Any] | None:
     """The solver's answer, or ``None`` when it declines (too early, or not within its node
-    budget) or when it is still busy at the deadline (then it is stopped)."""
+    budget), when it is still busy at the deadline (then it is stopped and started again in the
+    background), or while it is starting (loading its compiled code takes seconds: no request
+    waits for that)."""
+    if _CONNECT4.starting or not _CONNECT4.running:
+        if not _CONNECT4.starting and not _CONNECT4.closed:
+            _warm_up_later()
+        return None
     try:
         answer: dict[str, Any] = _CONNECT4.call(
             f"zermelo.ui.web.solvers:{function}",
@@ -164,19 +188,40 @@ def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str,
             timeout=time + min(0.1 * time, 0.1),
         )
     except (WorkerTimeout, WorkerFailed) as error:
+        if isinstance(error, WorkerTimeout) and _stopped():
+            _SPEED["rate"] /= 2
+            _warm_up_later()
         _log.warning("connect4 solver gave up on %r: %s", state.notation(), error)
         return None
+    _measure(answer)
     return None if answer.get("declined") else answer
 
 
+def _stopped() -> bool:
+    """True when the solver's process is gone (stopped at a deadline, or ended)."""
+    return not _CONNECT4.running
+
+
+def _warm_up_later() -> None:
+    threading.Thread(target=warm_up_connect4, name="zermelo-connect4-start", daemon=True).start()
+
+
 def warm_up_connect4() -> None:
-    """Load the solver in its worker with a position it answers at once."""
+    """Start the solver's process and load the solver in it with a position it answers at once
+    (requests do not use it meanwhile)."""
+    if _CONNECT4.starting:
+        return
+    _CONNECT4.starting = True
     try:
+        _CONNECT4.start()
         _CONNECT4.call(
-            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, 30.0, timeout=120.0
+            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, 10**9, timeout=120.0
         )
     except (WorkerTimeout, WorkerFailed) as error:  # pragma: no cover - depends on the machine
-        _log.warning("connect4 solver warm-up failed: %s", error)
+        if not _CONNECT4.closed:
+            _log.warning("connect4 solver warm-up failed: %s", error)
+    finally:
+        _CONNECT4.starting = False
 
 
 def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
@@ -255,26 +300,11 @@ CONNECT4_VALUES_MIN_PLY = 8
 second (the deadline still guards it); earlier, the overlay shows alpha-beta's values."""
 
 
-_RATE: dict[str, float] = {}
-"""The solver's measured nodes a second in this child process."""
-
-
 @functools.lru_cache(maxsize=2)
 def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
     from zermelo.solvers.connect4.solver import Connect4Solver
 
     return Connect4Solver(width, height)
-
-
-def _node_budget(solver: Any, seconds: float) -> int:  # pragma: no cover - child process
-    start = SOLVER_START_RATE if solver.compiled else SOLVER_START_RATE // 10
-    return max(int(_RATE.get("rate", start) * seconds * 0.8), 1000)
-
-
-def _measured(nodes: int, elapsed: float) -> None:  # pragma: no cover - child process
-    if nodes > 100_000 and elapsed > 0.05:
-        rate = nodes / elapsed
-        _RATE["rate"] = rate if "rate" not in _RATE else 0.7 * _RATE["rate"] + 0.3 * rate
 
 
 def _within_reach(
@@ -286,10 +316,10 @@ def _within_reach(
 
 
 def connect4_best(
-    notation: str, width: int, height: int, seed: int, pv_limit: int, seconds: float
+    notation: str, width: int, height: int, seed: int, pv_limit: int, budget: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """A best move (drawn with ``seed`` among equals), its negamax value and the line after it;
-    declined when the solver needs more nodes than ``seconds`` give."""
+    declined when the solver needs more than ``budget`` nodes."""
     solver = _solver(width, height)
     state = solver.position(notation)
     if not _within_reach(solver, state, CONNECT4_BEST_MIN_PLY):
@@ -298,7 +328,6 @@ def connect4_best(
     from zermelo.solvers.connect4.scores import to_negamax
 
     started, nodes = time.perf_counter(), solver.nodes
-    budget = _node_budget(solver, seconds)
     try:
         move, score = solver.best_move(state, rng=random.Random(seed), node_budget=budget)
         after = state.play(move)
@@ -310,10 +339,9 @@ def connect4_best(
         finally:
             solver.node_limit = None
     except BudgetError:
-        _measured(solver.nodes - nodes, time.perf_counter() - started)
-        return {"declined": True}
+        spent = {"nodes": solver.nodes - nodes, "elapsed": time.perf_counter() - started}
+        return {"declined": True, **spent}
     elapsed = time.perf_counter() - started
-    _measured(solver.nodes - nodes, elapsed)
     return {
         "move": move,
         "value": to_negamax(score, state.ply, width, height),
@@ -324,10 +352,10 @@ def connect4_best(
 
 
 def connect4_values_exact(
-    notation: str, width: int, height: int, seconds: float
+    notation: str, width: int, height: int, budget: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """Every legal column's exact negamax value for the side to move; declined when one column
-    needs more nodes than its share of ``seconds`` gives."""
+    needs more than its share of ``budget`` nodes."""
     from zermelo.core.errors import BudgetError
     from zermelo.solvers.connect4.scores import to_negamax
 
@@ -337,14 +365,14 @@ def connect4_values_exact(
     if not _within_reach(solver, state, CONNECT4_VALUES_MIN_PLY):
         return {"declined": True}
     nodes = solver.nodes
-    solver.node_limit = max(_node_budget(solver, seconds) // max(width, 1), 1000)
+    solver.node_limit = max(budget // max(width, 1), 1000)
     try:
         scores = solver.analyze(state)
     except BudgetError:
-        return {"declined": True}
+        spent = {"nodes": solver.nodes - nodes, "elapsed": time.perf_counter() - started}
+        return {"declined": True, **spent}
     finally:
         solver.node_limit = None
-        _measured(solver.nodes - nodes, time.perf_counter() - started)
     values = [
         (column, to_negamax(score, state.ply, width, height))
         for column, score in enumerate(scores)
