@@ -55,6 +55,12 @@ _ALIASES: dict[str, str] = {
 }
 
 
+# Name prefix -> "module:function" that builds the spec of a name with that prefix.
+_RESOLVERS: dict[str, str] = {
+    "openspiel:": "zermelo.interop.openspiel:openspiel_spec",
+}
+
+
 def game_names() -> list[str]:
     """The registered game names, sorted."""
     return sorted(_SPECS)
@@ -62,6 +68,11 @@ def game_names() -> list[str]:
 
 def get_game(name: str) -> GameSpec:
     """The spec registered under ``name`` (or one of its aliases)."""
+    for prefix, resolver in _RESOLVERS.items():
+        if name.strip().lower().startswith(prefix):
+            module_name, function = resolver.split(":")
+            built: GameSpec = getattr(importlib.import_module(module_name), function)(name)
+            return built
     key = _ALIASES.get(name.strip().lower(), name.strip().lower())
     target = _SPECS.get(key)
     if target is None:
