@@ -298,26 +298,46 @@ class OpenSpielState:
             return []
         player = spiel.current_player()
         moves: list[Any] = []
+        inside: list[tuple[Any, tuple[int, ...]]] = []
         for action in spiel.legal_actions():
             child = spiel.child(action)
             if child.is_terminal() or child.current_player() != player:
                 moves.append(action)
             else:
-                self._extend(child, player, (action,), moves)
+                inside.append((child, (action,)))
+        if inside:
+            moves.extend(self._whole_turns(player, inside))
         return moves
 
-    def _extend(self, state: Any, player: int, prefix: tuple[int, ...], moves: list[Any]) -> None:
-        for action in state.legal_actions():
-            child = state.child(action)
-            actions = (*prefix, action)
-            if child.is_terminal() or child.current_player() != player:
-                if len(moves) >= MAX_COMPOUND_MOVES:
-                    raise NotSupportedError(
-                        f"{self.game.name}: a turn has more than {MAX_COMPOUND_MOVES} moves"
-                    )
-                moves.append(actions)
-            else:
-                self._extend(child, player, actions, moves)
+    def _whole_turns(
+        self, player: int, frontier: list[tuple[Any, tuple[int, ...]]]
+    ) -> list[tuple[int, ...]]:
+        """The shortest action sequences of ``player`` from ``frontier`` to each distinct position
+        where the turn ends (breadth first; a turn that can wander, like a cursor, ends too)."""
+        seen = {str(state) for state, _ in frontier}
+        ends: set[str] = set()
+        moves: list[tuple[int, ...]] = []
+        while frontier:
+            following: list[tuple[Any, tuple[int, ...]]] = []
+            for state, prefix in frontier:
+                for action in state.legal_actions():
+                    child = state.child(action)
+                    text = str(child)
+                    actions = (*prefix, action)
+                    if child.is_terminal() or child.current_player() != player:
+                        if text not in ends:
+                            ends.add(text)
+                            moves.append(actions)
+                    elif text not in seen:
+                        seen.add(text)
+                        following.append((child, actions))
+                    if len(moves) + len(seen) > MAX_COMPOUND_MOVES:
+                        raise NotSupportedError(
+                            f"{self.game.name}: one turn reaches more than "
+                            f"{MAX_COMPOUND_MOVES} positions; expected fewer"
+                        )
+            frontier = following
+        return moves
 
     def _parse_action(self, token: str, text: str) -> int:
         """One action of the history ``text``: a number or an action string of the player."""
