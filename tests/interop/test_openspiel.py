@@ -114,7 +114,9 @@ def test_every_fitting_registered_game_loads_and_plays() -> None:
         ("leduc_poker(players=3)", "two players"),
     ],
 )
-def test_games_outside_the_class_are_refused_naming_what_is_missing(name: str, missing: str) -> None:
+def test_games_outside_the_class_are_refused_naming_what_is_missing(
+    name: str, missing: str
+) -> None:
     with pytest.raises(NotSupportedError, match=missing):
         load(name)
     assert missing_properties(pyspiel.load_game(name))
@@ -154,8 +156,12 @@ def test_notation_round_trips_and_bad_input_is_one_clear_error() -> None:
         load("no_such_game")
     with pytest.raises(UnknownGameError, match="hex"):
         load("hex(board_size=")
-    with pytest.raises(UnknownGameError):
-        load("hex(board_size=-3)")
+    with pytest.raises(UnknownGameError, match="Unknown parameter"):
+        load("tic_tac_toe(foo=1)")
+    with pytest.raises(NotSupportedError, match="expected from 1"):
+        load("hex(board_size=0)")
+    with pytest.raises(NotSupportedError, match="expected from 1"):
+        load("connect_four(rows=1000000)")
 
 
 @settings(max_examples=200, deadline=None)
@@ -185,7 +191,8 @@ def test_registry_resolves_openspiel_names() -> None:
     spec = get_game("openspiel:hex(board_size=3)")
     assert spec.name == "openspiel:hex(board_size=3)"
     result = alphabeta(spec.new())
-    assert result.exact and result.value == WIN - 3  # the first player wins small hex
+    # The first player wins 3x3 hex with its third stone (the fifth ply), starting in the centre.
+    assert result.exact and result.value == WIN - 5 and result.move == 4
 
 
 def test_without_the_extra_one_line_names_it() -> None:

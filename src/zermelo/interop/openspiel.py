@@ -71,6 +71,9 @@ PREFIX: Final = "openspiel:"
 MAX_COMPOUND_MOVES: Final = 100_000
 """At most this many moves are listed for one turn made of several actions."""
 
+MAX_SIZE: Final = 1_000_000
+"""At most this many distinct actions, and actions in one game (parameters can ask for more)."""
+
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\(.*\))?$")
 
 
@@ -401,6 +404,7 @@ def load(name: str) -> OpenSpielGame:
         game = spiel.load_game(short)
     except spiel.SpielError as error:
         raise UnknownGameError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
+    _check_size(short, game)
     missing = missing_properties(game)
     if missing:
         raise NotSupportedError(
@@ -410,6 +414,16 @@ def load(name: str) -> OpenSpielGame:
     wrapped = OpenSpielGame(game, PREFIX + short)
     _LOADED[short] = wrapped
     return wrapped
+
+
+def _check_size(name: str, game: Any) -> None:
+    """Refuse parameters that make a game with no move or beyond the size budget."""
+    actions, length = game.num_distinct_actions(), game.max_game_length()
+    if not 0 < actions <= MAX_SIZE or not 0 < length <= MAX_SIZE:
+        raise NotSupportedError(
+            f"OpenSpiel game {name!r} has {actions} distinct actions and games of up to "
+            f"{length} actions: expected from 1 to {MAX_SIZE} of each"
+        )
 
 
 def _first_line(error: BaseException) -> str:
