@@ -11,8 +11,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from rich.markup import escape
+
 from zermelo.core.errors import ZermeloError
 from zermelo.core.state import Player
+from zermelo.games.registry import get_game
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
@@ -22,6 +25,7 @@ __all__ = [
     "Connect4View",
     "MnkView",
     "MoveInput",
+    "TextView",
     "TicTacToeView",
     "view_for",
 ]
@@ -372,6 +376,47 @@ class Connect4View:
         return "\n".join(out)
 
 
+class TextView:
+    """Any game without a drawing of its own (an OpenSpiel game, a plugin): the position as the
+    state draws it (``render()``, else its notation), then the legal moves in the game's notation."""
+
+    MOVES_SHOWN = 40
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+    def symbol(self, player: Player) -> str:
+        return N_("First") if player is Player.FIRST else N_("Second")
+
+    def intro(self) -> list[str]:
+        return [_("Type a move as the list of legal moves writes it.")]
+
+    def prompt(self, state: Any) -> str:
+        return _("Your move: ")
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        try:
+            move = state.parse_move(text)
+        except ZermeloError:
+            return MoveInput(message=_("Invalid move! Try again."))
+        if move not in state.legal_moves():
+            return MoveInput(message=_("Invalid move! Try again."))
+        return MoveInput(move=move)
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        drawing = state.render() if callable(getattr(state, "render", None)) else state.notation()
+        if rich:
+            drawing = escape(drawing)
+        moves = state.legal_moves()
+        if not moves:
+            return str(drawing)
+        words = [state.format_move(m) for m in moves[: self.MOVES_SHOWN]]
+        if len(moves) > self.MOVES_SHOWN:
+            words.append("...")
+        listing = _("Legal moves: {moves}").format(moves=", ".join(words))
+        return f"{drawing}\n{escape(listing) if rich else listing}"
+
+
 def view_for(game: str) -> BoardView:
     """The terminal view of a registered game."""
     if game == "tictactoe":
@@ -384,4 +429,4 @@ def view_for(game: str) -> BoardView:
         return MnkView(N_("Gomoku"))
     if game == "mnk":
         return MnkView(N_("m,n,k game"))
-    raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")
+    return TextView(get_game(game).title)
