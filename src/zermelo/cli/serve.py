@@ -34,9 +34,23 @@ def command() -> click.Command:
         show_default=True,
         help=_("Port to listen on."),
     )
+    @click.option(
+        "--game",
+        "games",
+        multiple=True,
+        metavar="NAME",
+        help=_(
+            "Also offer this game, drawn as text with its legal moves, for games without a board "
+            "of their own (openspiel:breakthrough). May be given more than once."
+        ),
+    )
     @lang_option
-    def serve(host: str, port: int) -> None:
+    def serve(host: str, port: int, games: tuple[str, ...]) -> None:
+        from zermelo.games.registry import get_game
         from zermelo.ui.web import serve as run_server
+
+        for name in games:
+            get_game(name)  # a bad name is one line before the server starts
 
         shown = f"[{host}]" if ":" in host else host
         click.echo(
@@ -44,6 +58,6 @@ def command() -> click.Command:
                 address=shown, port=port
             )
         )
-        run_server(host, port)
+        run_server(host, port, games=games)
 
     return serve

@@ -241,7 +241,9 @@ class OpenSpielState:
         numbers = re.split(r"[\s,;]+", text.strip())
         if all(n.isdigit() for n in numbers):
             actions = tuple(int(n) for n in numbers)
-            return actions[0] if len(actions) == 1 else actions
+            if len(actions) == 1 and actions not in self.legal_moves():
+                return actions[0]
+            return actions
         raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
 
     def format_move(self, move: Any) -> str:
@@ -309,6 +311,8 @@ class OpenSpielState:
             else:
                 inside.append((child, (action,)))
         if inside:
+            # One kind of move per list (so that it sorts): single actions become 1-tuples.
+            moves = [(m,) for m in moves]
             moves.extend(self._whole_turns(player, inside))
         return moves
 

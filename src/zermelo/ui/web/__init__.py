@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +85,19 @@ async def _lifespan(app: Starlette, warm_up: bool) -> AsyncIterator[None]:
         connect4_worker().stop()
 
 
-def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Starlette:
+def create_app(
+    *, gate: SearchGate | None = None, warm_up: bool = False, games: Sequence[str] = ()
+) -> Starlette:
     """The web application: the page at ``/``, the API docs at ``/api``, the API under ``/api/``.
 
     ``warm_up`` loads the Connect Four solver in its worker process at startup, so that the first
-    hard move does not pay for it (``zermelo serve`` does; tests do not need to)."""
-    api = Api(gate)
+    hard move does not pay for it (``zermelo serve`` does; tests do not need to). ``games`` adds
+    games without a board of their own to the page's list (``openspiel:breakthrough``); they are
+    checked here, so that a bad name stops the server before it starts."""
+    from zermelo.ui.web.adapters import available_games
+
+    available_games(games)
+    api = Api(gate, games)
     routes: list[Any] = [
         Route("/", _page("index.html")),
         Route("/api", _page("api.html")),
@@ -118,8 +125,15 @@ def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Star
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "warning") -> None:
-    """Run the application with uvicorn until interrupted."""
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    log_level: str = "warning",
+    games: Sequence[str] = (),
+) -> None:
+    """Run the application with uvicorn until interrupted; ``games`` as in :func:`create_app`."""
     import uvicorn
 
-    uvicorn.run(create_app(warm_up=True), host=host, port=port, log_level=log_level)
+    app = create_app(warm_up=True, games=games)
+    uvicorn.run(app, host=host, port=port, log_level=log_level)

@@ -4,6 +4,8 @@ Two kinds of grid cover the games:
 
 * ``place``: every empty point is a move (tic-tac-toe, gomoku, any m,n,k board);
 * ``drop``: a click anywhere in a column is the move for that column (Connect Four);
+* ``text``: any other game (an OpenSpiel game, a plugin): the state's own drawing as text, and
+  its legal moves as buttons;
 * ``checkers``: the 8x8 draughts board; only the 32 dark squares are points, each named by its
   square number, and a move takes two clicks or more (the piece, then where it goes), which the
   page matches against the legal moves.
@@ -303,21 +305,46 @@ ADAPTERS: dict[str, Adapter] = {
 }
 
 
+# -- any other game: its own text drawing and the list of its legal moves ------------------------
+
+
+def _text_board(state: Any) -> dict[str, Any]:
+    """``text``: the position as the state draws it (``render()``, else its notation); the page
+    shows it with the legal moves as buttons."""
+    render = getattr(state, "render", None)
+    return {
+        "kind": "text",
+        "width": 0,
+        "height": 0,
+        "cells": [],
+        "text": str(render() if callable(render) else state.notation()),
+    }
+
+
+def _text_adapter(name: str) -> Adapter:
+    return Adapter(name, "text", lambda state: [], lambda state, col, row: None, draw=_text_board)
+
+
+_TEXT_ADAPTERS: dict[str, Adapter] = {}
+
+
 def adapter_for(name: Any) -> Adapter:
-    """The adapter of the game called ``name``; raises :class:`UnknownGameError` otherwise."""
+    """The adapter of the game called ``name``: its own grid, or for a game without one (an
+    OpenSpiel game, a plugin) the text board. Raises :class:`UnknownGameError` for an unknown game."""
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: expected a game name")
     spec = get_game(name)  # raises UnknownGameError naming the known games
     adapter = ADAPTERS.get(spec.name)
     if adapter is None:
-        raise UnknownGameError(
-            f"game {name!r} has no web board yet: expected one of {', '.join(available_games())}"
-        )
+        adapter = _TEXT_ADAPTERS.get(spec.name)
+        if adapter is None:
+            adapter = _TEXT_ADAPTERS[spec.name] = _text_adapter(spec.name)
     return adapter
 
 
-def available_games() -> list[str]:
-    """The games with a web board whose rules are installed, in the order of :data:`ADAPTERS`."""
+def available_games(extra: Sequence[str] = ()) -> list[str]:
+    """The games with a web board whose rules are installed, in the order of :data:`ADAPTERS`,
+    then the ``extra`` games asked for (``openspiel:breakthrough``) by their registered names."""
     names = []
     for name in ADAPTERS:
         try:
@@ -325,4 +352,8 @@ def available_games() -> list[str]:
         except (ZermeloError, ImportError):
             continue
         names.append(name)
+    for name in extra:
+        registered = get_game(name).name
+        if registered not in names:
+            names.append(registered)
     return names

@@ -17,7 +17,7 @@ rest are told to come back (503).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -214,9 +214,13 @@ def load_game(data: dict[str, Any]) -> Game:
     return Game(adapter, start, tuple(moves), tuple(states))
 
 
+MAX_MOVE_TEXT = 80
+"""Longest move text accepted: OpenSpiel's amazons writes a move in about 45 characters."""
+
+
 def _play_text(state: Any, text: Any, index: int | None = None) -> tuple[Any, Any]:
     where = "" if index is None else f" (move {index + 1})"
-    if not isinstance(text, str) or len(text) > 16:
+    if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         raise ParseError(f"move {str(text)[:20]!r}{where}: expected a move in the game's notation")
     move = state.parse_move(text)
     if state.is_terminal():
@@ -355,12 +359,13 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 class Api:
     """The endpoints, sharing one :class:`SearchGate`."""
 
-    def __init__(self, gate: SearchGate | None = None) -> None:
+    def __init__(self, gate: SearchGate | None = None, games: Sequence[str] = ()) -> None:
         self.gate = gate or SearchGate()
+        self.extra_games = tuple(games)
 
     async def games(self, request: Request) -> JSONResponse:
         games = []
-        for name in available_games():
+        for name in available_games(self.extra_games):
             adapter = adapter_for(name)
             spec = adapter.spec()
             games.append(

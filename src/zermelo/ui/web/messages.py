@@ -67,6 +67,9 @@ WEB_MESSAGES: tuple[str, ...] = (
     # checkers: sides, pieces and the clicks of a move
     N_("Black"),
     N_("White"),
+    N_("First"),
+    N_("Second"),
+    N_("Legal moves: {moves}"),
     N_("black man"),
     N_("white man"),
     N_("black king"),

@@ -185,6 +185,7 @@ function sideAfter(count) {
 // Checkers names its sides by colour: the first player (X) is Black.
 function sideName(mark) {
   if (ui.game && ui.game.kind === "checkers") return mark === "X" ? t("Black") : t("White");
+  if (ui.game && ui.game.kind === "text") return mark === "X" ? t("First") : t("Second");
   return mark;
 }
 
@@ -557,6 +558,8 @@ function render() {
   board.classList.toggle("waiting", !playable);
   if (view.board.kind === "checkers") {
     renderCheckers(board, view, playable);
+  } else if (view.board.kind === "text") {
+    renderText(board, view, playable);
   } else if (view.board.kind === "drop") {
     board.setAttribute("role", "group");
     view.board.columns.forEach((move, col) => {
@@ -620,6 +623,33 @@ function render() {
   $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
   $("#undo").disabled = ui.busy || ui.moves.length <= (ui.human === "X" ? 0 : 1);
   renderOverlay();
+}
+
+// Games without a board of their own: the position as the game draws it, then one button per
+// legal move (the thinking overlay marks the buttons as it marks cells).
+function renderText(board, view, playable) {
+  board.setAttribute("role", "group");
+  const drawing = document.createElement("pre");
+  drawing.className = "text-board";
+  drawing.textContent = view.board.text;
+  const moves = document.createElement("div");
+  moves.className = "text-moves";
+  moves.setAttribute("aria-label", t("Legal moves: {moves}", { moves: view.legal.slice(0, 40).join(", ") }));
+  for (const move of view.legal) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "text-move";
+    button.dataset.move = move;
+    const name = document.createElement("span");
+    name.textContent = move;
+    const badge = document.createElement("span");
+    badge.className = "value";
+    button.append(name, badge);
+    if (!playable) button.setAttribute("aria-disabled", "true");
+    button.addEventListener("click", () => clickMove(move));
+    moves.append(button);
+  }
+  board.append(drawing, moves);
 }
 
 function showPending(move) {
@@ -924,6 +954,7 @@ function onBoardKey(event) {
     checkersKey(event, step);
     return;
   }
+  if (ui.view.board.kind === "text") return;
   const points = [...$("#board").querySelectorAll("[data-move]")];
   const index = points.indexOf(document.activeElement);
   if (index < 0) return;
