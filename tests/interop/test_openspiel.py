@@ -101,8 +101,10 @@ def test_every_fitting_registered_game_loads_and_plays() -> None:
         assert child.ply >= 1
         assert child.parse_move(child.format_move(child.legal_moves()[0])) in child.legal_moves()
         hash(child.key())
-    print(f"{len(names)} OpenSpiel games fit and load: {', '.join(names)}")
-    assert len(names) == FITTING
+    # zermelo's own games, once registered in OpenSpiel (test_spiel_games), fit and load too.
+    native = [name for name in names if not name.startswith("zermelo_")]
+    print(f"{len(native)} OpenSpiel games fit and load: {', '.join(native)}")
+    assert len(native) == FITTING
 
 
 @pytest.mark.parametrize(

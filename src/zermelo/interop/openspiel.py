@@ -115,6 +115,7 @@ class OpenSpielGame:
         self.observes: bool = bool(kind.provides_observation_string)
         start = game.new_initial_state()
         self.first_id: int = start.current_player()
+        self.sides = {self.first_id: Player.FIRST, 1 - self.first_id: Player.SECOND}
 
     def new(self, first: Player = Player.FIRST) -> OpenSpielState:
         """The initial state. OpenSpiel's rules fix who starts, so ``first`` must be FIRST."""
@@ -158,7 +159,7 @@ class OpenSpielState:
     never changed once wrapped: :meth:`play` works on a clone.
     """
 
-    __slots__ = ("_key", "_moves", "_side", "game", "history", "spiel")
+    __slots__ = ("_children", "_key", "_moves", "_side", "_terminal", "game", "history", "spiel")
 
     def __init__(
         self,
@@ -170,12 +171,13 @@ class OpenSpielState:
         self.game = game
         self.spiel = spiel_state
         self.history = history
-        if spiel_state.is_terminal():
-            self._side = side
-        else:
-            self._side = game.side_of(spiel_state.current_player())
+        self._terminal: bool = spiel_state.is_terminal()
+        self._side = side if self._terminal else game.sides[spiel_state.current_player()]
         self._key: Hashable | None = None
         self._moves: list[Any] | None = None
+        # The states after single actions, made while listing the moves; never changed, so they
+        # are shared with the states that play() makes from them.
+        self._children: dict[int, Any] = {}
 
     # -- the State protocol -----------------------------------------------------------------
 
@@ -185,7 +187,7 @@ class OpenSpielState:
 
     @property
     def winner(self) -> Player | None:
-        if not self.spiel.is_terminal():
+        if not self._terminal:
             return None
         returns = self.spiel.returns()
         first = returns[self.game.first_id]
@@ -200,7 +202,7 @@ class OpenSpielState:
         return int(self.spiel.move_number())
 
     def is_terminal(self) -> bool:
-        return bool(self.spiel.is_terminal())
+        return self._terminal
 
     def legal_moves(self) -> list[Any]:
         if self._moves is None:
@@ -208,20 +210,23 @@ class OpenSpielState:
         return self._moves
 
     def play(self, move: Any) -> OpenSpielState:
-        if self.spiel.is_terminal():
+        if self._terminal:
             raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
         if move not in self.legal_moves():
             raise IllegalMoveError(
                 f"{self._describe(move)} is not a legal move here; expected one of "
                 f"{self._some_moves()}"
             )
+        child = self._children.get(move) if isinstance(move, int) else None
+        if child is not None:
+            return OpenSpielState(self.game, child, (*self.history, move), self._side.opponent)
         actions = move if isinstance(move, tuple) else (move,)
         return self._apply_actions(actions)
 
     def key(self) -> Hashable:
         if self._key is None:
             spiel = self.spiel
-            if self.game.observes and not spiel.is_terminal():
+            if self.game.observes and not self._terminal:
                 text = spiel.observation_string(spiel.current_player())
             else:
                 text = str(spiel)
@@ -299,18 +304,21 @@ class OpenSpielState:
 
     def _list_moves(self) -> list[Any]:
         spiel = self.spiel
-        if spiel.is_terminal():
+        if self._terminal:
             return []
         player = spiel.current_player()
         moves: list[Any] = []
         inside: list[tuple[Any, tuple[int, ...]]] = []
+        children = self._children
         for action in spiel.legal_actions():
             child = spiel.child(action)
             if child.is_terminal() or child.current_player() != player:
                 moves.append(action)
+                children[action] = child
             else:
                 inside.append((child, (action,)))
         if inside:
+            children.clear()
             # One kind of move per list (so that it sorts): single actions become 1-tuples.
             moves = [(m,) for m in moves]
             moves.extend(self._whole_turns(player, inside))
