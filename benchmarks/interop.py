@@ -10,7 +10,8 @@
    from Python on the C++ game. (The C++ ``AlphaBetaSearch`` is compiled into the PyPI wheel of
    open_spiel 2.0 but has no Python binding there, so this Python driver over C++ states is the
    alpha-beta OpenSpiel offers from Python.) Zermelo's alpha-beta on its own tic-tac-toe states
-   is shown for scale. Times are medians over ``--repeat`` runs; the values must agree. Target:
+   is shown for scale. Times are medians of the CPU time over ``--repeat`` runs (the machine is
+   shared, and wall time would count the other processes); the values must agree. Target:
    the wrapped search costs at most 3x OpenSpiel's.
 
 2. MCTS at equal iterations. zermelo's MCTS on the wrapped ``--game`` (default Connect Four)
@@ -61,17 +62,18 @@ def _positions(count: int, seed: int) -> list[list[int]]:
             history.append(action)
             if state.is_terminal():
                 break
-        if not state.is_terminal():
+        if not state.is_terminal() and history not in found:
             found.append(history)
     return found
 
 
 def _median_time(run: Any, repeat: int) -> tuple[float, Any]:
+    """The median CPU time of ``run()`` (the machine is shared: wall time counts the others)."""
     times, answer = [], None
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         answer = run()
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return statistics.median(times), answer
 
 
@@ -82,7 +84,7 @@ def _sign(value: float) -> int:
 def overhead(console: Console, repeat: int, count: int, seed: int) -> None:
     game = pyspiel.load_game("tic_tac_toe")
     wrapped = load("tic_tac_toe")
-    table = Table(title=f"Tic-tac-toe, exact value (median of {repeat} runs)")
+    table = Table(title=f"Tic-tac-toe, exact value (median CPU time of {repeat} runs)")
     for column in ("position", "value", "OpenSpiel alpha-beta", "zermelo on OpenSpiel", "ratio"):
         table.add_column(column, justify="right")
     table.add_column("zermelo native", justify="right")
@@ -154,14 +156,14 @@ def _mcts_game(
     ours_id = wrapped.first_id if zermelo_first else 1 - wrapped.first_id
     spent = [0.0, 0.0]
     while not spiel.is_terminal():
-        started = time.perf_counter()
+        started = time.process_time()
         if spiel.current_player() == ours_id:
             move = ours.choose(state)
             actions = move if isinstance(move, tuple) else (move,)
-            spent[0] += time.perf_counter() - started
+            spent[0] += time.process_time() - started
         else:
             actions = (theirs.step(spiel),)
-            spent[1] += time.perf_counter() - started
+            spent[1] += time.process_time() - started
         for action in actions:
             spiel.apply_action(action)
         state = wrapped.parse(" ".join(map(str, spiel.history())))
@@ -184,7 +186,7 @@ def mcts_match(console: Console, name: str, iterations: int, games: int, seed: i
     for column in ("agent", "opponent", "games", "wins", "draws", "losses", "score"):
         table.add_column(column, justify="right")
     table.add_column("Elo [95% interval]", justify="right")
-    table.add_column("seconds thinking (zermelo / OpenSpiel)", justify="right")
+    table.add_column("CPU seconds (zermelo / OpenSpiel)", justify="right")
     table.add_row(
         "zermelo MCTS",
         "OpenSpiel MCTSBot (C++)",

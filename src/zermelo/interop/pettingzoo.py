@@ -149,8 +149,23 @@ def decode(env_name: str, observation: Any) -> Any:
     the top, plane 0 the mover's stones; ``tictactoe_v3``: ``observation[i][j]`` is action
     ``3 * i + j``, taken as zermelo's square ``3 * i + j``, the board seen in a mirror along its
     diagonal, a symmetry that changes no value). The side to move is the one with no more stones."""
-    board = np.asarray(observation)
+    shape = _SHAPES.get(env_name)
+    if shape is None:
+        raise UnknownGameError(
+            f"environment {env_name!r}: expected one of {', '.join(PETTINGZOO_GAMES)}"
+        )
+    try:
+        board = np.asarray(observation, dtype=np.int64)
+    except (TypeError, ValueError):
+        board = None
+    if board is None or board.shape != shape or not np.isin(board, (0, 1)).all():
+        raise InvalidPositionError(
+            f"a {env_name} observation of shape {getattr(board, 'shape', None)}: "
+            f"expected an array of 0 and 1 of shape {shape}"
+        )
     own, other = board[..., 0], board[..., 1]
+    if (own & other).any():
+        raise InvalidPositionError("a board with two stones on one cell: expected one at most")
     n_own, n_other = int(own.sum()), int(other.sum())
     if n_own not in (n_other, n_other - 1):
         raise InvalidPositionError(
@@ -166,11 +181,7 @@ def decode(env_name: str, observation: Any) -> Any:
             mine if own.reshape(9)[s] else theirs if other.reshape(9)[s] else "." for s in range(9)
         )
         return TicTacToeState.parse(cells + " " + mine)
-    if env_name == "connect_four_v3":
-        return _connect4_from_board(own, other, first)
-    raise UnknownGameError(
-        f"environment {env_name!r}: expected one of {', '.join(PETTINGZOO_GAMES)}"
-    )
+    return _connect4_from_board(own, other, first)
 
 
 def _connect4_from_board(own: Any, other: Any, first: bool) -> Any:
@@ -184,6 +195,11 @@ def _connect4_from_board(own: Any, other: Any, first: bool) -> Any:
         column = []
         for r in reversed(range(height)):
             if not (own[r, c] or other[r, c]):
+                if own[:r, c].any() or other[:r, c].any():
+                    raise InvalidPositionError(
+                        f"a Connect Four board with a stone floating in column {c + 1}: "
+                        "expected stones to rest on the ones below"
+                    )
                 break
             column.append(bool(own[r, c]) == first)
         columns.append(column)
@@ -192,6 +208,9 @@ def _connect4_from_board(own: Any, other: Any, first: bool) -> Any:
     budget = [_DECODE_BUDGET]
 
     def undo(left: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
         if left == 0:
             try:
                 return Connect4State.parse(
@@ -199,9 +218,6 @@ def _connect4_from_board(own: Any, other: Any, first: bool) -> Any:
                 )
             except ZermeloError:
                 return None
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
         first_moved = left % 2 == 1
         for c in range(width):
             if tops[c] and columns[c][tops[c] - 1] == first_moved:
@@ -247,7 +263,8 @@ _READERS: Final = {
     "connect4": "connect_four_v3",
     "tictactoe": "tictactoe_v3",
 }
-_DECODE_BUDGET: Final = 100_000
+_DECODE_BUDGET: Final = 20_000
+_SHAPES: Final = {"connect_four_v3": (6, 7, 2), "tictactoe_v3": (3, 3, 2)}
 
 
 def _checked(action: int, mask: Any) -> int:
