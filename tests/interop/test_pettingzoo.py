@@ -21,7 +21,6 @@ from zermelo.games.connect4 import Connect4State
 from zermelo.interop.encoding import CODEC_NAMES
 from zermelo.interop.gymnasium import OpponentEnv
 from zermelo.interop.pettingzoo import decode, env, opponent, policy
-from zermelo.solvers.connect4.api import solve
 
 SMALL = {"mnk": {"width": 4, "height": 4, "k": 3}}
 
