@@ -16,7 +16,8 @@ GAME = "openspiel:tic_tac_toe"
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(games=[GAME, "openspiel:amazons"])) as test_client:
+    app = create_app(games=[GAME, "openspiel:amazons"])
+    with TestClient(app, base_url="http://127.0.0.1") as test_client:
         yield test_client
 
 

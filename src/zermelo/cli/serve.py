@@ -35,6 +35,16 @@ def command() -> click.Command:
         help=_("Port to listen on."),
     )
     @click.option(
+        "--allowed-host",
+        "allowed_hosts",
+        multiple=True,
+        metavar="NAME",
+        help=_(
+            "Also answer requests for this host name (repeatable); localhost, 127.0.0.1, [::1] "
+            "and --host are always allowed, any other name is refused."
+        ),
+    )
+    @click.option(
         "--game",
         "games",
         multiple=True,
@@ -45,7 +55,9 @@ def command() -> click.Command:
         ),
     )
     @lang_option
-    def serve(host: str, port: int, games: tuple[str, ...]) -> None:
+    def serve(
+        host: str, port: int, allowed_hosts: tuple[str, ...], games: tuple[str, ...]
+    ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.ui.web import serve as run_server
 
@@ -58,6 +70,6 @@ def command() -> click.Command:
                 address=shown, port=port
             )
         )
-        run_server(host, port, games=games)
+        run_server(host, port, allowed_hosts=allowed_hosts, games=games)
 
     return serve
