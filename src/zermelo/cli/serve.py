@@ -55,9 +55,7 @@ def command() -> click.Command:
         ),
     )
     @lang_option
-    def serve(
-        host: str, port: int, allowed_hosts: tuple[str, ...], games: tuple[str, ...]
-    ) -> None:
+    def serve(host: str, port: int, allowed_hosts: tuple[str, ...], games: tuple[str, ...]) -> None:
         from zermelo.games.registry import get_game
         from zermelo.ui.web import serve as run_server
 

@@ -335,7 +335,5 @@ def serve(
 ) -> None:
     """Run the application with uvicorn until interrupted; ``games`` as in :func:`create_app`."""
     lanes = Lanes()
-    app = create_app(
-        lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts, games=games
-    )
+    app = create_app(lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts, games=games)
     _Server(server_config(app, host, port, log_level=log_level), lanes).run()
