@@ -32,7 +32,9 @@ Players
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from collections.abc import Hashable
 from typing import Any, Final
 
@@ -40,6 +42,7 @@ from zermelo.agents.base import Agent
 from zermelo.agents.levels import register_levels
 from zermelo.agents.mcts import MctsAgent
 from zermelo.core.errors import (
+    BudgetError,
     IllegalMoveError,
     InvalidPositionError,
     ParseError,
@@ -50,6 +53,7 @@ from zermelo.core.state import Player
 from zermelo.games.registry import GameSpec
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
+from zermelo.search.mcts import Mcts
 from zermelo.search.table import TranspositionTable
 
 __all__ = [
@@ -460,9 +464,10 @@ def fitting_games() -> list[str]:
 
 
 class SolveOrMctsAgent:
-    """The ``hard`` level of a wrapped game: alpha-beta with a node budget, played when it proves
-    the value; otherwise MCTS for ``time_limit`` seconds (without an evaluation, an unfinished
-    alpha-beta knows only the wins and losses it saw)."""
+    """The ``hard`` level of a wrapped game: alpha-beta within ``node_limit`` nodes and a quarter
+    of the move's time, played when it proves the value; otherwise MCTS for the rest of
+    ``time_limit`` seconds (or ``iterations``). Without an evaluation an unfinished alpha-beta
+    knows only the wins and losses it saw, which MCTS weighs better."""
 
     def __init__(
         self,
@@ -473,24 +478,32 @@ class SolveOrMctsAgent:
         seed: int | None = None,
         name: str = "hard",
     ) -> None:
-        self.node_limit = node_limit
-        self.name = name
-        self.table = TranspositionTable()
         if time_limit is None and iterations is None:
             time_limit = 1.0
-        self.mcts = MctsAgent(iterations=iterations, time_limit=time_limit, seed=seed, name=name)
+        if time_limit is not None and not time_limit > 0:
+            raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.iterations = iterations
+        self.name = name
+        self.table = TranspositionTable()
+        self.search = Mcts(rng=random.Random(seed))
         self.last: Any = None
 
     def choose(self, state: Any) -> Any:
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
-        result = alphabeta(state, node_limit=self.node_limit, table=self.table)
+        started = time.perf_counter()
+        solving = None if self.time_limit is None else self.time_limit / 4
+        result = alphabeta(state, node_limit=self.node_limit, time_limit=solving, table=self.table)
         if result.exact:
             self.last = result
             return result.move
-        move = self.mcts.choose(state)
-        self.last = self.mcts.last
-        return move
+        left = None
+        if self.time_limit is not None:
+            left = max(self.time_limit - (time.perf_counter() - started), 0.001)
+        self.last = self.search.search(state, iterations=self.iterations, time_limit=left)
+        return self.last.move
 
 
 def _levels(name: str) -> None:
