@@ -10,7 +10,7 @@ import sys
 
 import pyspiel
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from open_spiel.python.algorithms import minimax
 
@@ -169,6 +169,8 @@ def test_notation_round_trips_and_bad_input_is_one_clear_error() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=30))
+@example("²")  # a digit to str.isdigit, not to int()
+@example("4 0 99999999999999999999")
 def test_fuzz_position_and_move_text(text: str) -> None:
     game = load("tic_tac_toe")
     try:

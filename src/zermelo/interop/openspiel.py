@@ -78,6 +78,7 @@ MAX_COMPOUND_MOVES: Final = 100_000
 MAX_SIZE: Final = 1_000_000
 """At most this many distinct actions, and actions in one game (parameters can ask for more)."""
 
+_NUMBER = re.compile(r"[0-9]{1,9}")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\(.*\))?$")
 
 
@@ -248,7 +249,7 @@ class OpenSpielState:
             if _normal(self.format_move(move)) == wanted:
                 return move
         numbers = re.split(r"[\s,;]+", text.strip())
-        if all(n.isdigit() for n in numbers):
+        if all(_NUMBER.fullmatch(n) for n in numbers):
             actions = tuple(int(n) for n in numbers)
             if len(actions) == 1 and actions not in self.legal_moves():
                 return actions[0]
@@ -362,7 +363,7 @@ class OpenSpielState:
         """One action of the history ``text``: a number or an action string of the player."""
         spiel = self.spiel
         legal = spiel.legal_actions()
-        if token.isdigit():
+        if _NUMBER.fullmatch(token):
             action = int(token)
             if action not in legal:
                 raise IllegalMoveError(
