@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zermelo.core.errors import IllegalMoveError, ParseError
 from zermelo.interop import require
 from zermelo.interop.pettingzoo import AGENTS, ZermeloEnv, opponent
 
@@ -38,7 +39,7 @@ class OpponentEnv(gymnasium.Env[Any, Any]):
         **options: Any,
     ) -> None:
         if learner not in AGENTS:
-            raise ValueError(f"learner {learner!r}: expected one of {', '.join(AGENTS)}")
+            raise ParseError(f"learner {learner!r}: expected one of {', '.join(AGENTS)}")
         self.game = ZermeloEnv(game, render_mode=render_mode, **options)
         self.learner = learner
         self.opponent_agent = opponent_agent
@@ -61,7 +62,7 @@ class OpponentEnv(gymnasium.Env[Any, Any]):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         if self.game.agent_selection != self.learner or self._over():
-            raise ValueError("the game is over: call reset() before step()")
+            raise IllegalMoveError("the game is over: call reset() before step()")
         self.game.step(int(action))
         self._opponent_moves()
         observation, info = self._observe()

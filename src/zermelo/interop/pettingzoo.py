@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from zermelo.agents.spec import parse_agent
-from zermelo.core.errors import InvalidPositionError, UnknownGameError, ZermeloError
+from zermelo.core.errors import InvalidPositionError, ParseError, UnknownGameError, ZermeloError
 from zermelo.core.state import Player
 from zermelo.games.registry import get_game
 from zermelo.interop import require
@@ -56,7 +56,7 @@ class ZermeloEnv(AECEnv):  # type: ignore[misc]
         self.codec = codec_for(game)
         self.options = options
         if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render mode {render_mode!r}: expected ansi, human or None")
+            raise ParseError(f"render mode {render_mode!r}: expected ansi, human or None")
         self.render_mode = render_mode
         self.metadata = {
             "render_modes": ["ansi", "human"],
