@@ -12,10 +12,9 @@ def test_play_an_openspiel_game_on_the_terminal() -> None:
     result = run_cli("play", "openspiel:tic_tac_toe", "--first", "human", stdin=moves + "n\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Type a move as the list of legal moves writes it." in out
-    assert "Legal moves: x(0,0), x(0,1), x(0,2), x(1,0), x(1,1)" in out
-    assert "xxo\nxo.\no.." in out  # the perfect AI wins along the anti-diagonal
-    assert "AI wins!" in out
+    assert "Moves: OpenSpiel's action strings, or the action numbers." in out
+    assert "Your move (e.g. x(0,0)): 0\nx . .\n. . .\n. . .\nLast move: x(0,0)" in out
+    assert "AI wins!" in out  # the first free square each time loses to the perfect AI
 
 
 def test_analyze_an_openspiel_position() -> None:

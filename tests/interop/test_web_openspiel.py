@@ -25,10 +25,10 @@ def test_the_page_lists_the_games_asked_for_with_a_text_board(client: TestClient
     games = {game["name"]: game for game in client.get("/api/games").json()["games"]}
     assert "tictactoe" in games
     game = games[GAME]
-    assert game["kind"] == "text"
+    assert game["kind"] == "grid"
     assert game["title"] == "Tic Tac Toe"
     initial = game["initial"]
-    assert initial["board"]["text"] == "...\n...\n..."
+    assert initial["board"]["cells"] == [[".", ".", "."]] * 3
     assert initial["legal"][:2] == ["x(0,0)", "x(0,1)"]
     assert initial["to_move"] == "X"
 
@@ -39,7 +39,7 @@ def test_a_move_and_the_perfect_reply(client: TestClient) -> None:
     ).json()
     assert answer["moves"][0] == "x(1,1)"
     assert answer["moves"][1] in ("o(0,0)", "o(0,2)", "o(2,0)", "o(2,2)")  # only corners draw
-    assert answer["board"]["text"].splitlines()[1] == ".x."
+    assert answer["board"]["cells"][1] == [".", "x", "."]
 
 
 def test_analysis_values_every_move(client: TestClient) -> None:

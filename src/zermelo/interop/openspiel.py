@@ -38,9 +38,6 @@ import time
 from collections.abc import Hashable
 from typing import Any, Final
 
-from zermelo.agents.base import Agent
-from zermelo.agents.levels import register_levels
-from zermelo.agents.mcts import MctsAgent
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
@@ -49,8 +46,8 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
+from zermelo.core.record import GameSpec, Grid, Ref
 from zermelo.core.state import Player
-from zermelo.games.registry import GameSpec
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.mcts import Mcts
@@ -257,11 +254,18 @@ class OpenSpielState:
         raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
 
     def format_move(self, move: Any) -> str:
-        if not isinstance(move, tuple):
-            return str(self.spiel.action_to_string(self.spiel.current_player(), move))
+        """``move`` in OpenSpiel's words: a move of this position, or the move that led to it
+        (front ends name the last move from the position after it)."""
+        actions = move if isinstance(move, tuple) else (move,)
+        if self._terminal or actions[0] not in self.spiel.legal_actions():
+            k = len(actions)
+            if k <= len(self.history) and self.history[-k:] == actions:
+                before = self.game.new()._apply_actions(self.history[:-k])
+                return before.format_move(move)
+            return " ".join(str(action) for action in actions)
         state = self.spiel.clone()
         words = []
-        for action in move:
+        for action in actions:
             words.append(state.action_to_string(state.current_player(), action))
             state.apply_action(action)
         return "; ".join(words)
@@ -507,31 +511,37 @@ class SolveOrMctsAgent:
         return self.last.move
 
 
-def _levels(name: str) -> None:
-    def easy(seed: int | None, limit: float | None) -> Agent:
-        return MctsAgent(iterations=50, seed=seed, name="easy")
+def hard_level(seed: int | None, time_limit: float | None) -> SolveOrMctsAgent:
+    """The ``hard`` level of every wrapped game (the record's level factory)."""
+    return SolveOrMctsAgent(time_limit=time_limit, seed=seed, name="hard")
 
-    def medium(seed: int | None, limit: float | None) -> Agent:
-        return MctsAgent(iterations=400, seed=seed, name="medium")
 
-    def hard(seed: int | None, limit: float | None) -> Agent:
-        return SolveOrMctsAgent(time_limit=limit, seed=seed, name="hard")
-
-    register_levels(name, {"easy": easy, "medium": medium, "hard": hard})
+def grid(state: OpenSpielState) -> Grid:
+    """The generic board of a wrapped game: OpenSpiel's drawing, one character a cell; no cell
+    stands for a move, so front ends offer the legal moves beside it."""
+    lines = state.render().splitlines() or [""]
+    width = max(len(line) for line in lines)
+    return Grid.of([list(line.ljust(width)) for line in lines])
 
 
 def openspiel_spec(name: str) -> GameSpec:
-    """The registry record of ``openspiel:NAME[(params)]``: the hook for
-    :func:`zermelo.games.registry.get_game`. Registers the game's levels (MCTS for easy and medium,
-    solve-or-MCTS for hard) under the record's name."""
+    """The record of ``openspiel:NAME[(params)]``, the hook of
+    :func:`zermelo.games.registry.get_game`: MCTS for the easy and medium levels, solve-or-MCTS
+    for hard (:class:`SolveOrMctsAgent`), the generic grid board drawn from OpenSpiel's text."""
     wrapped = load(name)
-    _levels(wrapped.name)
     return GameSpec(
         name=wrapped.name,
         title=wrapped.title,
         new=wrapped.new,
         parse=wrapped.parse,
-        options={},
         first_mover=Player.FIRST,
         default_time=1.0,
+        levels={
+            "easy": "mcts:iterations=50",
+            "medium": "mcts:iterations=400",
+            "hard": Ref("zermelo.interop.openspiel:hard_level"),
+        },
+        board="grid",
+        grid=grid,
+        notation="OpenSpiel's action strings, or the action numbers",
     )
