@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from zermelo.core.errors import BudgetError, ZermeloError
@@ -26,6 +26,7 @@ __all__ = [
     "hard_move",
     "hard_node_limit",
     "solve",
+    "solve_chunks",
     "solve_lines",
 ]
 
@@ -88,6 +89,44 @@ def solve_lines(
         if fresh:
             solver.new_generation()
         yield LineOutcome(number, text, solver.solve(state, weak=weak, best_moves=best_moves))
+
+
+def solve_chunks(
+    chunks: Iterable[Sequence[str]],
+    *,
+    weak: bool = False,
+    best_moves: bool = False,
+    solver: Connect4Solver | None = None,
+) -> Iterator[LineOutcome]:
+    """:func:`solve_lines` for lines that arrive in chunks (for example, whatever a pipe holds
+    when it is read): the positions of a chunk are solved in one kernel call
+    (:meth:`Connect4Solver.solve_many`), and their outcomes are yielded, in order, before the
+    next chunk is asked for, so a caller that answers line by line never waits for input it has
+    not been sent. Line numbers run on across chunks. ``result.microseconds`` is the chunk's
+    mean; use :func:`solve_lines` for each position's own time."""
+    solver = solver or default_solver()
+    number = 0
+    for chunk in chunks:
+        parsed: list[tuple[int, str, Connect4State | ZermeloError]] = []
+        for raw in chunk:
+            number += 1
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            text = stripped.split()[0]
+            try:
+                parsed.append(
+                    (number, text, Connect4State.parse(text, solver.width, solver.height))
+                )
+            except ZermeloError as error:
+                parsed.append((number, text, error))
+        states = [item for _, _, item in parsed if isinstance(item, Connect4State)]
+        results = iter(solver.solve_many(states, weak=weak, best_moves=best_moves))
+        for line_number, text, item in parsed:
+            if isinstance(item, ZermeloError):
+                yield LineOutcome(line_number, text, None, item)
+            else:
+                yield LineOutcome(line_number, text, next(results))
 
 
 @dataclass(frozen=True, slots=True)
