@@ -20,18 +20,28 @@ count (uint32), then the sorted codes (uint64 each) followed by the scores (int8
 
 from __future__ import annotations
 
-import argparse
 import functools
-import json
 import struct
-import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from zermelo.games.connect4 import Connect4State, mirror_code
+from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 
-__all__ = ["book_path", "build_book", "load_book", "read_book", "write_book"]
+__all__ = [
+    "back_up",
+    "book_path",
+    "build_book",
+    "deepest_tasks",
+    "load_book",
+    "read_book",
+    "solve_position",
+    "store_meta",
+    "warm_up",
+    "write_book",
+]
 
 _MAGIC = b"ZC4B"
 _HEADER = struct.Struct("<4sBBBI")
@@ -62,45 +72,47 @@ def positions_at(ply: int, width: int = 7, height: int = 6) -> list[Connect4Stat
     return [state for state in layer.values() if not state.is_terminal()]
 
 
-def build_book(
-    depth: int,
-    width: int = 7,
-    height: int = 6,
-    *,
-    progress: Callable[[int, int, Connect4State, int, float], None] | None = None,
-    resume: dict[int, int] | None = None,
-    checkpoint: Callable[[int, int], None] | None = None,
-    table_bits: int | None = None,
-) -> dict[int, int]:
-    """Exact scores of every running position with at most ``depth`` stones.
-
-    ``progress(done, total, state, score, seconds)`` is called after each solved position of the
-    deepest ply; ``resume`` holds scores solved before (by code), ``checkpoint(code, score)`` is
-    called with each new one so that a long build can be resumed. ``table_bits`` sizes the
-    transposition table that all the solves share.
-    """
+@functools.cache
+def _book_solver(width: int, height: int, table_bits: int | None) -> Any:
+    """The solver this process uses for book positions (built once, then kept warm: its compiled
+    kernel and its table serve every position the process is given)."""
     from zermelo.solvers.connect4.solver import Connect4Solver
 
-    solver = Connect4Solver(
+    return Connect4Solver(
         width, height, book=False, symmetry=width * height, etc_levels=99, table_bits=table_bits
     )
-    cells = width * height
-    book: dict[int, int] = {}
+
+
+def warm_up(width: int = 7, height: int = 6, table_bits: int | None = None) -> None:
+    """Build this process's book solver now (load the kernel, allocate and touch the table)."""
+    _book_solver(width, height, table_bits).prefault()
+
+
+def solve_position(width: int, height: int, moves: str, table_bits: int | None = None) -> int:
+    """The exact score of one position (a task of a book build, run in any worker process)."""
+    state = Connect4State.parse(moves, width, height)
+    return int(_book_solver(width, height, table_bits).score(state))
+
+
+def deepest_tasks(
+    depth: int, width: int = 7, height: int = 6, table_bits: int | None = None
+) -> dict[str, tuple[int, int, str, int | None]]:
+    """The positions a book of ``depth`` solves directly (every running position with ``depth``
+    stones, one per mirror pair), as :func:`zermelo.parallel.run_job` tasks keyed by canonical
+    code, central lines first (they share the most subtrees)."""
     deepest = positions_at(depth, width, height)
-    # Central lines first: they share the most subtrees.
-    deepest.sort(key=lambda s: sum(abs(int(c) - width // 2) for c in s.moves))
-    for done, state in enumerate(deepest, 1):
-        code = _canonical(state)
-        started = time.perf_counter()
-        if resume is not None and code in resume:
-            score = resume[code]
-        else:
-            score = solver.score(state)
-            if checkpoint is not None:
-                checkpoint(code, score)
-        book[code] = score
-        if progress is not None:
-            progress(done, len(deepest), state, score, time.perf_counter() - started)
+    deepest.sort(key=lambda s: (sum(abs(int(c) - width // 2) for c in s.moves), s.moves))
+    return {
+        str(_canonical(state)): (width, height, state.notation(), table_bits) for state in deepest
+    }
+
+
+def back_up(depth: int, deepest: dict[int, int], width: int = 7, height: int = 6) -> dict[int, int]:
+    """The whole book from the scores of the deepest ply: each ply's positions are scored by
+    negamax over their children at the next ply, from ``depth - 1`` down to the empty board.
+    Children that end the game score themselves; every other child must be in the book."""
+    cells = width * height
+    book = dict(deepest)
     for ply in range(depth - 1, -1, -1):
         for state in positions_at(ply, width, height):
             best = -cells
@@ -115,6 +127,34 @@ def build_book(
                 best = max(best, value)
             book[_canonical(state)] = best
     return book
+
+
+def build_book(
+    depth: int,
+    width: int = 7,
+    height: int = 6,
+    *,
+    executor: Executor | None = None,
+    store: ResultStore | None = None,
+    on_result: Callable[[str, Any, int, int], None] | None = None,
+    table_bits: int | None = None,
+) -> dict[int, int]:
+    """Exact scores of every running position with at most ``depth`` stones.
+
+    Only the deepest ply is solved, as tasks on ``executor`` (default: this process); ``store``
+    keeps each score as it arrives so that a stopped build resumes (see
+    :func:`zermelo.parallel.run_job`, whose ``on_result`` this passes on). The shallower plies
+    are then backed up from it (:func:`back_up`), which takes seconds. ``table_bits`` sizes each
+    worker's transposition table, shared by the positions that worker solves."""
+    tasks = deepest_tasks(depth, width, height, table_bits)
+    executor = executor or LocalExecutor(1)
+    scores = run_job(executor, solve_position, tasks, store=store, on_result=on_result)
+    return back_up(depth, {int(code): int(score) for code, score in scores.items()}, width, height)
+
+
+def store_meta(depth: int, width: int, height: int) -> dict[str, Any]:
+    """What identifies a book build's progress file (its first line)."""
+    return {"job": "connect4-book", "depth": depth, "width": width, "height": height}
 
 
 def write_book(book: dict[int, int], path: Path, width: int, height: int, depth: int) -> None:
@@ -155,56 +195,3 @@ def book_depth(width: int = 7, height: int = 6) -> int:
     if not path.is_file():
         return -1
     return read_book(path)[2]
-
-
-def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a long-running command
-    parser = argparse.ArgumentParser(description="Build the Connect Four opening book.")
-    parser.add_argument("--depth", type=int, default=2)
-    parser.add_argument("--width", type=int, default=7)
-    parser.add_argument("--height", type=int, default=6)
-    parser.add_argument("--output", type=Path, default=None)
-    parser.add_argument(
-        "--table-bits", type=int, default=None, help="table of 2**bits slots (default 22: 64 MiB)"
-    )
-    parser.add_argument(
-        "--checkpoint", type=Path, default=None, help="JSON-lines file to resume a build from"
-    )
-    args = parser.parse_args(argv)
-    resume: dict[int, int] = {}
-    if args.checkpoint is not None and args.checkpoint.exists():
-        for line in args.checkpoint.read_text().splitlines():
-            if line.strip():
-                entry = json.loads(line)
-                resume[int(entry["code"])] = int(entry["score"])
-
-    def save(code: int, score: int) -> None:
-        if args.checkpoint is not None:
-            with args.checkpoint.open("a") as handle:
-                handle.write(json.dumps({"code": code, "score": score}) + "\n")
-
-    def report(done: int, total: int, state: Connect4State, score: int, seconds: float) -> None:
-        print(
-            f"{done}/{total} {state.notation() or '(empty)'} score {score} {seconds:.1f}s",
-            flush=True,
-        )
-
-    started = time.perf_counter()
-    book = build_book(
-        args.depth,
-        args.width,
-        args.height,
-        progress=report,
-        resume=resume,
-        checkpoint=save,
-        table_bits=args.table_bits,
-    )
-    output = args.output or book_path(args.width, args.height)
-    write_book(book, output, args.width, args.height, args.depth)
-    print(
-        f"{len(book)} positions, depth {args.depth}, "
-        f"{time.perf_counter() - started:.0f}s -> {output}"
-    )
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
