@@ -31,7 +31,8 @@ from zermelo.solvers.connect4 import (
     to_negamax,
 )
 from zermelo.solvers.connect4.api import HARD_NODE_LIMIT, hard_move
-from zermelo.solvers.connect4.book import book_depth, load_book, positions_at
+from zermelo.solvers.connect4.book import book_depth, load_book
+from zermelo.solvers.connect4.builder import positions_at
 
 COMPILED = kernel_module().COMPILED
 needs_numba = pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")

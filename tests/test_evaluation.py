@@ -24,7 +24,13 @@ from zermelo.games.mnk_eval import (
     load_evaluation,
 )
 from zermelo.games.mnk_lines import CLASS_NAMES, line_table
-from zermelo.solvers.gomoku_tuning import fit_logistic, play_match, self_play, tune
+from zermelo.solvers.gomoku_tuning import (
+    fit_logistic,
+    play_match,
+    save_evaluation,
+    self_play,
+    tune,
+)
 
 
 def play_all(state: MnkState, moves: str) -> MnkState:
@@ -174,7 +180,7 @@ def test_evaluation_is_clamped_inside_the_limit() -> None:
 def test_json_round_trip(tmp_path: Path) -> None:
     evaluation = default_evaluation().with_weights({"own_two": 3.5}, name="mine")
     path = tmp_path / "weights.json"
-    evaluation.save(path)
+    save_evaluation(evaluation, path)
     loaded = load_evaluation(path)
     assert loaded == evaluation
     assert loaded.weights["own_two"] == 3.5
@@ -204,7 +210,7 @@ def test_missing_weights_file(tmp_path: Path) -> None:
         load_evaluation(tmp_path / "absent.json")
 
 
-def test_default_weights_ship_with_the_package() -> None:
+def test_default_weights_are_the_shipped_ones() -> None:
     evaluation = default_evaluation()
     assert evaluation.features == FEATURE_NAMES
     assert evaluation.weights["own_open_four"] > evaluation.weights["own_open_three"] > 0
@@ -223,7 +229,7 @@ def test_small_board_features() -> None:
 
 
 def test_evaluation_matches_the_engines_incremental_counts() -> None:
-    from zermelo.solvers.gomoku import _Board
+    from zermelo.solvers.gomoku.board import Board
 
     rng = random.Random(9)
     for width, height, k in [(15, 15, 5), (3, 3, 3), (6, 5, 4), (7, 7, 3)]:
@@ -232,7 +238,7 @@ def test_evaluation_matches_the_engines_incremental_counts() -> None:
             if state.is_terminal():
                 break
             state = state.play(rng.choice(state.legal_moves()))
-        board = _Board(state, default_evaluation())
+        board = Board(state, default_evaluation())
         assert class_counts(state) == (board.counts[0], board.counts[1])
         assert board.evaluate() == pytest.approx(default_evaluation().evaluate(state))
     # On an empty 3x3 board every line is a "two" for both sides (one move makes a three).

@@ -1,17 +1,22 @@
-"""The layering rules of DESIGN.md that a machine can check for the arena's packages."""
+"""The layering rules of DESIGN.md, checked by machine: the import contracts of pyproject.toml
+(the same ones `lint-imports` checks), no import cycle anywhere in the package, and no printing
+or reading of input below the front ends."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
+import grimp
 import pytest
+from importlinter.cli import lint_imports
 
 import zermelo
 
 PACKAGE = Path(zermelo.__file__).resolve().parent
-QUIET = ("search", "agents", "play")
-FRONT_ENDS = ("zermelo.ui", "zermelo.cli", "rich", "click")
+ROOT = PACKAGE.parents[1]
+QUIET = ("core", "games", "search", "solvers", "agents", "play")
 
 
 def _modules(package: str) -> list[Path]:
@@ -27,15 +32,75 @@ def test_no_printing_or_reading_below_the_front_ends(package: str) -> None:
                 assert node.func.id not in ("print", "input"), f"{path.name}:{node.lineno}"
 
 
-@pytest.mark.parametrize("package", QUIET)
-def test_no_front_end_imports_below_the_front_ends(package: str) -> None:
-    for path in _modules(package):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            for name in names:
-                assert not name.startswith(FRONT_ENDS), f"{path.name}:{node.lineno} {name}"
+def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(imports):
+        if root in order:
+            continue
+        work = [(root, iter(imports[root]))]
+        order[root] = low[root] = len(order)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            module, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in order:
+                    order[child] = low[child] = len(order)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(imports[child])))
+                elif child in on_stack:
+                    low[module] = min(low[module], order[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+            if low[module] == order[module]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == module:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = grimp.ImportGraph()
+    for module in ("p", "p.a", "p.b", "p.c"):
+        graph.add_module(module)
+    graph.add_import(importer="p.a", imported="p.b")
+    graph.add_import(importer="p.b", imported="p.c")
+    graph.add_import(importer="p.c", imported="p.a")
+    graph.add_import(importer="p.a", imported="p")
+    assert _cycles(graph) == [["p.a", "p.b", "p.c"]]
+
+
+def test_no_import_cycles() -> None:
+    """Not even through an import inside a function or under TYPE_CHECKING: grimp sees both."""
+    graph = grimp.build_graph("zermelo")
+    assert _cycles(graph) == []
+
+
+def test_the_import_contracts_are_kept(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What `lint-imports` checks in CI, here so that the quick test run checks it too."""
+    monkeypatch.chdir(ROOT)
+    status = lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True, no_logo=True)
+    output = capsys.readouterr().out
+    kept = re.search(r"Contracts: (\d+) kept, 0 broken", output)
+    assert kept is not None, output
+    assert int(kept.group(1)) >= 3
+    assert status == 0

@@ -213,3 +213,23 @@ def test_play_game_stops_cleanly_when_input_ends(
     out = capsys.readouterr().out
     # Whoever starts, the person must move before the game can end.
     assert out.rstrip().endswith("Input ended before the game was over; goodbye.")
+
+
+def test_play_game_replays_the_tutorials_transcript_with_the_human_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tutorial's game with the human starting: human 4, 5, 6, 1, 8 against the AI's
+    ``get_best_move()`` answers 0, 3, 2, 7, a tie; the same every time."""
+    import io
+    import random
+
+    for _attempt in range(5):
+        monkeypatch.setattr(random, "choice", lambda options: False)  # ai_turn = False
+        monkeypatch.setattr("sys.stdin", io.StringIO("4\n5\n6\n1\n8\n"))
+        game = TicTacToe()
+        game.play_game()
+        out = capsys.readouterr().out
+        assert "Invalid move!" not in out
+        assert out.count("AI's turn...") == 4
+        assert "It's a tie!" in out
+        assert game.board == ["X", "O", "X", "X", "O", "O", "O", "X", "O"]

@@ -38,6 +38,8 @@ from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.state import Player
+from zermelo.games.mnk_eval import default_evaluation
+from zermelo.games.mnk_rules import DIRECTIONS, Rules
 from zermelo.games.registry import GameSpec
 
 __all__ = [
@@ -56,24 +58,9 @@ __all__ = [
 
 MAX_WIDTH: Final = 26
 MAX_HEIGHT: Final = 99
-DIRECTIONS: Final = ((1, 0), (0, 1), (1, 1), (1, -1))
-"""Column and row steps of the four line directions: horizontal, vertical, two diagonals."""
 COLUMNS: Final = "abcdefghijklmnopqrstuvwxyz"
 _NO_WINNER: Final = -1
 _SMALL_BOARD: Final = 49
-
-
-class Rules(NamedTuple):
-    """The facts of one m,n,k game: board size, winning row length and overline rule."""
-
-    width: int
-    height: int
-    k: int
-    exact: bool = False
-
-    def describe(self) -> str:
-        rule = " exact" if self.exact else ""
-        return f"{self.width}x{self.height} k{self.k}{rule}"
 
 
 GOMOKU: Final = Rules(15, 15, 5, False)
@@ -359,8 +346,6 @@ class MnkState(NamedTuple):
     def evaluate(self) -> float:
         """Heuristic from the side to move: the default weighted pattern features of
         :mod:`zermelo.games.mnk_eval`."""
-        from zermelo.games.mnk_eval import default_evaluation
-
         return default_evaluation().evaluate(self)
 
     # -- notation ---------------------------------------------------------------------------
@@ -562,6 +547,7 @@ SPEC: Final = GameSpec(
     new=_new_mnk,
     parse=parse,
     first_mover=_FIRST,
+    default_time=1.0,
     options={
         "width": "columns (default 15)",
         "height": "rows (default: as many as columns)",
@@ -576,5 +562,6 @@ GOMOKU_SPEC: Final = GameSpec(
     new=_new_gomoku,
     parse=parse,
     first_mover=_FIRST,
+    default_time=1.0,
     options={"exact": "True: exactly five wins, overlines do not (default: five or more)"},
 )

@@ -7,9 +7,9 @@ for the side to move ("own") and once for the other side ("opp"): ``own_open_fou
 line counts once per side, in its highest class. Separate weights for both sides let the
 evaluation price the initiative: an own four, with the move, is worth more than the opponent's.
 
-Weights are plain data: :meth:`Evaluation.to_json` / :meth:`Evaluation.from_json`,
-:meth:`Evaluation.save` / :func:`load_evaluation`. The default weights ship with the package in
-``zermelo/games/data/gomoku_weights.json``; :mod:`zermelo.solvers.gomoku_tuning` refits them.
+Weights are plain data: :meth:`Evaluation.to_json` / :meth:`Evaluation.from_json`. The default
+weights are :data:`DEFAULT_WEIGHTS`; :mod:`zermelo.solvers.gomoku_tuning` refits them and saves
+the result as a JSON file.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from zermelo.core.errors import ParseError
+from zermelo.core.jsontext import load_json
 from zermelo.core.scores import EVAL_LIMIT
-from zermelo.games.mnk import MnkState, Rules
+from zermelo.core.state import Player
 from zermelo.games.mnk_lines import (
     CLASS_NAMES,
     FOUR,
@@ -35,14 +35,17 @@ from zermelo.games.mnk_lines import (
     board_lines,
     line_table,
 )
+from zermelo.games.mnk_rules import Rules
 
 __all__ = [
+    "DEFAULT_WEIGHTS",
     "FEATURE_CLASSES",
     "FEATURE_DESCRIPTIONS",
     "FEATURE_NAMES",
     "Breakdown",
     "BreakdownRow",
     "Evaluation",
+    "Position",
     "class_counts",
     "default_evaluation",
     "explain",
@@ -73,6 +76,35 @@ FEATURE_DESCRIPTIONS: Final = {
 }
 FORMAT_VERSION: Final = 1
 
+DEFAULT_WEIGHTS: Final = {
+    "own_open_four": 20000.0,
+    "own_four": 5000.0,
+    "own_open_three": 1500.0,
+    "own_three": 120.0,
+    "own_open_two": 60.0,
+    "own_two": 12.0,
+    "opp_open_four": -20000.0,
+    "opp_four": -3000.0,
+    "opp_open_three": -900.0,
+    "opp_three": -100.0,
+    "opp_open_two": -50.0,
+    "opp_two": -10.0,
+}
+"""The shipped weights ("handmade"): what :func:`default_evaluation` weighs."""
+
+
+class Position(Protocol):
+    """What an evaluation reads of an m,n,k position (:class:`zermelo.games.mnk.MnkState`)."""
+
+    @property
+    def x(self) -> int: ...
+    @property
+    def o(self) -> int: ...
+    @property
+    def to_move(self) -> Player: ...
+    @property
+    def rules(self) -> Rules: ...
+
 
 @dataclass(frozen=True, slots=True)
 class BreakdownRow:
@@ -97,7 +129,7 @@ class Breakdown:
     to_move: str
 
 
-def class_counts(state: MnkState) -> tuple[list[int], list[int]]:
+def class_counts(state: Position) -> tuple[list[int], list[int]]:
     """For X and for O, the number of the board's lines in each class (index = class, 0-9);
     the same counts the engine keeps incrementally."""
     rules = state.rules
@@ -206,18 +238,18 @@ class Evaluation:
 
     # -- evaluating -------------------------------------------------------------------------
 
-    def feature_vector(self, state: MnkState) -> tuple[int, ...]:
+    def feature_vector(self, state: Position) -> tuple[int, ...]:
         """The feature values of ``state`` in :data:`FEATURE_NAMES` order, own side = to move."""
         return feature_vector(state)
 
-    def evaluate(self, state: MnkState) -> float:
+    def evaluate(self, state: Position) -> float:
         """``w1*x1 + ... + wn*xn`` from the side to move, clamped inside ``±EVAL_LIMIT``."""
         total = math.fsum(w * x for w, x in zip(self._weights, feature_vector(state), strict=True))
         return _clamp(total)
 
     __call__ = evaluate
 
-    def breakdown(self, state: MnkState) -> Breakdown:
+    def breakdown(self, state: Position) -> Breakdown:
         """Each feature's value, weight and contribution, and the total (for ``explain``)."""
         values = feature_vector(state)
         rows = tuple(
@@ -234,22 +266,16 @@ class Evaluation:
         return json.dumps(data, indent=2) + "\n"
 
     @classmethod
-    def from_json(cls, text: str) -> Evaluation:
+    def from_json(cls, text: str | bytes) -> Evaluation:
         """Read weights written by :meth:`to_json`; errors quote what was wrong."""
-        try:
-            data: Any = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ParseError(f"invalid weights file: not JSON ({error})") from error
+        data: Any = load_json(text, "weights file")
         if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
             raise ParseError(
-                f"invalid weights file {_preview(text)!r}: expected an object with a 'weights' "
+                f"invalid weights file {_preview(str(text))!r}: expected an object with a 'weights' "
                 "object mapping feature names to numbers"
             )
         name = data.get("name", "custom")
         return cls(data["weights"], str(name))
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(self.to_json(), encoding="utf-8")
 
 
 def _preview(text: str) -> str:
@@ -261,7 +287,7 @@ def _clamp(total: float) -> float:
     return float(max(-limit, min(limit, total)))
 
 
-def feature_vector(state: MnkState) -> tuple[int, ...]:
+def feature_vector(state: Position) -> tuple[int, ...]:
     """The features of ``state`` (see the module docstring), own side = side to move."""
     counts = class_counts(state)
     own = counts[int(state.to_move)]
@@ -269,7 +295,7 @@ def feature_vector(state: MnkState) -> tuple[int, ...]:
     return tuple(own[c] for c in FEATURE_CLASSES) + tuple(opp[c] for c in FEATURE_CLASSES)
 
 
-def explain(state: MnkState, evaluation: Evaluation | None = None) -> Breakdown:
+def explain(state: Position, evaluation: Evaluation | None = None) -> Breakdown:
     """The breakdown of ``state``'s evaluation (default weights unless ``evaluation`` is given):
     one row per feature with its value, weight and contribution, and the total."""
     return (default_evaluation() if evaluation is None else evaluation).breakdown(state)
@@ -278,7 +304,7 @@ def explain(state: MnkState, evaluation: Evaluation | None = None) -> Breakdown:
 def load_evaluation(path: str | Path) -> Evaluation:
     """Weights from a JSON file written by :meth:`Evaluation.save`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_bytes()
     except OSError as error:
         raise ParseError(f"cannot read weights file {str(path)!r}: {error.strerror}") from error
     return Evaluation.from_json(text)
@@ -286,9 +312,8 @@ def load_evaluation(path: str | Path) -> Evaluation:
 
 @functools.cache
 def default_evaluation() -> Evaluation:
-    """The weights shipped with the package (``zermelo/games/data/gomoku_weights.json``)."""
-    text = resources.files("zermelo.games").joinpath("data/gomoku_weights.json").read_text("utf-8")
-    return Evaluation.from_json(text)
+    """The shipped weights, :data:`DEFAULT_WEIGHTS`."""
+    return Evaluation(DEFAULT_WEIGHTS, "handmade")
 
 
 def weights_from_vector(vector: Sequence[float], name: str) -> Evaluation:

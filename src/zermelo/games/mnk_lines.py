@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 from typing import Final, NamedTuple
 
-from zermelo.games.mnk import DIRECTIONS, Rules
+from zermelo.games.mnk_rules import DIRECTIONS, Rules
 
 __all__ = [
     "CLASS_NAMES",

@@ -20,6 +20,7 @@ from typing import Any
 
 from zermelo.agents.base import Agent
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
+from zermelo.core.jsontext import load_json
 from zermelo.core.state import Player
 from zermelo.games.registry import get_game
 
@@ -103,36 +104,75 @@ class GameRecord:
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str | bytes) -> GameRecord:
         """Read a line written by :meth:`to_json`; raises :class:`ParseError` quoting bad input."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ParseError(f"invalid game record {_clip(text)!r}: {error.msg}") from None
+        shown = _clip(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+        data = load_json(text, f"game record {shown!r}")
         if not isinstance(data, dict):
-            raise ParseError(f"invalid game record {_clip(text)!r}: expected a JSON object")
-        try:
-            record = cls(
-                game=str(data["game"]),
-                start=str(data["start"]),
-                moves=tuple(str(m) for m in data["moves"]),
-                result=str(data["result"]),
-                players=(str(data["players"][0]), str(data["players"][1])),
-                seed=None if data.get("seed") is None else int(data["seed"]),
-                options=dict(data.get("options") or {}),
-                times=tuple(float(t) for t in data.get("times") or ()),
-                index=int(data.get("index", 0)),
-            )
-        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ParseError(f"invalid game record {shown!r}: expected a JSON object")
+        unknown = sorted(set(data) - _FIELDS)
+        if unknown:
             raise ParseError(
-                f"invalid game record {_clip(text)!r}: missing or bad field ({error})"
-            ) from None
+                f"invalid game record {shown!r}: unknown field {unknown[0]!r}; expected "
+                f"{', '.join(sorted(_FIELDS))}"
+            )
+        try:
+            players = _field(data, "players", list)
+            if len(players) != 2:
+                raise ParseError("'players' must name exactly two agents")
+            seed = data.get("seed")
+            if seed is not None and (type(seed) is not int or abs(seed) >= 2**64):
+                raise ParseError("'seed' must be a whole number below 2**64, or null")
+            index = data.get("index", 0)
+            if type(index) is not int or not 0 <= index < 2**32:
+                raise ParseError("'index' must be a whole number from 0 to 2**32 - 1")
+            times = data.get("times") or []
+            if not isinstance(times, list) or not all(
+                type(t) in (int, float) and t >= 0 for t in times
+            ):
+                raise ParseError("'times' must be a list of seconds of 0 or more")
+            options = data.get("options") or {}
+            if not isinstance(options, dict) or not all(
+                type(v) in (int, bool, str) for v in options.values()
+            ):
+                raise ParseError("'options' must map names to numbers, booleans or strings")
+            record = cls(
+                game=_field(data, "game", str),
+                start=_field(data, "start", str),
+                moves=tuple(_strings(_field(data, "moves", list), "moves")),
+                result=_field(data, "result", str),
+                players=(_strings(players, "players")[0], _strings(players, "players")[1]),
+                seed=seed,
+                options=options,
+                times=tuple(float(t) for t in times),
+                index=index,
+            )
+        except ParseError as error:
+            raise ParseError(f"invalid game record {shown!r}: {error}") from None
         if record.result not in _RESULTS:
             raise ParseError(
-                f"invalid game record {_clip(text)!r}: result {record.result!r} is not one of "
+                f"invalid game record {shown!r}: result {record.result!r} is not one of "
                 f"{', '.join(_RESULTS)}"
             )
         return record
+
+
+_FIELDS = {"game", "options", "start", "moves", "result", "players", "seed", "times", "index"}
+
+
+def _field(data: dict[str, Any], name: str, kind: type) -> Any:
+    if name not in data:
+        raise ParseError(f"missing field {name!r}")
+    value = data[name]
+    if not isinstance(value, kind):
+        raise ParseError(f"field {name!r} must be a JSON {'string' if kind is str else 'array'}")
+    return value
+
+
+def _strings(values: list[Any], name: str) -> list[str]:
+    if not all(isinstance(value, str) for value in values):
+        raise ParseError(f"field {name!r} must hold strings only")
+    return values
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -255,7 +295,12 @@ def replay(record: GameRecord) -> list[Any]:
     Raises :class:`IllegalMoveError` for a move the rules do not allow (naming its number) and
     :class:`InvalidPositionError` when the moves do not end the game with the recorded result.
     """
-    state = start_state(record.game, record.options, record.start)
+    try:
+        state = start_state(record.game, record.options, record.start)
+    except TypeError as error:
+        raise ParseError(
+            f"the record's options {dict(record.options)!r} do not fit: {error}"
+        ) from None
     states = [state]
     for number, text in enumerate(record.moves, 1):
         try:
@@ -289,12 +334,15 @@ def save_records(path: str | Path, records: Iterable[GameRecord]) -> int:
 def load_records(path: str | Path) -> list[GameRecord]:
     """Read the JSON lines of :func:`save_records` (blank lines are skipped)."""
     records = []
-    with Path(path).open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(GameRecord.from_json(line))
-            except ParseError as error:
-                raise ParseError(f"{path}, line {number}: {error}") from None
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise ParseError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    for number, line in enumerate(data.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(GameRecord.from_json(line))
+        except ParseError as error:
+            raise ParseError(f"{path}, line {number}: {error}") from None
     return records

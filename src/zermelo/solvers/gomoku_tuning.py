@@ -34,7 +34,15 @@ from zermelo.games.mnk_eval import (
 )
 from zermelo.solvers.gomoku import Engine, Level
 
-__all__ = ["SCALE", "TuningReport", "fit_logistic", "play_match", "self_play", "tune"]
+__all__ = [
+    "SCALE",
+    "TuningReport",
+    "fit_logistic",
+    "play_match",
+    "save_evaluation",
+    "self_play",
+    "tune",
+]
 
 SCALE = 200.0
 """Evaluation points per logit: a score of 200 means about 73% to win."""
@@ -227,8 +235,13 @@ def tune(
     accuracy = float(np.mean((x @ w > 0) == (y > 0.5))) if len(y) else math.nan
     evaluation = weights_from_vector([round(float(v) * SCALE, 3) for v in w], name)
     if path is not None:
-        evaluation.save(path)
+        save_evaluation(evaluation, path)
     return TuningReport(evaluation, games, len(y), loss_before, loss_after, accuracy)
+
+
+def save_evaluation(evaluation: Evaluation, path: str | Path) -> None:
+    """Write ``evaluation``'s weights as JSON (:meth:`Evaluation.to_json`), for ``--weights``."""
+    Path(path).write_text(evaluation.to_json(), encoding="utf-8")
 
 
 def play_match(

@@ -29,6 +29,7 @@ from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import SearchResult, SearchStats
 from zermelo.solvers.connect4 import kernel as compiled_kernel
+from zermelo.solvers.connect4.book import load_book
 from zermelo.solvers.connect4.scores import describe_score, score_bounds, to_negamax
 
 __all__ = [
@@ -216,8 +217,6 @@ class Connect4Solver:
         difference)."""
         self._book: dict[int, int] | None = None
         if book:
-            from zermelo.solvers.connect4.book import load_book
-
             self._book = load_book(width, height)
 
     def prefault(self) -> None:

@@ -18,7 +18,7 @@ import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from rich.console import Console
 from rich.markup import escape
@@ -30,13 +30,21 @@ from zermelo.games.registry import get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
-if TYPE_CHECKING:
-    from zermelo.tutorial import TicTacToe
-
-__all__ = ["GameOptions", "Scoreboard", "Session", "play_tutorial_game"]
+__all__ = ["GameOptions", "Scoreboard", "Session", "TutorialBoard", "play_tutorial_game"]
 
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
+
+
+class TutorialBoard(Protocol):
+    """What the tutorial's game (:class:`zermelo.tutorial.TicTacToe`) hands to the terminal game:
+    its nine squares (``" "``, ``"X"`` or ``"O"``), which the game writes back, and the sides."""
+
+    board: list[str]
+    human_player: str
+    ai_player: str
+
+    def get_best_move(self) -> int | None: ...
 
 
 @dataclass
@@ -78,6 +86,10 @@ class Session:
         self.spec = get_game(options.game)
         self.view: BoardView = view_for(self.spec.name)
         self.stdin = stdin if stdin is not None else sys.stdin
+        reconfigure = getattr(self.stdin, "reconfigure", None)
+        if callable(reconfigure):
+            # A line that is not UTF-8 is a line that is not a move, not the end of the session.
+            reconfigure(errors="replace")
         self.console = console if console is not None else Console(highlight=False)
         self.rich = self.console.is_terminal
         self.rng = random.Random(options.seed)
@@ -266,6 +278,19 @@ class Session:
         )
 
 
+class _TutorialAgent:
+    """The tutorial's AI: ``get_best_move()`` on the tutorial's board (the lowest best square)."""
+
+    name = "tutorial"
+
+    def __init__(self, game: TutorialBoard) -> None:
+        self.game = game
+
+    def choose(self, state: Any) -> Any:
+        self.game.board = state.board()
+        return self.game.get_best_move()
+
+
 def _yes_words() -> set[str]:
     # The English answers work in every language, next to the translated ones.
     # TRANSLATORS: the short answer "yes" to "Play again? (y/n): ", as the prompt shows it.
@@ -274,20 +299,18 @@ def _yes_words() -> set[str]:
     return {"y", "yes", short.lower(), _("yes").lower()}
 
 
-def play_tutorial_game(game: TicTacToe) -> None:
-    """The tutorial's ``play_game``: one game on ``game``'s board, its AI playing perfectly."""
+def play_tutorial_game(game: TutorialBoard) -> None:
+    """The tutorial's ``play_game``: one game on ``game``'s board. As in the tutorial, who starts
+    is ``random.choice([True, False])`` and every AI move is ``game.get_best_move()``, so the
+    tutorial's transcripts replay exactly."""
     from zermelo.games.tictactoe import TicTacToeState
 
-    session = Session(
-        GameOptions(
-            human=game.human_player,
-            repeat=False,
-            seed=random.randrange(2**32),
-        )
-    )
+    session = Session(GameOptions(human=game.human_player, repeat=False, seed=0))
+    session.agent = _TutorialAgent(game)
     try:
         session._greet()
-        human_first = session.rng.choice([True, False])
+        ai_turn = random.choice([True, False])
+        human_first = not ai_turn
         mover = game.human_player if human_first else game.ai_player
         state = TicTacToeState.from_board(
             game.board, Player.FIRST if mover == "X" else Player.SECOND

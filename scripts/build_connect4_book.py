@@ -1,8 +1,8 @@
 """Build the Connect Four opening book, resumably, on a local pool or a Dask cluster.
 
-    python scripts/connect4_book.py --depth 6 --cluster local          # a local Dask cluster
-    python scripts/connect4_book.py --depth 6 --jobs 2                 # a local process pool
-    python scripts/connect4_book.py --depth 6 --cluster tcp://10.0.0.5:8786
+    python scripts/build_connect4_book.py --depth 6 --cluster local          # a local Dask cluster
+    python scripts/build_connect4_book.py --depth 6 --jobs 2                 # a local process pool
+    python scripts/build_connect4_book.py --depth 6 --cluster tcp://10.0.0.5:8786
 
 Only the positions with ``--depth`` stones are solved (one task each); every shallower position
 is then scored from its children, so each ply deeper costs about as much as solving that ply.
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from zermelo.core.errors import ZermeloError  # noqa: E402
 from zermelo.parallel import ResultStore, open_executor  # noqa: E402
-from zermelo.solvers.connect4 import book  # noqa: E402
+from zermelo.solvers.connect4 import book, builder  # noqa: E402
 
 
 def default_progress_file(width: int, height: int, depth: int) -> Path:
@@ -66,9 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     progress_file = args.progress_file or default_progress_file(args.width, args.height, args.depth)
     try:
-        store = ResultStore(progress_file, book.store_meta(args.depth, args.width, args.height))
-        tasks = book.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
-        warm = functools.partial(book.warm_up, args.width, args.height, args.table_bits)
+        store = ResultStore(progress_file, builder.store_meta(args.depth, args.width, args.height))
+        tasks = builder.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
+        warm = functools.partial(builder.warm_up, args.width, args.height, args.table_bits)
         started = time.perf_counter()
         with open_executor(args.cluster, args.jobs, warm) as executor:
             done = sum(key in store for key in tasks)
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                     rate = fresh / max(time.perf_counter() - first, 1e-9)
                     bar.update(task, completed=finished, rate=f"{rate * 3600:,.0f}/h")
 
-                scores = book.build_book(
+                scores = builder.build_book(
                     args.depth, args.width, args.height, executor=executor, store=store,
                     on_result=advance, table_bits=args.table_bits,
                 )  # fmt: skip

@@ -1,0 +1,152 @@
+"""``zermelo analyze``: the value of every legal move of a position."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from zermelo.cli.common import Command, console, format_line, lang_option, time_option
+from zermelo.i18n import gettext as _
+
+_C4_BOOK_PLIES = 2
+
+
+def command() -> click.Command:
+    """The ``analyze`` command, with its help in the current language."""
+
+    @click.command(
+        "analyze",
+        cls=Command,
+        help=_(
+            "Show the value of every legal move in POSITION (the game's notation), the best "
+            "move, the principal variation and the search statistics."
+        ),
+        short_help=_("Value every move of a position."),
+    )
+    @click.argument("game")
+    @click.argument("position", default="")
+    @click.option(
+        "--depth",
+        type=click.IntRange(min=1, max=99),
+        default=None,
+        help=_("Depth limit in plies."),
+    )
+    @time_option(_("Time budget per move."))
+    @lang_option
+    def analyze(game: str, position: str, depth: int | None, time_limit: float | None) -> None:
+        from zermelo.games.registry import get_game
+        from zermelo.search import alphabeta
+        from zermelo.search import analyze as analyze_moves
+        from zermelo.search.quiescence import quiescent
+        from zermelo.ui.words import score_words
+
+        spec = get_game(game)
+        state = spec.parse(position) if position.strip() else spec.new()
+        out = console()
+        out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
+        if state.is_terminal():
+            if state.winner is None:
+                out.print(_("The game is over: a draw."))
+            else:
+                out.print(_("The game is over: the side to move has lost."))
+            return
+        if spec.name == "connect4" and depth is None and time_limit is None:
+            _analyze_connect4(out, state)
+            return
+        if depth is None and time_limit is None and spec.default_time is not None:
+            time_limit = spec.default_time
+            out.print(
+                _("No --depth or --time given: searching {seconds:g} s per move.").format(
+                    seconds=time_limit
+                )
+            )
+        # Games that say when a position is not quiet (checkers: a capture is pending) are judged
+        # at the horizon only once the forced moves are played out, as their AI levels do.
+        evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+        values = analyze_moves(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        result = alphabeta(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        table = Table(title=_("Moves for the side to move"))
+        table.add_column(_("move"), justify="right")
+        table.add_column(_("value"))
+        table.add_column(_("line"))
+        for value in values:
+            table.add_row(
+                state.format_move(value.move),
+                score_words(value.value, exact=value.exact),
+                " ".join(format_line(state, value.pv)),
+            )
+        out.print(table)
+        out.print(_("Best move: {move}").format(move=state.format_move(result.move)))
+        out.print(_("Value: {value}").format(value=score_words(result.value, exact=result.exact)))
+        out.print(
+            _("Principal variation: {line}").format(line=" ".join(format_line(state, result.pv)))
+        )
+        explain = getattr(state, "explain", None)
+        if callable(explain):
+            terms = explain()
+            total = sum(weight * value for _, weight, value in terms)
+            out.print(
+                _("Evaluation f(s) = {total:+g}, from the side to move: {terms}").format(
+                    total=total,
+                    terms=", ".join(
+                        f"{name} {value:+d} (w={weight:g})" for name, weight, value in terms
+                    ),
+                )
+            )
+        stats = result.stats
+        out.print(
+            _(
+                "Search: {nodes} nodes, {cutoffs} cutoffs, {hits} table hits, depth {depth}, "
+                "{ms:.2f} ms"
+            ).format(
+                nodes=f"{stats.nodes:,}",
+                cutoffs=f"{stats.cutoffs:,}",
+                hits=f"{stats.table_hits:,}",
+                depth=result.depth,
+                ms=stats.elapsed * 1000,
+            )
+        )
+
+    return analyze
+
+
+def _analyze_connect4(out: Console, state: Any) -> None:
+    """Every column's exact score in words, from the perfect solver."""
+    from zermelo.solvers.connect4 import analyze as solve_columns
+    from zermelo.solvers.connect4.scores import to_negamax
+    from zermelo.ui.words import score_words
+
+    # Near the empty board the columns come from the opening book at once, but a principal
+    # variation would have to solve the opening itself (minutes): show the best move alone there.
+    full_line = state.ply > _C4_BOOK_PLIES
+    with out.status(_("Solving every column exactly...")):
+        analysis = solve_columns(state, pv=full_line)
+    table = Table(title=_("Columns for the side to move (exact)"))
+    table.add_column(_("column"), justify="right")
+    table.add_column(_("score"), justify="right")
+    table.add_column(_("value"))
+    for column, score in enumerate(analysis.scores):
+        if score is None:
+            table.add_row(str(column + 1), "-", _("full"))
+            continue
+        words = score_words(to_negamax(score, state.ply, state.width, state.height))
+        table.add_row(str(column + 1), str(score), words)
+    out.print(table)
+    best = ", ".join(str(move + 1) for move in analysis.best_moves)
+    out.print(_("Best move: {move}").format(move=best))
+    if analysis.score is not None:
+        value = to_negamax(analysis.score, state.ply, state.width, state.height)
+        out.print(_("Value: {value}").format(value=score_words(value)))
+    line = analysis.pv if full_line else analysis.best_moves[:1]
+    out.print(_("Principal variation: {line}").format(line=" ".join(str(m + 1) for m in line)))
+    if not full_line:
+        out.print(_("(From the opening book; the rest of the line would take minutes.)"))
+    out.print(
+        _("Search: {nodes} nodes, {ms:.2f} ms").format(
+            nodes=f"{analysis.nodes:,}", ms=analysis.elapsed * 1000
+        )
+    )

@@ -1,0 +1,170 @@
+"""``zermelo arena``: a seeded round robin between agents, with ratings."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from zermelo.cli.common import Command, console, fail, lang_option
+from zermelo.i18n import gettext as _
+
+
+def command() -> click.Command:
+    """The ``arena`` command, with its help in the current language."""
+
+    @click.command(
+        "arena",
+        cls=Command,
+        help=_(
+            "Round robin between AGENTS at GAME: every pair plays --games games with colours "
+            "alternated, then a table of wins, draws, losses, score and the Elo difference with "
+            "its 95% interval. Agents: random, easy, medium, hard, hard:time=SECONDS, "
+            "engine:depth=PLIES, engine:time=SECONDS, mcts:iterations=N, mcts:time=SECONDS "
+            "(more in docs/arena.md). Write them after --agents or after GAME."
+        ),
+        short_help=_("Let agents play each other and rate them."),
+    )
+    @click.argument("game")
+    @click.argument("more_agents", nargs=-1, metavar="[AGENTS]...")
+    @click.option(
+        "--agents",
+        "-a",
+        "agent_options",
+        multiple=True,
+        metavar="AGENT",
+        help=_("An agent; the ones after it need no --agents of their own."),
+    )
+    @click.option(
+        "--games",
+        "-n",
+        type=click.IntRange(min=1, max=1_000_000),
+        default=10,
+        show_default=True,
+        help=_("Games per pair of agents."),
+    )
+    @click.option("--seed", type=int, default=0, show_default=True, help=_("Tournament seed."))
+    @click.option(
+        "--jobs",
+        "-j",
+        type=click.IntRange(min=1, max=1024),
+        default=None,
+        help=_("Games played at once (default: the number of cores)."),
+    )
+    @click.option(
+        "--start",
+        default=None,
+        metavar="POSITION",
+        help=_("Start position in the game's notation (default: the initial position)."),
+    )
+    @click.option(
+        "--save",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=_("Save the games to FILE as JSON lines."),
+    )
+    @lang_option
+    def arena(
+        game: str,
+        more_agents: tuple[str, ...],
+        agent_options: tuple[str, ...],
+        games: int,
+        seed: int,
+        jobs: int | None,
+        start: str | None,
+        save: str | None,
+    ) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        from zermelo.agents.spec import parse_agent
+        from zermelo.games.registry import get_game
+        from zermelo.play import (
+            GameRecord,
+            elo_estimate,
+            pair_tallies,
+            round_robin,
+            run_tasks,
+            save_records,
+            standings,
+            start_state,
+        )
+
+        name = get_game(game).name
+        texts = [*agent_options, *more_agents]
+        if len(texts) < 2:
+            fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
+        specs = [parse_agent(text) for text in texts]
+        if start:
+            start_state(name, None, start)  # a bad position fails here, before any game
+        tasks = round_robin(name, specs, games, seed=seed, start=start)
+        workers = jobs if jobs is not None else os.cpu_count() or 1
+        err = Console(stderr=True, highlight=False)
+        began = time.perf_counter()
+        progress = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            transient=False,
+        )
+        with progress:
+            bar = progress.add_task(_("Games"), total=len(tasks), rate="")
+
+            def finished(record: GameRecord) -> None:
+                done = progress.tasks[0].completed + 1
+                per_minute = 60.0 * done / max(time.perf_counter() - began, 1e-9)
+                rate = _("{rate:.1f} games/min").format(rate=per_minute)
+                progress.update(bar, advance=1, rate=rate)
+
+            records = run_tasks(tasks, jobs=workers, on_record=finished)
+        elapsed = time.perf_counter() - began
+        out = console()
+        if not out.is_terminal:
+            out.width = max(out.width, 120)
+        overall = Table(title=_("Standings: {game}").format(game=name))
+        overall.add_column(_("agent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            overall.add_column(heading, justify="right")
+        ranked = sorted(standings(records).items(), key=lambda item: -item[1].score)
+        for label, tally in ranked:
+            overall.add_row(escape(label), *tally.cells())
+        out.print(overall)
+        pairs = Table(title=_("Pairs (results of the first agent)"))
+        pairs.add_column(_("agent"), no_wrap=True)
+        pairs.add_column(_("opponent"), no_wrap=True)
+        for heading in (_("games"), _("wins"), _("draws"), _("losses"), _("score")):
+            pairs.add_column(heading, justify="right")
+        pairs.add_column(_("Elo [95% interval]"), justify="right", no_wrap=True)
+        for (first, second), tally in pair_tallies(records).items():
+            pairs.add_row(
+                escape(first), escape(second), *tally.cells(), elo_estimate(tally).describe()
+            )
+        out.print(pairs)
+        out.print(
+            _("{count} games, seed {seed}, {jobs} jobs, {seconds:.1f} s").format(
+                count=len(records), seed=seed, jobs=workers, seconds=elapsed
+            )
+        )
+        if save:
+            try:
+                written = save_records(save, records)
+            except OSError as error:
+                fail(_("cannot write {file}: {reason}").format(file=save, reason=error.strerror))
+            out.print(_("Saved {count} games to {file}").format(count=written, file=save))
+
+    return arena

@@ -1,0 +1,257 @@
+"""What every command shares: the translated help chrome, options, consoles and small helpers.
+
+Every mistake in what a person types ends as one line on stderr that says what was wrong and what
+was expected; never a traceback.
+
+Help texts and messages are ours and translated. Click's own words are not in our catalogs: click
+asks Python's ``gettext`` for them in the global domain ``messages``, which no one installs. We
+translate the ones a help screen shows through click's public hooks (the help and version options,
+the "Usage:", "Options" and "Commands" headings, "[default: ...]"); the detail of a usage error
+("No such option: --x", "'x' is not one of ...") stays in English inside our translated error line.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn
+
+import click
+from rich.console import Console
+from rich.progress import ProgressColumn, Task
+from rich.text import Text
+
+from zermelo.core.errors import ZermeloError
+from zermelo.i18n import gettext as _
+
+MAX_SECONDS = 3600.0
+"""The longest thinking time any command accepts, in seconds: one hour."""
+
+
+def lang_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--lang`` on every command; the language itself is set before the CLI is built."""
+    return click.option(
+        "--lang",
+        "lang",
+        default=None,
+        metavar="CODE",
+        expose_value=False,
+        help=_("Language: en, id, nl, vi or tr (default: from LC_ALL, LC_MESSAGES or LANG)."),
+    )(command)
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(
+            _("{value!r} is not a time: expected seconds from 0.01 to {most:g}").format(
+                value=value, most=MAX_SECONDS
+            )
+        )
+    return value
+
+
+def time_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--time SECONDS``, finite and at most an hour."""
+    return click.option(
+        "--time",
+        "time_limit",
+        type=click.FloatRange(min=0.01, max=MAX_SECONDS),
+        callback=_finite,
+        default=None,
+        metavar="SECONDS",
+        help=help_text,
+    )
+
+
+class _Formatter(click.HelpFormatter):
+    """Click's help layout with the words click brings itself in the current language."""
+
+    _DEFAULT = re.compile(r"(?<=\[)default: ([^;\]]*)|(?<=; )default: ([^;\]]*)")
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+    @contextmanager
+    def section(self, name: str) -> Iterator[None]:
+        headings = {"Options": _("Options"), "Commands": _("Commands")}
+        with super().section(headings.get(name, name)):
+            yield
+
+    def write_dl(
+        self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+    ) -> None:
+        def translate(match: re.Match[str]) -> str:
+            value = match.group(1) if match.group(1) is not None else match.group(2)
+            return _("default: {default}").format(default=value)
+
+        super().write_dl(
+            [(term, self._DEFAULT.sub(translate, text)) for term, text in rows],
+            col_max,
+            col_spacing,
+        )
+
+
+class _Context(click.Context):
+    formatter_class = _Formatter
+
+
+class Command(click.Command):
+    """A command with the translated help chrome."""
+
+    context_class = _Context
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+
+class Group(click.Group):
+    """The ``zermelo`` group: its commands get the translated help chrome."""
+
+    context_class = _Context
+    command_class = Command
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+
+def console() -> Console:
+    """Standard output, without rich's guessing at highlights."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def fail(message: str) -> NoReturn:
+    """End the command with ``message`` as its one error line."""
+    raise click.ClickException(message)
+
+
+class RateColumn(ProgressColumn):
+    """Items per second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
+
+
+def read_text_lines(stream: Any, source: str) -> list[str]:
+    """The lines of a binary or text stream, refusing bytes that are not UTF-8 with one line."""
+    data = stream.read()
+    if isinstance(data, str):
+        return data.splitlines()
+    try:
+        return bytes(data).decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        line = bytes(data)[: error.start].count(b"\n") + 1
+        raise ZermeloError(
+            f"{source}, line {line}: byte 0x{bytes(data)[error.start]:02x} is not UTF-8 text; "
+            "expected UTF-8"
+        ) from None
+
+
+def position_or_moves(spec: Any, text: str, options: dict[str, Any]) -> Any:
+    """A position from the game's notation, or from moves played from the empty board."""
+    if not text.strip():
+        return spec.new(**options)
+    try:
+        return spec.parse(text)
+    except ZermeloError as notation_error:
+        state = spec.new(**options)
+        try:
+            for word in text.replace(",", " ").split():
+                state = state.play(state.parse_move(word))
+        except ZermeloError as move_error:
+            raise ZermeloError(
+                f"{text!r} is neither a position ({notation_error}) nor a list of moves "
+                f"({move_error})"
+            ) from None
+        return state
+
+
+def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    text = value.strip().lower()
+    parts = text.split("x")
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 4 for p in parts):
+        raise click.BadParameter(
+            _(
+                "{value!r} is not a board size: expected COLUMNSxROWS such as 7x7, or one number"
+            ).format(value=value)
+        )
+    return int(parts[0]), int(parts[1])
+
+
+def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--size``, ``--k`` and ``--exact``: the rules of m,n,k games and gomoku."""
+    command = click.option(
+        "--exact",
+        is_flag=True,
+        help=_("m,n,k and gomoku: only exactly k in a row wins (no overlines)."),
+    )(command)
+    command = click.option(
+        "--k",
+        "k",
+        type=click.IntRange(min=1, max=99),
+        default=None,
+        help=_("m,n,k: stones in a row that win (default 5, or the board's side if smaller)."),
+    )(command)
+    return click.option(
+        "--size",
+        callback=_parse_size,
+        default=None,
+        metavar="WxH",
+        help=_("m,n,k: board size such as 7x7 (default 15x15)."),
+    )(command)
+
+
+def game_options(
+    game: str, size: tuple[int, int] | None, k: int | None, exact: bool
+) -> dict[str, Any]:
+    """The rule options for ``game``; rules a game does not have are an error, not ignored."""
+    if game == "mnk":
+        options: dict[str, Any] = {"exact": exact}
+        width, height = size if size is not None else (15, 15)
+        options.update(width=width, height=height, k=k if k is not None else min(5, width, height))
+        return options
+    if game == "gomoku":
+        if size is not None or k is not None:
+            raise click.UsageError(
+                _("gomoku is 15x15 with five in a row; use 'mnk' for --size and --k")
+            )
+        return {"exact": exact}
+    if size is not None or k is not None or exact:
+        raise click.UsageError(
+            _("--size, --k and --exact are rules of mnk and gomoku, not of {game}").format(
+                game=game
+            )
+        )
+    return {}
+
+
+def print_board(out: Console, game: str, state: Any) -> None:
+    """The board, for games the terminal can draw."""
+    from zermelo.ui.terminal.boards import view_for
+
+    try:
+        view = view_for(game)
+    except ZermeloError:
+        return
+    out.print(view.render(state, None, rich=out.is_terminal))
+
+
+def format_line(state: Any, line: Sequence[Any]) -> list[str]:
+    """The moves of ``line`` from ``state``, each in the game's notation."""
+    words = []
+    for move in line:
+        words.append(state.format_move(move))
+        state = state.play(move)
+    return words

@@ -1,0 +1,49 @@
+"""``zermelo serve``: the browser UI and its JSON API."""
+
+from __future__ import annotations
+
+import click
+
+from zermelo.cli.common import Command, lang_option
+from zermelo.i18n import gettext as _
+
+
+def command() -> click.Command:
+    """The ``serve`` command, with its help in the current language."""
+
+    @click.command(
+        "serve",
+        cls=Command,
+        help=_(
+            "Serve the browser UI and its JSON API: play every game against the AI, see the value "
+            "of each move and the minimax tree. Binds to 127.0.0.1 (this machine only) unless "
+            "--host says otherwise."
+        ),
+        short_help=_("Play in the browser."),
+    )
+    @click.option(
+        "--host",
+        default="127.0.0.1",
+        show_default=True,
+        help=_("Address to listen on."),
+    )
+    @click.option(
+        "--port",
+        type=click.IntRange(min=0, max=65535),
+        default=8000,
+        show_default=True,
+        help=_("Port to listen on."),
+    )
+    @lang_option
+    def serve(host: str, port: int) -> None:
+        from zermelo.ui.web import serve as run_server
+
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(
+            _("Serving zermelo on http://{address}:{port}/ (Ctrl-C stops)").format(
+                address=shown, port=port
+            )
+        )
+        run_server(host, port)
+
+    return serve
