@@ -58,6 +58,7 @@ Task = tuple[Any, ...]
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(?:(tcp|tls|inproc|ucx|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+:\d{1,5}")
 _POOL_RESTARTS = 3
+_CLOSE_TIMEOUT = 5.0
 
 
 class ClusterError(ZermeloError):
@@ -249,17 +250,38 @@ class DaskExecutor(Executor):
         try:
             for future in as_completed(futures):
                 yield futures[future], future.result()
+        except BaseException:
+            # Stopped (Ctrl-C, an error): the unfinished tasks are of no use to anyone.
+            self.client.cancel(list(futures), force=True)
+            raise
         finally:
             for future in futures:
                 future.release()
 
     def close(self) -> None:
+        """Disconnect; a cluster started here is stopped, its workers killed after a few
+        seconds if a task keeps them busy (a compiled search does not stop in the middle)."""
         client = getattr(self, "client", None)
         if client is not None:
-            client.close()
+            client.close(timeout=_CLOSE_TIMEOUT)
         if self._cluster is not None:
-            self._cluster.close()
-            self._cluster = None
+            cluster, self._cluster = self._cluster, None
+            try:
+                cluster.close(timeout=_CLOSE_TIMEOUT)
+            except Exception:  # a worker that would not stop: kill them all
+                for process in _worker_processes(cluster):
+                    process.kill()
+
+
+def _worker_processes(cluster: Any) -> list[Any]:
+    """The operating-system processes of a local cluster's workers (best effort)."""
+    found = []
+    for nanny in getattr(cluster, "workers", {}).values():
+        process = getattr(getattr(nanny, "process", None), "process", None)
+        inner = getattr(process, "_process", None)
+        if inner is not None:
+            found.append(inner)
+    return found
 
 
 def open_executor(

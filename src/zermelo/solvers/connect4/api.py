@@ -28,6 +28,7 @@ __all__ = [
     "solve",
     "solve_chunks",
     "solve_lines",
+    "solve_texts",
 ]
 
 LEVELS = ("easy", "medium", "hard")
@@ -127,6 +128,15 @@ def solve_chunks(
                 yield LineOutcome(line_number, text, None, item)
             else:
                 yield LineOutcome(line_number, text, next(results))
+
+
+def solve_texts(
+    texts: Sequence[str], width: int = 7, height: int = 6, weak: bool = False
+) -> list[int]:
+    """The scores of positions given as move strings, solved as one batch by this process's
+    shared solver (its table stays warm from one call to the next): a task of a batch solve on
+    :mod:`zermelo.parallel`. A text that does not parse raises, quoting it."""
+    return [r.score for r in default_solver(width, height).solve_many(texts, weak=weak)]
 
 
 @dataclass(frozen=True, slots=True)
