@@ -25,7 +25,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import zermelo
-from conftest import english_env
+from conftest import english_env, run_cli
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import ZermeloError
 from zermelo.games.connect4 import Connect4State
@@ -179,6 +179,49 @@ def test_the_local_pool_survives_a_dead_worker(tmp_path: Path) -> None:
     with LocalExecutor(2) as pool:
         results = run_job(pool, _die_once, tasks)
     assert results == {str(i): i * i for i in range(12)}
+
+
+# -- the command line ------------------------------------------------------------------------------
+
+
+def test_solve_on_a_cluster_resumes_and_equals_the_local_run(tmp_path: Path) -> None:
+    texts = positions(30, seed=17)
+    stdin = "\n".join([*texts[:10], "8x", *texts[10:]]) + "\n"
+    local = run_cli("solve", "connect4", "--best", stdin=stdin)
+    assert local.returncode == 1 and "line 11: invalid position '8x'" in local.stderr
+    assert [line.split()[1] for line in local.stdout.splitlines()] == [
+        str(score) for score in direct_scores(texts)
+    ]
+    store = tmp_path / "solve.jsonl"
+    first = run_cli("solve", "connect4", "--best", "--resume", str(store), stdin=stdin)
+    assert (first.stdout, first.returncode) == (local.stdout, 1)
+    again = run_cli("solve", "connect4", "--best", "--resume", str(store), stdin=stdin)
+    assert again.stdout == local.stdout and len(store.read_text().splitlines()) == 2
+    other = run_cli("solve", "connect4", "--resume", str(store), stdin=stdin)
+    assert other.returncode == 2 and "another job" in other.stderr
+    assert "Traceback" not in other.stderr
+
+
+def test_bad_cluster_options_get_one_line() -> None:
+    bad = run_cli("solve", "connect4", "4", "--cluster", "somewhere")
+    assert bad.returncode == 2 and "--cluster 'somewhere': expected 'local'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+    stats = run_cli("solve", "connect4", "4", "--stats", "--cluster", "local")
+    assert stats.returncode == 2 and "leave out --cluster" in stats.stderr
+    arena = run_cli("arena", "tictactoe", "--agents", "random", "random", "--cluster", "x:y")
+    assert arena.returncode == 2 and "Traceback" not in arena.stderr
+
+
+def test_arena_resumes_from_its_file(tmp_path: Path) -> None:
+    store = tmp_path / "arena.jsonl"
+    args = ("arena", "tictactoe", "--agents", "random", "medium", "--games", "4", "--seed", "3")
+    plain = run_cli(*args, "--jobs", "1")
+    first = run_cli(*args, "--resume", str(store))
+    again = run_cli(*args, "--resume", str(store))
+    table = [line for line in plain.stdout.splitlines() if "%" in line]
+    assert table and [line for line in first.stdout.splitlines() if "%" in line] == table
+    assert [line for line in again.stdout.splitlines() if "%" in line] == table
+    assert len(store.read_text().splitlines()) == 5
 
 
 # -- a real cluster on 127.0.0.1 --------------------------------------------------------------------

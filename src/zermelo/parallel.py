@@ -215,7 +215,7 @@ class DaskExecutor(Executor):
                     n_workers=spec.workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # a free port: never a clash with another cluster
                     silence_logs=40,
                 )
                 self.client: Any = Client(self._cluster, timeout=timeout)

@@ -9,6 +9,7 @@ import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from zermelo.core.errors import BudgetError, ZermeloError
 from zermelo.games.connect4 import Connect4State
@@ -131,12 +132,20 @@ def solve_chunks(
 
 
 def solve_texts(
-    texts: Sequence[str], width: int = 7, height: int = 6, weak: bool = False
-) -> list[int]:
+    texts: Sequence[str],
+    width: int = 7,
+    height: int = 6,
+    weak: bool = False,
+    best_moves: bool = False,
+) -> list[Any]:
     """The scores of positions given as move strings, solved as one batch by this process's
     shared solver (its table stays warm from one call to the next): a task of a batch solve on
-    :mod:`zermelo.parallel`. A text that does not parse raises, quoting it."""
-    return [r.score for r in default_solver(width, height).solve_many(texts, weak=weak)]
+    :mod:`zermelo.parallel`. With ``best_moves`` each item is ``[score, best columns]``, the
+    columns 0-based. A text that does not parse raises, quoting it."""
+    results = default_solver(width, height).solve_many(texts, weak=weak, best_moves=best_moves)
+    if best_moves:
+        return [[r.score, list(r.best_moves)] for r in results]
+    return [r.score for r in results]
 
 
 @dataclass(frozen=True, slots=True)

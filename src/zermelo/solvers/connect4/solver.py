@@ -228,6 +228,22 @@ class Connect4Solver:
             self._tt.fill(0)
             self._prefaulted = True
 
+    def warm_up(self) -> None:
+        """Load (or compile) the kernel's entry points now, so that the first position solved
+        afterwards is not charged for it: numba loads a function from its cache on its first
+        call. Uses a position that is decided at once, so the table is not touched."""
+        if self.height < 4:
+            return
+        state = Connect4State.parse("12" * 3, self.width, self.height)  # 3 stacked: a win next
+        k = self.kernel
+        work = self._start_call()
+        k.solve(state.current, state.mask, state.ply, False, self._tt, self._geo, work)
+        k.at_most(state.current, state.mask, state.ply, 0, self._tt, self._geo, work)
+        self.solve_batch([(state.current, state.mask, state.ply)], fresh=False)
+        k.mirror(state.current + state.mask, self.width, self.height)
+        k.has_alignment(state.current, self.height)
+        k.canonical(state.current + state.mask, state.ply, self.width, self.height, 0)
+
     # -- table --------------------------------------------------------------------------------
 
     def new_generation(self) -> None:
