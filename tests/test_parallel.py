@@ -362,3 +362,48 @@ def test_a_lost_worker_loses_nothing(cluster: Cluster, tmp_path: Path) -> None:
     assert remote == run_job(LocalExecutor(1), solve_texts, tasks)
     keys = [line for line in path.read_text().splitlines()[1:]]
     assert len(keys) == len(tasks) == len(set(keys))
+
+
+# -- the ahead-of-time kernel -----------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_ahead_of_time_kernel_is_the_same_kernel_without_numba(tmp_path: Path) -> None:
+    """Build the extension into an empty cache, then solve with it in a process that never
+    imports numba: same scores as the file's (and so as the numba kernel's)."""
+    env = english_env({"ZERMELO_CACHE_DIR": str(tmp_path), "ZERMELO_NO_AOT": "1"})
+    build = subprocess.run(
+        [sys.executable, "-c", "from zermelo.solvers.connect4 import aot; print(aot.build())"],
+        capture_output=True, text=True, env=env, timeout=600, check=False,
+    )  # fmt: skip
+    assert build.returncode == 0, build.stderr
+    texts = positions(30, seed=19)
+    check = (
+        "import sys\n"
+        "from zermelo.solvers.connect4 import kernel, Connect4Solver\n"
+        "assert kernel.AHEAD_OF_TIME and 'numba' not in sys.modules\n"
+        "solver = Connect4Solver(book=False, table_bits=18)\n"
+        "print(' '.join(str(solver.score(t)) for t in sys.argv[1:]))\n"
+        "assert 'numba' not in sys.modules\n"
+    )
+    env["ZERMELO_NO_AOT"] = "0"
+    run = subprocess.run(
+        [sys.executable, "-c", check, *texts],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [str(s) for s in direct_scores(texts)]
+
+
+def test_a_failed_or_disabled_ahead_of_time_build_is_not_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zermelo.solvers.connect4 import aot
+
+    monkeypatch.setenv("ZERMELO_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("ZERMELO_NO_AOT", "1")
+    assert aot.load() is None and not aot.build_in_background()
+    monkeypatch.setenv("ZERMELO_NO_AOT", "0")
+    aot.module_path().with_suffix(".failed").write_text("no compiler")
+    assert aot.load() is None and not aot.build_in_background()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [aot.module_path().stem + ".failed"]
