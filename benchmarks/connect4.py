@@ -323,7 +323,13 @@ def main(argv: list[str] | None = None) -> None:
             "the call), mean over the set; ours / ref <= 1 means ours is as fast or faster; "
             f"our JIT warm-up ({warm_up:.2f} s: import, cache load, table allocation and first "
             "touch, one solve) is not in them. pure Python: the same kernel without numba, on "
-            "the first positions only."
+            "the first positions only. Our kernel: "
+            + (
+                "compiled ahead of time (numba.pycc)"
+                if getattr(kernel_module(), "AHEAD_OF_TIME", False)
+                else "numba JIT"
+            )
+            + "."
         )
         if args.process_lines > 1:
             console.print(

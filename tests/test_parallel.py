@@ -343,6 +343,15 @@ def test_arena_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     assert [game(r) for r in resumed] == [game(r) for r in local]
 
 
+def test_self_play_on_the_cluster(cluster: Cluster) -> None:
+    from zermelo.solvers.gomoku_tuning import self_play
+
+    with DaskExecutor(parse_cluster(cluster.address)) as executor:
+        x, y = self_play(3, seed=4, nodes_per_move=40, executor=executor)
+    local_x, local_y = self_play(3, seed=4, nodes_per_move=40)
+    assert len(y) > 0 and (x == local_x).all() and (y == local_y).all()
+
+
 def test_a_lost_worker_loses_nothing(cluster: Cluster, tmp_path: Path) -> None:
     """Runs last: it kills one of the two workers."""
     texts = positions(40, seed=13, plies=(10, 16))

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, lang_option
+from zermelo.cli.common import Command, cluster_options, console, lang_option
 from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
 
@@ -52,7 +52,16 @@ def command() -> click.Command:
         help=_("Where to save the tuned weights."),
     )
     @lang_option
-    def tune(game: str, games: int, match_games: int, seed: int, out: str) -> None:
+    @cluster_options
+    def tune(
+        game: str,
+        games: int,
+        match_games: int,
+        seed: int,
+        out: str,
+        cluster: str | None,
+        resume: str | None,
+    ) -> None:
         from zermelo.games.registry import get_game
 
         if get_game(game).name != "gomoku":
@@ -71,7 +80,24 @@ def command() -> click.Command:
                     tasks[stage] = bar.add_task(stage, total=total)
                 bar.update(tasks[stage], completed=done, total=total)
 
-            report = tune_weights(games, seed=seed, path=out, progress=progress)
+            store = None
+            if resume is not None:
+                from pathlib import Path
+
+                from zermelo.parallel import ResultStore
+
+                meta = {"job": "gomoku-self-play", "games": games, "seed": seed}
+                store = ResultStore(Path(resume), meta)
+            if cluster is None:
+                report = tune_weights(games, seed=seed, path=out, progress=progress, store=store)
+            else:
+                from zermelo.parallel import open_executor
+
+                with open_executor(cluster) as executor:
+                    report = tune_weights(
+                        games, seed=seed, path=out, progress=progress, executor=executor,
+                        store=store,
+                    )  # fmt: skip
             result = None
             if match_games:
                 result = play_match(
