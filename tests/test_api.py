@@ -8,6 +8,7 @@ EXPECTED = {
     "BudgetError",
     "GameSpec",
     "IllegalMoveError",
+    "InvalidOptionError",
     "InvalidPositionError",
     "MoveValue",
     "ParseError",
@@ -39,6 +40,7 @@ def test_error_tree() -> None:
         "ParseError",
         "IllegalMoveError",
         "InvalidPositionError",
+        "InvalidOptionError",
         "BudgetError",
         "UnknownGameError",
     ):

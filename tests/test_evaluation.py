@@ -21,16 +21,10 @@ from zermelo.games.mnk_eval import (
     Evaluation,
     class_counts,
     default_evaluation,
-    load_evaluation,
 )
 from zermelo.games.mnk_lines import CLASS_NAMES, line_table
-from zermelo.solvers.gomoku_tuning import (
-    fit_logistic,
-    play_match,
-    save_evaluation,
-    self_play,
-    tune,
-)
+from zermelo.solvers.gomoku.weights import load_evaluation, save_evaluation
+from zermelo.solvers.gomoku_tuning import fit_logistic, play_match, self_play, tune
 
 
 def play_all(state: MnkState, moves: str) -> MnkState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
@@ -40,6 +40,17 @@ def position(x_stones: str, o_stones: str, to_move: str = "x", exact: bool = Fal
     return state
 
 
+NODES = 10_000
+"""The node budget of a move in these tests: about half a second here, and the same search
+whatever the machine's load (a clock would make the result depend on it)."""
+
+
+def pick(state: MnkState, level: str = "hard", seed: int | None = None) -> int:
+    """The move of a ``level`` engine searching :data:`NODES` nodes, seeded like ``choose``."""
+    rng = None if seed is None else random.Random(seed)
+    return Engine(level).search(state, None, rng, node_limit=NODES).move
+
+
 def names(state: MnkState, moves: list[int] | tuple[int, ...]) -> list[str]:
     return [state.format_move(m) for m in moves]
 
@@ -49,7 +60,7 @@ def test_completes_a_five_rather_than_blocking(level: str) -> None:
     # Both sides have a four; x to move must win, not block.
     state = position("h8 i8 j8 k8", "c3 c4 c5 c6")
     for seed in range(3):
-        move = choose(state, 0.5, random.Random(seed), level=level)
+        move = pick(state, level, seed)
         assert state.play(move).winner == Player.FIRST, state.format_move(move)
 
 
@@ -58,7 +69,7 @@ def test_blocks_a_four(level: str) -> None:
     # o has a closed four d4-g4 (x on c4); x has only a two.
     state = position("c4 k10 k11", "d4 e4 f4 g4", to_move="x")
     for seed in range(3):
-        move = choose(state, 0.5, random.Random(seed), level=level)
+        move = pick(state, level, seed)
         assert state.format_move(move) == "h4"
 
 
@@ -67,7 +78,7 @@ def test_answers_an_open_three(level: str) -> None:
     # o: open three e5 f5 g5 with room on both sides; x has scattered stones and no threat.
     state = position("k12 c12 m3", "e5 f5 g5")
     for seed in range(3):
-        move = choose(state, 0.5, random.Random(seed), level=level)
+        move = pick(state, level, seed)
         assert state.format_move(move) in {"d5", "h5"}
 
 
@@ -122,8 +133,7 @@ def random_games(draw: st.DrawFn) -> MnkState:
 @settings(max_examples=60, deadline=None)
 @given(random_games())
 def test_engine_never_misses_a_five_or_a_block_and_its_vcfs_are_sound(state: MnkState) -> None:
-    if state.is_terminal():
-        return
+    assume(not state.is_terminal())
     result = Engine("hard").search(state, None, node_limit=300)
     child = state.play(result.move)
     me = state.to_move
@@ -145,7 +155,7 @@ def _completes(state: MnkState, point: int, side: Player) -> bool:
 
 def test_engine_plays_the_vcf_and_wins_it_against_itself() -> None:
     state = vcf_puzzle()
-    result = Engine("hard").search(state, 2.0)
+    result = Engine("hard").search(state, None, node_limit=4 * NODES)
     assert result.reason == "vcf"
     assert result.value > EVAL_LIMIT
     assert result.describe() == f"win in {len(result.pv)}"
@@ -154,7 +164,7 @@ def test_engine_plays_the_vcf_and_wins_it_against_itself() -> None:
     for _ in range(12):
         if node.is_terminal():
             break
-        node = node.play(engine.search(node, 0.5).move)
+        node = node.play(engine.search(node, None, node_limit=NODES).move)
     assert node.winner == Player.FIRST
 
 
@@ -164,7 +174,7 @@ def test_no_vcf_on_a_quiet_board() -> None:
 
 
 def test_empty_board_opens_in_the_centre() -> None:
-    assert names(gomoku(), [choose(gomoku(), 0.2)]) == ["h8"]
+    assert names(gomoku(), [pick(gomoku())]) == ["h8"]
 
 
 def test_search_reports_and_is_deterministic_without_rng() -> None:
@@ -195,6 +205,13 @@ def test_player_wraps_engine_with_its_rng_and_clock() -> None:
     assert player.level == "medium"
 
 
+def test_choose_under_a_clock_still_blocks_a_four() -> None:
+    # A single four is blocked before any search, so however little the clock allows.
+    state = position("c4 k10 k11", "d4 e4 f4 g4", to_move="x")
+    for level in LEVELS:
+        assert state.format_move(choose(state, 0.01, random.Random(1), level=level)) == "h4"
+
+
 def test_errors() -> None:
     with pytest.raises(ZermeloError, match="'brutal'"):
         Engine("brutal")
@@ -212,7 +229,7 @@ def test_exact_rule_engine_does_not_count_on_an_overline() -> None:
     # x: c8 d8 e8 . g8 h8 -- f8 would make six, which does not win with exactly five;
     # x also has a real four elsewhere (k2-n2, j2 taken by o).
     state = position("c8 d8 e8 g8 h8 k2 l2 m2 n2", "j2 c2 d2 e3", exact=True)
-    move = choose(state, 0.3)
+    move = pick(state)
     assert state.format_move(move) == "o2"
     assert state.play(move).winner == Player.FIRST
 
@@ -225,7 +242,7 @@ def test_small_board_engine_is_safe() -> None:
         state = new_game(3, 3, 3)
         while not state.is_terminal():
             if state.to_move == Player.FIRST:
-                state = state.play(engine.search(state, 0.2).move)
+                state = state.play(engine.search(state, None, node_limit=NODES).move)
             else:
                 state = state.play(rng.choice(state.legal_moves()))
         assert state.winner != Player.SECOND
@@ -236,7 +253,7 @@ def test_hard_finds_a_double_open_three_by_threat_search() -> None:
     # are on the board, so there is no VCF; the VCT search must find it.
     state = position("f8 g8 h6 h7", "b2 m3 c13 m13")
     assert find_vcf(state) is None
-    result = Engine("hard").search(state, 2.0)
+    result = Engine("hard").search(state, None, node_limit=4 * NODES)
     assert state.format_move(result.move) == "h8"
     assert result.reason == "vct"
     assert result.value > EVAL_LIMIT
@@ -246,7 +263,7 @@ def test_hard_finds_a_double_open_three_by_threat_search() -> None:
     for _ in range(14):
         if node.is_terminal():
             break
-        node = node.play(engine.search(node, 0.5).move)
+        node = node.play(engine.search(node, None, node_limit=NODES).move)
     assert node.winner == Player.FIRST
 
 
@@ -265,18 +282,16 @@ def test_generic_alphabeta_searches_only_near_the_stones() -> None:
 def test_weak_levels_are_reproducible_with_a_seed() -> None:
     state = position("h8 i9 g7", "h9 h7")
     for level in ("easy", "medium"):
-        first = [choose(state, 5.0, random.Random(seed), level=level) for seed in range(4)]
-        again = [choose(state, 5.0, random.Random(seed), level=level) for seed in range(4)]
+        first = [pick(state, level, seed) for seed in range(4)]
+        again = [pick(state, level, seed) for seed in range(4)]
         assert first == again
 
 
 def test_easy_sometimes_misses_an_open_three_hard_never_does() -> None:
     state = position("k12 c12 m3", "e5 f5 g5")
     answers = {"d5", "h5"}
-    easy = {
-        state.format_move(choose(state, 1.0, random.Random(s), level="easy")) for s in range(20)
-    }
+    easy = {state.format_move(pick(state, "easy", s)) for s in range(20)}
     assert easy - answers, "easy should overlook the open three now and then"
     assert easy & answers, "easy should also see it sometimes"
-    hard = {state.format_move(choose(state, 0.3, random.Random(s), level="hard")) for s in range(3)}
+    hard = {state.format_move(pick(state, "hard", s)) for s in range(3)}
     assert hard <= answers

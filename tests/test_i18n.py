@@ -101,8 +101,8 @@ def test_template_is_up_to_date_with_the_code(template: Catalog) -> None:
     language below: new strings cannot slip through untranslated."""
     in_code = catalogs.msgids(catalogs.template_from_sources(ROOT))
     in_template = catalogs.msgids(template)
-    assert in_code - in_template == set(), "run: python -m zermelo.i18n.catalogs extract"
-    assert in_template - in_code == set(), "run: python -m zermelo.i18n.catalogs extract"
+    assert in_code - in_template == set(), "run: python scripts/catalogs.py extract"
+    assert in_template - in_code == set(), "run: python scripts/catalogs.py extract"
 
 
 def test_extraction_finds_the_strings_the_front_ends_show(template: Catalog) -> None:

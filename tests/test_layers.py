@@ -32,6 +32,19 @@ def test_no_printing_or_reading_below_the_front_ends(package: str) -> None:
                 assert node.func.id not in ("print", "input"), f"{path.name}:{node.lineno}"
 
 
+@pytest.mark.parametrize("path", _modules("games"), ids=lambda path: path.name)
+def test_the_rules_open_no_files(path: Path) -> None:
+    """With the import contract that keeps os, pathlib and io out of games/: rules read no file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            assert node.func.id != "open", f"{path.name}:{node.lineno}"
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in ("read_text", "read_bytes", "files"), (
+                f"{path.name}:{node.lineno}"
+            )
+
+
 def _cycles(graph: grimp.ImportGraph) -> list[list[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm)."""
     imports = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}

@@ -382,7 +382,7 @@ def test_the_ahead_of_time_kernel_is_the_same_kernel_without_numba(tmp_path: Pat
     imports numba: same scores as the file's (and so as the numba kernel's)."""
     env = english_env({"ZERMELO_CACHE_DIR": str(tmp_path), "ZERMELO_NO_AOT": "1"})
     build = subprocess.run(
-        [sys.executable, "-c", "from zermelo.solvers.connect4 import aot; print(aot.build())"],
+        [sys.executable, "-c", "from zermelo.solvers.connect4 import aot, kernel; print(aot.build(kernel))"],
         capture_output=True, text=True, env=env, timeout=600, check=False,
     )  # fmt: skip
     assert build.returncode == 0, build.stderr

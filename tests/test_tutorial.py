@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.errors import IllegalMoveError, ZermeloError
@@ -127,8 +127,7 @@ boards = st.lists(st.sampled_from([" ", "X", "O"]), min_size=9, max_size=9)
 @settings(max_examples=150, deadline=None)
 @given(boards, st.booleans())
 def test_minimax_gives_the_tutorials_values(board: list[str], is_maximizing: bool) -> None:
-    if board.count(" ") > 6:  # keep the reference's full tree small
-        return
+    assume(board.count(" ") <= 6)  # keep the reference's full tree small
     game = TicTacToe()
     game.board = list(board)
     expected = TutorialReference(board).minimax(is_maximizing)

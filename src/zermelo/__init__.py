@@ -1,12 +1,14 @@
 """zermelo: game search from the minimax tutorial, made real.
 
-The public API is small on purpose: the State protocol and its scores, the search algorithms, the
-game registry and the tutorial's class. Everything else lives in its subpackage.
+The public API is small on purpose: the State protocol and its scores, the errors, the search
+algorithms and the game registry. Everything else lives in its subpackage, the tutorial's class
+in :mod:`zermelo.tutorial`.
 """
 
 from zermelo.core import (
     BudgetError,
     IllegalMoveError,
+    InvalidOptionError,
     InvalidPositionError,
     ParseError,
     Player,
@@ -32,6 +34,7 @@ __all__ = [
     "BudgetError",
     "GameSpec",
     "IllegalMoveError",
+    "InvalidOptionError",
     "InvalidPositionError",
     "MoveValue",
     "ParseError",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
 
-from zermelo.core.errors import BudgetError, IllegalMoveError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.search import analyze, minimax
 from zermelo.search.mcts import Mcts, epsilon_greedy, mcts, search_moves
@@ -132,19 +133,33 @@ def test_candidate_moves_replace_legal_moves() -> None:
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "options"),
+    ("kwargs", "fragment"),
     [
-        ({}, {}),
-        ({"iterations": 0}, {}),
-        ({"time_limit": 0.0}, {}),
-        ({"iterations": 10}, {"exploration": -1.0}),
-        ({"iterations": 10}, {"cutoff": -1}),
-        ({"iterations": 10}, {"eval_scale": 0.0}),
+        ({}, "needs a budget"),
+        ({"iterations": 0}, "iterations must be at least 1, got 0"),
+        ({"time_limit": 0.0}, "positive number of seconds, got 0.0"),
     ],
 )
-def test_bad_budgets_are_refused(kwargs: dict[str, Any], options: dict[str, Any]) -> None:
-    with pytest.raises(BudgetError):
-        mcts(TicTacToeState.initial(), **kwargs, **options)
+def test_bad_budgets_are_refused(kwargs: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(BudgetError, match=re.escape(fragment)):
+        mcts(TicTacToeState.initial(), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"exploration": -1.0}, "exploration constant must be 0 or more, got -1.0"),
+        ({"cutoff": -1}, "cut-off must be 0 plies or more, got -1"),
+        ({"eval_scale": 0.0}, "evaluation scale must be positive, got 0.0"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(InvalidOptionError, match=re.escape(fragment)):
+        mcts(TicTacToeState.initial(), iterations=10, **options)
+    with pytest.raises(
+        InvalidOptionError, match=re.escape("epsilon must be between 0 and 1, got 1.5")
+    ):
+        epsilon_greedy(1.5)
 
 
 def test_terminal_position_has_no_move() -> None:

@@ -14,11 +14,14 @@ from starlette.testclient import TestClient
 from zermelo.ui.web import create_app
 
 STARTUP_SECONDS = 10.0
+LOCAL = "http://127.0.0.1"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
+    """One application (and one set of search processes) for the whole session: it keeps no
+    state between requests."""
+    with TestClient(create_app(), base_url=LOCAL, raise_server_exceptions=True) as test_client:
         yield test_client
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -15,8 +16,8 @@ from starlette.testclient import TestClient
 from zermelo.core.errors import BudgetError
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.search import minimax, parent_score
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web import create_app
-from zermelo.ui.web.adapters import winning_cells
 from zermelo.ui.web.api import (
     MAX_BODY,
     MAX_NODES,
@@ -24,12 +25,12 @@ from zermelo.ui.web.api import (
     MIN_NODES,
     MIN_TIME,
     Budget,
-    BusyError,
-    SearchGate,
 )
+from zermelo.ui.web.lanes import BusyError, FastLane
 from zermelo.ui.web.messages import WEB_MESSAGES, best_language
 
 _APP = create_app()
+LOCAL = "http://127.0.0.1"
 
 
 def error_of(response: Any) -> dict[str, str]:
@@ -133,14 +134,14 @@ def test_hard_ai_takes_an_immediate_win(client: TestClient) -> None:
     assert answer["line"] == [[1, 0], [1, 1], [1, 2]]
 
 
-def test_winning_cells_finds_every_run_of_k_or_more() -> None:
+def test_winning_line_finds_every_run_of_k_or_more() -> None:
     cells = ["XXXX.", "O.O..", "OX...", "O.X..", "O..X."]
-    assert winning_cells(cells, "X", 4) == [[0, 0], [0, 1], [0, 2], [0, 3]]
-    assert winning_cells(cells, "O", 4) == [[1, 0], [2, 0], [3, 0], [4, 0]]
-    assert winning_cells(cells, "O", 5) == []
-    assert winning_cells(["X..", ".X.", "..X"], "X", 3) == [[0, 0], [1, 1], [2, 2]]
-    assert winning_cells(["..X", ".X.", "X.."], "X", 3) == [[0, 2], [1, 1], [2, 0]]
-    assert winning_cells(["XO.", "OX.", "..."], "X", 3) == []
+    assert winning_line(cells, "X", 4) == [(0, 0), (0, 1), (0, 2), (0, 3)]
+    assert winning_line(cells, "O", 4) == [(1, 0), (2, 0), (3, 0), (4, 0)]
+    assert winning_line(cells, "O", 5) == []
+    assert winning_line(["X..", ".X.", "..X"], "X", 3) == [(0, 0), (1, 1), (2, 2)]
+    assert winning_line(["..X", ".X.", "X.."], "X", 3) == [(0, 2), (1, 1), (2, 0)]
+    assert winning_line(["XO.", "OX.", "..."], "X", 3) == []
 
 
 def test_a_running_or_drawn_game_has_no_winning_line(client: TestClient) -> None:
@@ -240,7 +241,7 @@ def test_bodies_that_are_not_json_objects_are_refused(client: TestClient) -> Non
 
 def test_oversized_bodies_are_refused_before_parsing(client: TestClient) -> None:
     body = json.dumps({"game": "tictactoe", "pad": "x" * MAX_BODY})
-    response = client.post("/api/state", content=body)
+    response = client.post("/api/state", content=body, headers={"content-type": "application/json"})
     assert response.status_code == 413
     error = error_of(response)
     assert error["type"] == "TooLargeError"
@@ -284,11 +285,19 @@ _bodies = st.fixed_dictionaries(
 )
 
 
+@pytest.fixture(scope="module")
+def shared_client() -> Iterator[TestClient]:
+    """One client (and one set of search processes) for every example of a fuzz test."""
+    with TestClient(_APP, base_url=LOCAL) as client:
+        yield client
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(endpoint=st.sampled_from(["state", "play", "analyze", "tree"]), body=_bodies)
-def test_no_request_body_makes_the_server_fail(endpoint: str, body: dict[str, Any]) -> None:
-    with TestClient(_APP) as client:
-        response = client.post(f"/api/{endpoint}", json=body)
+def test_no_request_body_makes_the_server_fail(
+    shared_client: TestClient, endpoint: str, body: dict[str, Any]
+) -> None:
+    response = shared_client.post(f"/api/{endpoint}", json=body)
     assert response.status_code < 500, (body, response.text)
     if response.status_code >= 400:
         assert error_of(response)["message"]
@@ -306,8 +315,8 @@ def test_budgets_are_clamped_to_the_server_limits() -> None:
     assert math.isfinite(Budget.from_json(None).time)
 
 
-def test_the_search_gate_refuses_work_beyond_its_queue() -> None:
-    gate = SearchGate(threads=1, waiting=0)
+def test_the_fast_lane_refuses_work_beyond_its_queue() -> None:
+    gate = FastLane(threads=1, waiting=0)
     results: list[object] = []
 
     async def scenario() -> None:
@@ -336,7 +345,7 @@ def test_the_search_gate_refuses_work_beyond_its_queue() -> None:
     anyio.run(scenario)
     assert isinstance(results[0], BusyError)
     assert results[1] == "done"
-    assert gate.queued == 0
+    assert gate.active == 0
 
 
 # -- the thinking overlay's numbers ----------------------------------------------------------------

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from zermelo.games.tictactoe import TicTacToeState
-from zermelo.ui.web.adapters import available_games
 from zermelo.ui.web.messages import messages_for
 
 pytestmark = pytest.mark.browser
@@ -217,9 +216,6 @@ def test_the_board_fits_a_phone_screen(browser: Any, live_server: str) -> None:
         context.close()
 
 
-@pytest.mark.skipif(
-    "connect4" not in available_games(), reason="Connect Four has not landed on this branch yet"
-)
 def test_a_connect_four_click_drops_the_disc_into_that_column(page: Page, live_server: str) -> None:
     open_page(page, live_server, "?game=connect4&level=easy&seed=4")
     expect(page.locator("#board .column")).to_have_count(7)
@@ -260,7 +256,6 @@ def test_the_page_follows_the_browsers_language(browser: Any, live_server: str) 
         context.close()
 
 
-@pytest.mark.skipif("mnk" not in available_games(), reason="m,n,k has not landed on this branch")
 def test_game_options_change_the_board(page: Page, live_server: str) -> None:
     open_page(page, live_server, "?game=mnk&level=easy")
     expect(page.locator("#board .cell")).to_have_count(15 * 15)

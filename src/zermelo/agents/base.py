@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from zermelo.core.errors import IllegalMoveError
 
 __all__ = ["Agent", "RandomAgent"]
 
 
-@runtime_checkable
 class Agent(Protocol):
     """A player. ``name`` is a short label for tables and logs."""
 

@@ -33,7 +33,7 @@ def build_cli() -> click.Group:
     @click.group(
         cls=Group,
         context_settings={"help_option_names": ["-h", "--help"]},
-        help=_("Game search from the minimax tutorial: play, analyse and solve games."),
+        help=_("Game search from the minimax tutorial: play, analyze and solve games."),
     )
     @click.version_option(
         version=__version__,

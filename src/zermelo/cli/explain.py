@@ -57,7 +57,7 @@ def command() -> click.Command:
                 f"explain works on gomoku and mnk; for {spec.name} use 'zermelo analyze'"
             )
         from zermelo.games.mnk_eval import explain as explain_state
-        from zermelo.games.mnk_eval import load_evaluation
+        from zermelo.solvers.gomoku.weights import load_evaluation
 
         state = position_or_moves(spec, position, game_options(spec.name, size, k, exact))
         evaluation = load_evaluation(weights) if weights else None

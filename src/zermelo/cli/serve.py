@@ -34,8 +34,18 @@ def command() -> click.Command:
         show_default=True,
         help=_("Port to listen on."),
     )
+    @click.option(
+        "--allowed-host",
+        "allowed_hosts",
+        multiple=True,
+        metavar="NAME",
+        help=_(
+            "Also answer requests for this host name (repeatable); localhost, 127.0.0.1, [::1] "
+            "and --host are always allowed, any other name is refused."
+        ),
+    )
     @lang_option
-    def serve(host: str, port: int) -> None:
+    def serve(host: str, port: int, allowed_hosts: tuple[str, ...]) -> None:
         from zermelo.ui.web import serve as run_server
 
         shown = f"[{host}]" if ":" in host else host
@@ -44,6 +54,6 @@ def command() -> click.Command:
                 address=shown, port=port
             )
         )
-        run_server(host, port)
+        run_server(host, port, allowed_hosts=allowed_hosts)
 
     return serve

@@ -3,6 +3,7 @@
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
+    InvalidOptionError,
     InvalidPositionError,
     ParseError,
     UnknownGameError,
@@ -26,6 +27,7 @@ __all__ = [
     "WIN",
     "BudgetError",
     "IllegalMoveError",
+    "InvalidOptionError",
     "InvalidPositionError",
     "Move",
     "Outcome",

@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "BudgetError",
     "IllegalMoveError",
+    "InvalidOptionError",
     "InvalidPositionError",
     "ParseError",
     "UnknownGameError",
@@ -33,8 +34,13 @@ class InvalidPositionError(ZermeloError):
     """A position that no legal game reaches, or that breaks the rules' invariants."""
 
 
+class InvalidOptionError(ZermeloError):
+    """A setting of a search or a game outside its range (an exploration constant, a weight)."""
+
+
 class BudgetError(ZermeloError):
-    """A search budget (time, nodes, depth) that is not usable."""
+    """A budget of a search (its time, nodes, depth or table size) that is not usable, or that
+    ran out before the search could answer."""
 
 
 class UnknownGameError(ZermeloError):

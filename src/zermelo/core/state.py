@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Sequence
-from typing import Protocol, Self, TypeVar, runtime_checkable
+from typing import Protocol, Self, TypeVar
 
 __all__ = ["Move", "Player", "State", "supports_evaluation"]
 
@@ -38,7 +38,6 @@ class Player(enum.IntEnum):
         return Player(1 - self)
 
 
-@runtime_checkable
 class State(Protocol[Move]):
     """A position of a two-player, zero-sum game of perfect information."""
 

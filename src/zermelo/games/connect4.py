@@ -68,7 +68,7 @@ class Geometry(NamedTuple):
     """Every line of four cells, as masks (for the evaluation)."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def geometry(width: int = DEFAULT_WIDTH, height: int = DEFAULT_HEIGHT) -> Geometry:
     """The masks of a ``width`` by ``height`` board; raises for sizes the bitboard cannot hold."""
     if not (isinstance(width, int) and isinstance(height, int)):
@@ -182,9 +182,6 @@ class Connect4State(NamedTuple):
 
     def is_terminal(self) -> bool:
         return self.is_full() or self.winner is not None
-
-    def can_play(self, column: int) -> bool:
-        return not self.mask & self.geometry.top_cells[column]
 
     def legal_moves(self) -> list[int]:
         """Columns that are not full, centre first; empty when the game is over."""
@@ -337,7 +334,7 @@ class Connect4State(NamedTuple):
         return cls(current, mask, "".join(played), width, height)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def _mirror_parts(width: int, height: int) -> tuple[tuple[int, int, int], ...]:
     step = height + 1
     column = (1 << step) - 1

@@ -14,7 +14,8 @@ the mask of X's stones, the mask of O's stones and the side to move. Win detecti
 four lines through the last stone.
 
 Move notation: the column letter and the row number, ``a1`` at the bottom left, so the centre of the
-gomoku board is ``h8``. Boards are at most 26 columns wide (``a`` to ``z``).
+gomoku board is ``h8``. Boards are 1 to 19 points wide and high (columns ``a`` to ``s``): the same
+limit for options, positions and every front end, so that no input makes tables that do not fit.
 
 Position notation: four or five fields separated by spaces::
 
@@ -56,8 +57,8 @@ __all__ = [
     "parse_point",
 ]
 
-MAX_WIDTH: Final = 26
-MAX_HEIGHT: Final = 99
+MAX_WIDTH: Final = 19
+MAX_HEIGHT: Final = 19
 COLUMNS: Final = "abcdefghijklmnopqrstuvwxyz"
 _NO_WINNER: Final = -1
 _SMALL_BOARD: Final = 49
@@ -204,9 +205,10 @@ def _symmetries(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     return tuple(perms)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def geometry(rules: Rules) -> Geometry:
-    """The (cached) tables of ``rules``."""
+    """The tables of ``rules``, cached for the 16 games used last (a 19x19 board's take about a
+    megabyte; a server sees many sizes)."""
     return Geometry(rules)
 
 
@@ -350,14 +352,6 @@ class MnkState(NamedTuple):
 
     # -- notation ---------------------------------------------------------------------------
 
-    def stone(self, point: int) -> Player | None:
-        """The player whose stone is on ``point``, or ``None``."""
-        if self.x >> point & 1:
-            return _FIRST
-        if self.o >> point & 1:
-            return _SECOND
-        return None
-
     def rows(self) -> list[str]:
         """The board as text rows from the top, ``x``, ``o`` and ``.``."""
         width = self.rules.width
@@ -423,6 +417,10 @@ def gomoku(exact: bool = False) -> MnkState:
 _SIZE_RE: Final = re.compile(r"([0-9]{1,3})x([0-9]{1,3})")
 _K_RE: Final = re.compile(r"k([0-9]{1,3})")
 _ROW_RE: Final = re.compile(r"[0-9]+|[xo.]")
+MAX_NOTATION: Final = 1000
+"""Longest position text read: a 19x19 board takes at most 400 characters, spaces aside."""
+_MAX_COUNT_DIGITS: Final = 3
+"""A count of empty points is at most 19: longer digit runs are refused before ``int`` reads them."""
 
 
 def parse(text: str) -> MnkState:
@@ -430,8 +428,13 @@ def parse(text: str) -> MnkState:
 
     Raises :class:`ParseError` for text that is not notation and :class:`InvalidPositionError` for a
     board no game reaches (stone counts, two winners, play after a win)."""
-    fields = text.strip().lower().split()
     form = "'<W>x<H> k<K> [exact] <rows from the top, '/'-separated> [x|o]'"
+    if len(text) > MAX_NOTATION:
+        raise ParseError(
+            f"invalid position {_clip(text)!r}: {len(text)} characters, expected at most "
+            f"{MAX_NOTATION} ({form})"
+        )
+    fields = text.strip().lower().split()
     if len(fields) < 3 or len(fields) > 5:
         raise ParseError(f"invalid position {text!r}: expected {form}")
     size = _SIZE_RE.fullmatch(fields[0])
@@ -470,6 +473,11 @@ def parse(text: str) -> MnkState:
             )
         for token in tokens:
             if token.isdigit():
+                if len(token) > _MAX_COUNT_DIGITS:
+                    raise ParseError(
+                        f"invalid row {_clip(row_text)!r} in {_clip(text)!r}: a count of "
+                        f"{len(token)} digits; expected at most {width} empty points"
+                    )
                 col += int(token)
                 continue
             if col < width:
@@ -515,6 +523,11 @@ def parse(text: str) -> MnkState:
             )
         won = side
     return MnkState(x, o, to_move, won, rules)
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text``, shortened to ``limit`` characters for an error message."""
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def _one_stone_makes_every_win(geo: Geometry, own: int) -> bool:

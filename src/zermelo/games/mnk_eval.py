@@ -19,7 +19,6 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final, Protocol
 
 from zermelo.core.errors import ParseError
@@ -50,7 +49,6 @@ __all__ = [
     "default_evaluation",
     "explain",
     "feature_vector",
-    "load_evaluation",
     "weights_from_vector",
 ]
 
@@ -156,7 +154,7 @@ def class_counts(state: Position) -> tuple[list[int], list[int]]:
     return counts
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _line_masks(rules: Rules) -> tuple[tuple[tuple[int, ...], int], ...]:
     return tuple((points, sum(1 << p for p in points)) for points in board_lines(rules))
 
@@ -299,15 +297,6 @@ def explain(state: Position, evaluation: Evaluation | None = None) -> Breakdown:
     """The breakdown of ``state``'s evaluation (default weights unless ``evaluation`` is given):
     one row per feature with its value, weight and contribution, and the total."""
     return (default_evaluation() if evaluation is None else evaluation).breakdown(state)
-
-
-def load_evaluation(path: str | Path) -> Evaluation:
-    """Weights from a JSON file written by :meth:`Evaluation.save`."""
-    try:
-        text = Path(path).read_bytes()
-    except OSError as error:
-        raise ParseError(f"cannot read weights file {str(path)!r}: {error.strerror}") from error
-    return Evaluation.from_json(text)
 
 
 @functools.cache

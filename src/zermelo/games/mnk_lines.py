@@ -30,6 +30,7 @@ from __future__ import annotations
 import functools
 from typing import Final, NamedTuple
 
+from zermelo.core import limits
 from zermelo.games.mnk_rules import DIRECTIONS, Rules
 
 __all__ = [
@@ -79,14 +80,26 @@ class LineInfo(NamedTuple):
     gain: tuple[tuple[int, ...], tuple[int, ...]]
 
 
+MAX_INFOS: Final = 50_000
+"""Line contents whose :class:`LineInfo` a table keeps (each about 1 KB on a 19-point line); past
+that the table starts again empty, so memory stays bounded however many boards it sees."""
+MAX_CLASSES: Final = 200_000
+"""Segments whose class a table keeps (least recently used ones are dropped)."""
+_CHECK_EVERY: Final = 256
+
+
 class LineTable:
-    """Classifier and cache for lines of one ``(k, exact)`` rule."""
+    """Classifier and cache for lines of one ``(k, exact)`` rule.
+
+    Building an entry checks the budget of :func:`zermelo.core.limits.limited` every few hundred
+    classifications, so a search's deadline and memory ceiling hold while its tables grow."""
 
     def __init__(self, k: int, exact: bool) -> None:
         self.k = k
         self.exact = exact
         self._info: dict[tuple[int, int, int], LineInfo] = {}
-        self._class = functools.cache(self._classify)
+        self._class = functools.lru_cache(maxsize=MAX_CLASSES)(self._classify)
+        self._work = 0
 
     def _windows(self, length: int, a: int, b: int) -> list[tuple[int, int, int]]:
         """The k-windows free of ``b``: ``(start, mask, own stones in it)``."""
@@ -133,6 +146,9 @@ class LineTable:
         return False
 
     def _classify(self, length: int, a: int, b: int) -> int:
+        self._work += 1
+        if not self._work % _CHECK_EVERY:
+            limits.check()
         k = self.k
         windows = self._windows(length, a, b)
         if not windows:
@@ -214,7 +230,12 @@ class LineTable:
         key = (length, x, o)
         found = self._info.get(key)
         if found is None:
+            self._work += 1
+            if not self._work % _CHECK_EVERY:
+                limits.check()
             found = self._build(length, x, o)
+            if len(self._info) >= MAX_INFOS:
+                self._info.clear()
             self._info[key] = found
         return found
 
@@ -247,13 +268,13 @@ class LineTable:
         return LineInfo(cls, wins, (after[0], after[1]), (gain[0], gain[1]))
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def line_table(k: int, exact: bool) -> LineTable:
     """The shared (cached) classifier for ``(k, exact)``."""
     return LineTable(k, exact)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def board_lines(rules: Rules) -> tuple[tuple[int, ...], ...]:
     """Every maximal line of the board long enough to hold ``k`` in a row, as point tuples."""
     width, height, k = rules.width, rules.height, rules.k

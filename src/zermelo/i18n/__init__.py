@@ -2,7 +2,7 @@
 
 English strings are the message ids (the tutorial's own words); the other languages come from
 gettext catalogs under ``i18n/locale/<code>/LC_MESSAGES/zermelo.po``, compiled to ``.mo`` files that
-ship inside the package (``python -m zermelo.i18n.catalogs`` extracts, updates and compiles them,
+ship inside the package (``python scripts/catalogs.py`` extracts, updates and compiles them,
 and tests check that they are complete and up to date; see ``docs/i18n.md``).
 
 Front ends call :func:`setup` once with the ``--lang`` option, then use :func:`_` (``gettext``) and

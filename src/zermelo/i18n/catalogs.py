@@ -1,14 +1,15 @@
 """Keep the message catalogs in step with the code: extract, update, compile and check.
 
-Run from a source checkout (it needs ``babel.cfg`` and the sources; Babel comes with the ``test``
-extra)::
+The steps as functions, which return what they did and print nothing. ``scripts/catalogs.py`` is
+the command that runs them, from a source checkout (it needs ``babel.cfg`` and the sources; Babel
+comes with the ``test`` extra)::
 
-    python -m zermelo.i18n.catalogs extract    # the code -> src/zermelo/i18n/zermelo.pot
-    python -m zermelo.i18n.catalogs update     # the .pot -> locale/<code>/LC_MESSAGES/zermelo.po
-    python -m zermelo.i18n.catalogs compile    # each zermelo.po -> zermelo.mo, in the package
-    python -m zermelo.i18n.catalogs check      # missing, fuzzy or stale entries; status 1 if any
-    python -m zermelo.i18n.catalogs all        # extract, update and compile, then check
-    python -m zermelo.i18n.catalogs init CODE  # start the catalog of a new language
+    python scripts/catalogs.py extract    # the code -> src/zermelo/i18n/zermelo.pot
+    python scripts/catalogs.py update     # the .pot -> locale/<code>/LC_MESSAGES/zermelo.po
+    python scripts/catalogs.py compile    # each zermelo.po -> zermelo.mo, in the package
+    python scripts/catalogs.py check      # missing, fuzzy or stale entries; status 1 if any
+    python scripts/catalogs.py all        # extract, update and compile, then check
+    python scripts/catalogs.py init CODE  # start the catalog of a new language
 
 The same steps with plain ``pybabel``, from the repository root::
 
@@ -23,10 +24,8 @@ catalogs name the file but not the line, which keeps the diffs of unrelated edit
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
-import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -65,11 +64,11 @@ PROJECT = "zermelo"
 COPYRIGHT_HOLDER = "The zermelo team"
 TEMPLATE_HEADER = """\
 # The messages of zermelo, extracted from the code. Do not edit: it is rewritten by
-# python -m zermelo.i18n.catalogs extract (see docs/i18n.md).
+# python scripts/catalogs.py extract (see docs/i18n.md).
 #"""
 CATALOG_HEADER = """\
 # {language} translations of zermelo's messages. Translate the msgstr lines; then
-# python -m zermelo.i18n.catalogs compile (see docs/i18n.md).
+# python scripts/catalogs.py compile (see docs/i18n.md).
 #"""
 WIDTH = 100
 
@@ -323,48 +322,3 @@ def check(
         if not mo.is_file() or mo.read_bytes() != _mo_bytes(catalog):
             problems.append(Problem(code, f"{mo.name} out of date: run 'compile'"))
     return problems
-
-
-# -- the command --------------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m zermelo.i18n.catalogs",
-        description="Extract, update, compile and check zermelo's message catalogs.",
-    )
-    parser.add_argument(
-        "step", choices=["extract", "update", "compile", "check", "all", "init"], help="what to do"
-    )
-    parser.add_argument("codes", nargs="*", help="language codes (default: all but English)")
-    args = parser.parse_args(argv)
-    codes: list[str] = args.codes
-    unknown = [code for code in codes if code not in translated_languages()]
-    if unknown and args.step != "init":
-        expected = ", ".join(translated_languages())
-        parser.error(f"unknown language(s) {', '.join(unknown)}: expected {expected}")
-    if args.step == "init":
-        if len(codes) != 1:
-            parser.error("init takes one language code")
-        path = init_catalog(codes[0])
-        print(f"started {path}; add {codes[0]!r} to LANGUAGES in zermelo/i18n/__init__.py")
-        return 0
-    if args.step in ("extract", "all"):
-        print(f"{TEMPLATE.name}: {'updated' if extract() else 'unchanged'}")
-    if args.step in ("update", "all"):
-        changed = update(codes)
-        print(f"catalogs updated: {', '.join(changed) or 'none'}")
-    if args.step in ("compile", "all"):
-        changed = compile_catalogs(codes)
-        print(f"compiled: {', '.join(changed) or 'none changed'}")
-    if args.step in ("check", "all"):
-        problems = check()
-        for problem in problems:
-            print(problem)
-        print(f"{len(problems)} problem(s)" if problems else "catalogs complete and up to date")
-        return 1 if problems else 0
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

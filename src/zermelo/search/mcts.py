@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from zermelo.core.errors import BudgetError, IllegalMoveError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
 from zermelo.core.state import Player, supports_evaluation
 
 __all__ = [
@@ -88,7 +88,7 @@ def epsilon_greedy(epsilon: float = 0.25) -> PlayoutPolicy:
     """A policy that plays a random move with probability ``epsilon`` and otherwise the move whose
     resulting position the state's ``evaluate()`` likes least for the opponent."""
     if not 0.0 <= epsilon <= 1.0:
-        raise BudgetError(f"epsilon must be between 0 and 1, got {epsilon}")
+        raise InvalidOptionError(f"epsilon must be between 0 and 1, got {epsilon}")
 
     def policy(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
         if rng.random() < epsilon:
@@ -134,10 +134,6 @@ class MctsResult(Generic[M]):
     reused: int
     elapsed: float
     proven: float | None = None
-
-    @property
-    def iterations_per_second(self) -> float:
-        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
 
 
 class _Node:
@@ -189,11 +185,11 @@ class Mcts:
         reuse: bool = True,
     ) -> None:
         if exploration < 0:
-            raise BudgetError(f"exploration constant must be 0 or more, got {exploration}")
+            raise InvalidOptionError(f"exploration constant must be 0 or more, got {exploration}")
         if cutoff is not None and cutoff < 0:
-            raise BudgetError(f"playout cut-off must be 0 plies or more, got {cutoff}")
+            raise InvalidOptionError(f"playout cut-off must be 0 plies or more, got {cutoff}")
         if not eval_scale > 0:
-            raise BudgetError(f"evaluation scale must be positive, got {eval_scale}")
+            raise InvalidOptionError(f"evaluation scale must be positive, got {eval_scale}")
         self.rng = rng if rng is not None else random.Random(0)
         self.exploration = exploration
         self.playout_policy = playout if playout is not None else random_playout

@@ -34,13 +34,13 @@ from zermelo.games.mnk_eval import (
 )
 from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.solvers.gomoku import Engine, Level
+from zermelo.solvers.gomoku.weights import save_evaluation
 
 __all__ = [
     "SCALE",
     "TuningReport",
     "fit_logistic",
     "play_match",
-    "save_evaluation",
     "self_play",
     "self_play_game",
     "tune",
@@ -272,11 +272,6 @@ def tune(
     if path is not None:
         save_evaluation(evaluation, path)
     return TuningReport(evaluation, games, len(y), loss_before, loss_after, accuracy)
-
-
-def save_evaluation(evaluation: Evaluation, path: str | Path) -> None:
-    """Write ``evaluation``'s weights as JSON (:meth:`Evaluation.to_json`), for ``--weights``."""
-    Path(path).write_text(evaluation.to_json(), encoding="utf-8")
 
 
 def play_match(

@@ -216,7 +216,7 @@ def _image(mask: int, perm: tuple[int, ...]) -> int:
     return image
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4)
 def _solver(rules: Rules) -> _Solver:
     return _Solver(rules, None)
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["winning_cells"]
+__all__ = ["winning_line"]
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
-def winning_cells(rows: Sequence[str], mark: str, k: int) -> list[tuple[int, int]]:
+def winning_line(rows: Sequence[str], mark: str, k: int) -> list[tuple[int, int]]:
     """Every ``(row, col)`` of ``rows`` (text rows from the top) on a run of ``k`` or more ``mark``.
 
     Sorted; empty when there is no such run.

@@ -103,14 +103,11 @@ def load() -> ModuleType | None:
     return module
 
 
-def build() -> Path:
-    """Compile the extension now (minutes of waiting on a busy machine) and return its path.
-
-    Must run in a process whose kernel is numba's (``ZERMELO_NO_AOT=1``): the functions are taken
-    from it. Raises what the compilation raises."""
+def build(kernel: ModuleType) -> Path:
+    """Compile the extension now from ``kernel``, the numba kernel module (its functions' Python
+    source is what numba compiles), and return its path. Minutes of waiting on a busy machine;
+    raises what the compilation raises."""
     import warnings
-
-    from zermelo.solvers.connect4 import kernel
 
     if not kernel.COMPILED or not hasattr(kernel.solve, "py_func"):
         raise RuntimeError("the ahead-of-time build needs numba's kernel (set ZERMELO_NO_AOT=1)")
@@ -158,10 +155,10 @@ def build_in_background() -> bool:
         "if hasattr(os, 'nice'):\n"
         "    os.nice(10)\n"
         "from pathlib import Path\n"
-        "from zermelo.solvers.connect4 import aot\n"
+        "from zermelo.solvers.connect4 import aot, kernel\n"
         f"lock, failed = Path({str(lock)!r}), Path({str(failed)!r})\n"
         "try:\n"
-        "    aot.build()\n"
+        "    aot.build(kernel)\n"
         "except BaseException as error:\n"
         "    failed.write_text(repr(error))\n"
         "finally:\n"

@@ -1,4 +1,4 @@
-"""Entry points for front ends: solve a stream of positions, analyse one, choose a move at a level.
+"""Entry points for front ends: solve a stream of positions, analyze one, choose a move at a level.
 
 Nothing here prints: the functions return values (or yield them) and the CLI formats them.
 """
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from zermelo.core.errors import BudgetError, ZermeloError
+from zermelo.core.errors import BudgetError, ParseError, ZermeloError
 from zermelo.games.connect4 import Connect4State
 from zermelo.solvers.connect4.scores import describe_score
 from zermelo.solvers.connect4.solver import Connect4Result, Connect4Solver, default_solver
@@ -250,7 +250,7 @@ def choose_move(
     ``random.Random`` for reproducible games); without it the choice is deterministic.
     """
     if level not in LEVELS:
-        raise BudgetError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+        raise ParseError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
     moves = state.legal_moves()
     if not moves:
         raise ZermeloError(f"the game is over in position {state.notation()!r}; no move to choose")

@@ -255,10 +255,6 @@ class Connect4Solver:
             generation = 1
         work[self.kernel.W_GENERATION] = generation
 
-    @property
-    def book_size(self) -> int:
-        return len(self._book) if self._book else 0
-
     # -- positions ----------------------------------------------------------------------------
 
     def position(self, position: Position) -> Connect4State:

@@ -25,7 +25,7 @@ from zermelo.games.mnk_lines import (
 __all__ = ["Board"]
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _zobrist(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     rng = random.Random(0x5A0B215 + size)
     return (
@@ -34,7 +34,7 @@ def _zobrist(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     )
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _layout(
     rules: Rules,
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, int, int], ...], ...]]:
@@ -47,7 +47,7 @@ def _layout(
     return lines, tuple(tuple(t) for t in through)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=16)
 def _neighbours(rules: Rules) -> tuple[tuple[int, ...], ...]:
     geo = geometry(rules)
     out = []
@@ -126,22 +126,33 @@ class Board:
             count(1, line, new[1], 1)
 
     def place(self, p: int, side: int) -> None:
-        """Put a stone of ``side`` on ``p``; :meth:`remove` takes the last one placed back."""
-        self.cells[p] = side + 1
-        self.stones += 1
-        self.hash ^= self.zobrist[side][p]
+        """Put a stone of ``side`` on ``p``; :meth:`remove` takes the last one placed back.
+
+        The lines' new classes are looked up (or built, which may run out of time) before the
+        board changes, so a :class:`~zermelo.core.limits.TimeUp` leaves the board as it was."""
         mine = self.bits[side]
         xs, os_ = self.bits
         cache = self.table._info
         build = self.table.info
+        news = []
+        for line, bit, length in self.through3[p]:
+            key = (
+                (length, xs[line] | bit, os_[line])
+                if side == 0
+                else (length, xs[line], os_[line] | bit)
+            )
+            new = cache.get(key)
+            if new is None:
+                new = build(*key)
+            news.append(new)
+        self.cells[p] = side + 1
+        self.stones += 1
+        self.hash ^= self.zobrist[side][p]
         infos = self.info
         saved = []
-        for line, bit, length in self.through3[p]:
+        for (line, bit, _), new in zip(self.through3[p], news, strict=True):
             old = infos[line]
             mine[line] |= bit
-            new = cache.get((length, xs[line], os_[line]))
-            if new is None:
-                new = build(length, xs[line], os_[line])
             infos[line] = new
             if old.cls != new.cls:
                 self._shift(line, old.cls, new.cls)

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Final
 
+from zermelo.core import limits
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
 from zermelo.core.scores import EVAL_LIMIT, WIN, describe
 from zermelo.games.mnk import MnkState
@@ -111,7 +112,25 @@ class Engine(ThreatSearch):
         only the level's depth and ``node_limit``). ``rng`` drives the weaker levels' noise and
         oversights; the hard level has neither. Among equal scores the first move in the
         engine's order wins, so without a clock (or with the easy and medium levels' fixed
-        depth) the choice is reproducible."""
+        depth) the choice is reproducible.
+
+        The tables the search builds on the way check a clock too: the first moves on a new
+        board build most of them (half a second is not rare), so they may take as long again
+        plus half a second before the search gives up with :class:`~zermelo.core.limits.TimeUp`
+        (a caller with a tighter deadline sets its own with :func:`zermelo.core.limits.limited`,
+        as the web server does)."""
+        if time_limit is None or not time_limit > 0 or math.isinf(time_limit):
+            return self._search(state, time_limit, rng, node_limit)
+        with limits.limited(time.perf_counter() + 2 * time_limit + 0.5):
+            return self._search(state, time_limit, rng, node_limit)
+
+    def _search(
+        self,
+        state: MnkState,
+        time_limit: float | None,
+        rng: random.Random | None,
+        node_limit: int | None,
+    ) -> EngineResult:
         if state.is_terminal():
             raise IllegalMoveError(f"the game is over; no move to choose ({state.notation()!r})")
         if time_limit is not None and not time_limit > 0:
@@ -415,10 +434,10 @@ class Engine(ThreatSearch):
 
     def _pv(self, board: Board, move: int, limit: int) -> tuple[int, ...]:
         line = [move]
-        played = []
-        board.place(move, board.side)
-        played.append(move)
+        played: list[int] = []
         try:
+            board.place(move, board.side)
+            played.append(move)
             while len(line) < max(limit, 1):
                 entry = self._table.get(board.hash ^ board.side)
                 if entry is None or entry[3] < 0 or board.cells[entry[3]]:
@@ -428,6 +447,8 @@ class Engine(ThreatSearch):
                 played.append(entry[3])
                 if board.counts[0][FIVE] or board.counts[1][FIVE]:
                     break
+        except SearchTimeoutError:
+            pass
         finally:
             for p in reversed(played):
                 board.remove(p)
@@ -452,11 +473,6 @@ class GomokuPlayer:
     @property
     def level(self) -> str:
         return self.engine.level.name
-
-    def analyse(self, state: MnkState, time_limit: float | None = None) -> EngineResult:
-        return self.engine.search(
-            state, self.time_limit if time_limit is None else time_limit, self.rng
-        )
 
     def choose(
         self, state: MnkState, time_limit: float | None = None, rng: random.Random | None = None

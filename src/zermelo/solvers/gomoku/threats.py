@@ -12,6 +12,7 @@ import math
 import time
 from typing import Final
 
+from zermelo.core import limits
 from zermelo.games.mnk import MnkState
 from zermelo.games.mnk_eval import Evaluation, default_evaluation
 from zermelo.games.mnk_lines import OPEN_THREE
@@ -23,8 +24,9 @@ CHECK_EVERY: Final = 256
 _VCT_NODES: Final = 4000
 
 
-class SearchTimeoutError(Exception):
-    """The clock (or the node limit) ran out inside the search."""
+SearchTimeoutError = limits.TimeUp
+"""The clock (or the node limit) ran out inside the search: the engine's own check, or the
+tables' it builds (:func:`zermelo.core.limits.check`)."""
 
 
 class ThreatSearch:

@@ -288,7 +288,7 @@ class MnkView:
         return MoveInput(move=move)
 
     def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        from zermelo.ui.lines import winning_cells
+        from zermelo.ui.lines import winning_line
 
         rules = state.rules
         rows = state.rows()
@@ -296,7 +296,7 @@ class MnkView:
         line: set[tuple[int, int]] = set()
         if winner is not None:
             mark = "x" if winner is Player.FIRST else "o"
-            line = set(winning_cells(rows, mark, rules.k))
+            line = set(winning_line(rows, mark, rules.k))
         last_cell = None
         if last is not None:
             row, col = divmod(last, rules.width)
@@ -347,13 +347,13 @@ class Connect4View:
         return MoveInput(move=column)
 
     def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        from zermelo.ui.lines import winning_cells
+        from zermelo.ui.lines import winning_line
 
         rows = state.rows()
         winner = state.winner
         line: set[tuple[int, int]] = set()
         if winner is not None:
-            line = set(winning_cells(rows, "X" if winner is Player.FIRST else "O", 4))
+            line = set(winning_line(rows, "X" if winner is Player.FIRST else "O", 4))
         last_cell = None
         if last is not None:
             # The last disc is the topmost one in its column.

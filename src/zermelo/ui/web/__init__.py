@@ -7,24 +7,32 @@ build step) and the JSON API of :mod:`zermelo.ui.web.api`. :func:`create_app` bu
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
+import anyio
+import anyio.to_thread
+import h11
+import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from zermelo.core.errors import ZermeloError
-from zermelo.ui.web.api import Api, SearchGate, error_response
+from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
-__all__ = ["STATIC_DIR", "create_app", "serve"]
+__all__ = ["STATIC_DIR", "allowed_host_names", "create_app", "serve", "server_config"]
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 _log = logging.getLogger("zermelo.web")
@@ -34,11 +42,99 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 _SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
     "Content-Security-Policy": (
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     ),
 }
+_RAW_SECURITY_HEADERS = [
+    (name.lower().encode("latin-1"), value.encode("latin-1"))
+    for name, value in _SECURITY_HEADERS.items()
+]
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+HEADER_SECONDS = 5.0
+"""Longest time a client may take to send a request's headers."""
+MAX_HEADER_BYTES = 16 * 1024
+
+
+def host_name(value: str) -> str:
+    """The host of a ``Host`` header without its port, lower case (``[::1]`` keeps brackets)."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        return value[: end + 1] if end > 0 else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def allowed_host_names(host: str = "127.0.0.1", extra: Iterable[str] = ()) -> frozenset[str]:
+    """The ``Host`` names a server bound to ``host`` answers: the loopback names, ``host``
+    itself and ``extra`` (``--allowed-host``)."""
+    names = {*LOCAL_HOSTS, host_name(host), *(host_name(name) for name in extra)}
+    if ":" in host and not host.startswith("["):
+        names.add(f"[{host.lower()}]")
+    names.discard("")
+    return frozenset(names)
+
+
+class Guard:
+    """ASGI middleware in front of everything: refuse a ``Host`` that is not this server's
+    (DNS rebinding), and put the security headers on every answer, static files and errors
+    included. No CORS header is ever sent, so browsers keep other sites' pages from reading
+    answers, and POSTs need ``application/json``, which a page of another site cannot send
+    without asking first."""
+
+    def __init__(self, app: ASGIApp, hosts: frozenset[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_guarded(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (name, value)
+                    for name, value in message.get("headers", [])
+                    if name.lower() not in _GUARDED_NAMES
+                ]
+                message = {**message, "headers": headers + _RAW_SECURITY_HEADERS}
+            await send(message)
+
+        host = _header(scope, b"host")
+        if host is None or host_name(host) not in self.hosts:
+            shown = "none" if host is None else repr(host[:60])
+            response = JSONResponse(
+                {
+                    "error": {
+                        "type": "HostError",
+                        "message": f"host {shown} is not this server: expected one of "
+                        f"{', '.join(sorted(self.hosts))} (zermelo serve --allowed-host NAME)",
+                    }
+                },
+                status_code=400,
+            )
+            await response(scope, receive, send_guarded)
+            return
+        try:
+            await self.app(scope, receive, send_guarded)
+        except ClientDisconnect:
+            _log.info("%s %s: the client went away mid-request", scope["method"], scope["path"])
+
+
+_GUARDED_NAMES = frozenset(name for name, _ in _RAW_SECURITY_HEADERS) | {
+    b"access-control-allow-origin",
+    b"access-control-allow-credentials",
+}
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
 
 
 def _guarded(endpoint: Endpoint) -> Endpoint:
@@ -49,6 +145,9 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
             return await endpoint(request)
         except ZermeloError as error:
             return error_response(error)
+        except ClientDisconnect:
+            _log.info("%s %s: the client went away mid-request", request.method, request.url.path)
+            return Response(status_code=400)
         except Exception:
             _log.exception("unexpected error in %s", request.url.path)
             return JSONResponse(
@@ -61,7 +160,7 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
 
 def _page(name: str) -> Endpoint:
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / name, media_type="text/html", headers=_SECURITY_HEADERS)
+        return FileResponse(STATIC_DIR / name, media_type="text/html")
 
     return page
 
@@ -70,27 +169,52 @@ async def _openapi(request: Request) -> Response:
     return JSONResponse(openapi())
 
 
+def _load_fast_lane(api: Api) -> None:
+    """Import and build what the fast lane answers from (every game, Connect Four's book), so
+    that no request pays for it."""
+    from zermelo.ui.web.adapters import available_games
+    from zermelo.ui.web.solvers import connect4_book_values
+
+    api.games_json()
+    if "connect4" in available_games():
+        connect4_book_values(load_game({"game": "connect4"}).state)
+
+
 @contextlib.asynccontextmanager
-async def _lifespan(app: Starlette, warm_up: bool) -> AsyncIterator[None]:
-    """Start the solver's worker early when asked (its compiled code takes seconds to load), and
-    stop it when the server stops."""
+async def _lifespan(app: Starlette, api: Api, warm_up: bool) -> AsyncIterator[None]:
+    """Load the fast lane's tables and start the search processes before the first request (a
+    request's budget should not pay for them); with ``warm_up`` load the Connect Four solver
+    too (it takes seconds, in the background). Stop every process when the server stops."""
     from zermelo.ui.web.adapters import available_games
     from zermelo.ui.web.solvers import connect4_worker, warm_up_connect4
 
+    lanes = api.lanes
+    await anyio.to_thread.run_sync(_load_fast_lane, api)
+    await anyio.to_thread.run_sync(lanes.search.warm_up)
     if warm_up and "connect4" in available_games():
         threading.Thread(target=warm_up_connect4, name="zermelo-warm-up", daemon=True).start()
     try:
         yield
     finally:
+        lanes.search.stop()
         connect4_worker().stop()
 
 
-def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Starlette:
+def create_app(
+    *,
+    lanes: Lanes | None = None,
+    warm_up: bool = False,
+    host: str = "127.0.0.1",
+    allowed_hosts: Iterable[str] = (),
+) -> Starlette:
     """The web application: the page at ``/``, the API docs at ``/api``, the API under ``/api/``.
 
-    ``warm_up`` loads the Connect Four solver in its worker process at startup, so that the first
-    hard move does not pay for it (``zermelo serve`` does; tests do not need to)."""
-    api = Api(gate)
+    Requests must name this server in their ``Host`` header: the loopback names, ``host`` or one
+    of ``allowed_hosts``. ``warm_up`` starts the search processes and loads the Connect Four
+    solver at startup, so that the first moves do not pay for it (``zermelo serve`` does; tests
+    do not need to)."""
+    lanes = lanes or Lanes()
+    api = Api(lanes)
     routes: list[Any] = [
         Route("/", _page("index.html")),
         Route("/api", _page("api.html")),
@@ -103,23 +227,106 @@ def create_app(*, gate: SearchGate | None = None, warm_up: bool = False) -> Star
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, warm_up))
+    app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, api, warm_up))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 404)
         detail = getattr(exc, "detail", "not found")
         return JSONResponse(
-            {"error": {"type": "HTTPError", "message": f"{request.url.path}: {detail}"}},
+            {"error": {"type": "HTTPError", "message": f"{request.url.path[:200]}: {detail}"}},
             status_code=status,
         )
 
     app.add_exception_handler(404, not_found)
     app.add_exception_handler(405, not_found)
+    app.add_middleware(Guard, hosts=allowed_host_names(host, allowed_hosts))
+    app.state.lanes = lanes
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, log_level: str = "warning") -> None:
-    """Run the application with uvicorn until interrupted."""
-    import uvicorn
+class _GuardedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers: a client that
+    trickles them is disconnected after :data:`HEADER_SECONDS` (request bodies have theirs in
+    :func:`zermelo.ui.web.api.read_json`)."""
 
-    uvicorn.run(create_app(warm_up=True), host=host, port=port, log_level=log_level)
+    _header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm_header_timer()
+
+    def _arm_header_timer(self) -> None:
+        self._cancel_header_timer()
+        self._header_timer = self.loop.call_later(HEADER_SECONDS, self._headers_too_slow)
+
+    def _cancel_header_timer(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state in (h11.SEND_BODY, h11.DONE):
+            self._cancel_header_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm_header_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_header_timer()
+        super().connection_lost(exc)
+
+
+class _Server(uvicorn.Server):
+    """Stops the search processes as soon as the signal to stop arrives, so that no request
+    waits for a search and the server is gone within a second or two."""
+
+    def __init__(self, config: uvicorn.Config, lanes: Lanes) -> None:
+        super().__init__(config)
+        self.lanes = lanes
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        from zermelo.ui.web.solvers import connect4_worker
+
+        self.lanes.search.kill_now()
+        connect4_worker().kill_now()
+        super().handle_exit(sig, frame)
+
+
+def server_config(
+    app: Starlette, host: str, port: int, *, log_level: str = "warning"
+) -> uvicorn.Config:
+    """uvicorn's settings for zermelo: the guarded protocol, small header limits, short
+    keep-alive and a one-second graceful stop."""
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        http=_GuardedH11,
+        timeout_keep_alive=5,
+        timeout_graceful_shutdown=1,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        limit_concurrency=512,
+        server_header=False,
+    )
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    allowed_hosts: Iterable[str] = (),
+    log_level: str = "warning",
+) -> None:
+    """Run the application with uvicorn until interrupted."""
+    lanes = Lanes()
+    app = create_app(lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts)
+    _Server(server_config(app, host, port, log_level=log_level), lanes).run()

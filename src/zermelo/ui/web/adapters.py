@@ -25,8 +25,7 @@ from typing import Any
 
 from zermelo.core.errors import ParseError, UnknownGameError, ZermeloError
 from zermelo.games.registry import GameSpec, get_game
-from zermelo.ui.lines import winning_cells as find_winning_cells
-from zermelo.ui.web.engines import Analysis, Choice, generic_choose, generic_values
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_choose, generic_values
 from zermelo.ui.web.solvers import connect4_choose, connect4_values, gomoku_choose, gomoku_values
 
 __all__ = ["ADAPTERS", "Adapter", "IntOption", "adapter_for", "available_games"]
@@ -79,7 +78,7 @@ class Adapter:
 
     ``in_a_row(state)`` is how many marks in a line win, to show the winning line.
     ``choose(state, level, seed, time_limit) -> Choice`` and
-    ``values(state, time_limit, node_limit) -> Analysis`` replace the generic engines of
+    ``values(state, time_limit, node_limit) -> ValuedMoves`` replace the generic engines of
     :mod:`zermelo.ui.web.engines` for games that have their own (``None``: the generic ones).
 
     ``draw(state)`` replaces :meth:`board` for a board that is not a grid of X and O (checkers);
@@ -97,7 +96,7 @@ class Adapter:
     tree: bool = False
     in_a_row: Callable[[Any], int] = lambda state: 3
     choose: Callable[[Any, str, int, float], Choice] | None = None
-    values: Callable[[Any, float, int], Analysis] | None = None
+    values: Callable[[Any, float, int], ValuedMoves] | None = None
     draw: Callable[[Any], dict[str, Any]] | None = None
     last_cell: Callable[[Any], list[int]] | None = None
 
@@ -107,7 +106,7 @@ class Adapter:
             return self.choose(state, level, seed, time_limit)
         return generic_choose(self.name, state, level, seed, min(self.ai_time, time_limit))
 
-    def analyze(self, state: Any, time_limit: float, node_limit: int) -> Analysis:
+    def analyze(self, state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
         """Every legal move's value for the side to move, best first."""
         if self.values is not None:
             return self.values(state, time_limit, node_limit)
@@ -161,11 +160,6 @@ class Adapter:
                 for r in range(height)
             ]
         return board
-
-
-def winning_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
-    """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
-    return [list(cell) for cell in find_winning_cells(cells, mark, k)]
 
 
 # -- tic-tac-toe --------------------------------------------------------------------------------

@@ -9,20 +9,24 @@ Every field is checked before use; the only things a client's text reaches are t
 parsers (``GameSpec.parse``, ``state.parse_move``). A mistake becomes a 4xx answer with a JSON body
 ``{"error": {"type": ..., "message": ...}}`` whose message is the one of zermelo's own error.
 
-Searches run in worker threads, at most :data:`SEARCH_THREADS` at a time, each under a budget the
-server clamps (time and nodes), and at most :data:`MAX_WAITING` requests may wait for a thread; the
-rest are told to come back (503).
+Work runs off the event loop (see :mod:`zermelo.ui.web.lanes`): replaying and drawing a game,
+tic-tac-toe and Connect Four's opening book in the fast lane of threads; every other search in a
+pool of search processes that can be stopped from outside. A request's budget (``time_ms``) is the
+time of the whole request: the search gets what is left of it, and an answer that a search cannot
+give in time comes from the fast lane instead (the opening book, or each move's static value),
+marked ``"degraded": true``. The answer is sent within the budget plus a tenth of it (a quarter
+second at most).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+import logging
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
-import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
@@ -38,40 +42,53 @@ from zermelo.core.errors import (
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.i18n import LANGUAGES
-from zermelo.search.result import SearchResult
+from zermelo.search.result import SearchResult, SearchStats
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web.adapters import (
     Adapter,
     IntOption,
     adapter_for,
     available_games,
-    winning_cells,
 )
+from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, search_order, static_values
 from zermelo.ui.web.explain import explain
+from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
+from zermelo.ui.web.solvers import (
+    connect4_book_choice,
+    connect4_book_values,
+    connect4_solver_choice,
+    connect4_solver_values,
+)
+from zermelo.ui.web.worker import WorkerFailed, WorkerTimeout
 
 __all__ = [
+    "BODY_SECONDS",
     "MAX_BODY",
     "MAX_MOVES",
-    "MAX_WAITING",
-    "SEARCH_THREADS",
     "Budget",
-    "SearchGate",
+    "Clock",
+    "Lanes",
 ]
 
 MAX_BODY = 64 * 1024
 """Largest request body read, in bytes."""
+BODY_SECONDS = 5.0
+"""Longest time a client may take to send its request body."""
 MAX_MOVES = 512
 """Longest move list accepted (more than any supported board has points)."""
-SEARCH_THREADS = 2
-MAX_WAITING = 8
-MIN_TIME, MAX_TIME, DEFAULT_TIME = 0.01, 3.0, 1.0
+MIN_TIME, MAX_TIME, DEFAULT_TIME = 0.05, 3.0, 1.0
 MIN_NODES, MAX_NODES, DEFAULT_NODES = 100, 400_000, 200_000
+MAX_ACCEPTED = 10**12
+"""Budget numbers beyond plus or minus this are refused rather than clamped: no client means
+them, and a bigger integer need not fit a float."""
 MAX_SEED = 2**32 - 1
 SYMBOLS = {Player.FIRST: "X", Player.SECOND: "O"}
-
-
-class BusyError(ZermeloError):
-    """Too many searches are waiting for a thread."""
+_log = logging.getLogger("zermelo.web")
+MIN_SEARCH = 0.03
+"""A search is not started with less time than this left: the fast lane answers instead."""
+QUICK_TIME = 0.1
+"""Longest the fast lane spends on a degraded answer (each move's static value)."""
 
 
 class PayloadError(ParseError):
@@ -82,9 +99,19 @@ class TooLargeError(PayloadError):
     """A request body over :data:`MAX_BODY` bytes."""
 
 
+class MediaTypeError(PayloadError):
+    """A request body that is not declared as ``application/json``."""
+
+
+class SlowBodyError(PayloadError):
+    """A request body that took longer than :data:`BODY_SECONDS` to arrive."""
+
+
 _STATUS: list[tuple[type[ZermeloError], int]] = [
     (BusyError, 503),
     (TooLargeError, 413),
+    (MediaTypeError, 415),
+    (SlowBodyError, 408),
     (PayloadError, 400),
     (UnknownGameError, 404),
     (IllegalMoveError, 422),
@@ -97,30 +124,35 @@ _STATUS: list[tuple[type[ZermeloError], int]] = [
 
 def error_response(error: ZermeloError) -> JSONResponse:
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
+    headers = {"Retry-After": str(error.retry_after)} if isinstance(error, BusyError) else None
     return JSONResponse(
-        {"error": {"type": type(error).__name__, "message": str(error)}}, status_code=status
+        {"error": {"type": type(error).__name__, "message": str(error)}},
+        status_code=status,
+        headers=headers,
     )
 
 
-class SearchGate:
-    """At most ``threads`` searches at once, at most ``waiting`` more in the queue."""
+@dataclass
+class Lanes:
+    """The fast lane and the search pool that the endpoints share."""
 
-    def __init__(self, threads: int = SEARCH_THREADS, waiting: int = MAX_WAITING) -> None:
-        self.threads = threads
-        self.waiting = waiting
-        self.queued = 0
-        self._limiter: anyio.CapacityLimiter | None = None
+    fast: FastLane = field(default_factory=FastLane)
+    search: SearchPool = field(default_factory=SearchPool)
 
-    async def run(self, function: Callable[[], Any]) -> Any:
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.threads)
-        if self.queued >= self.threads + self.waiting:
-            raise BusyError("the server is busy with other searches; try again in a moment")
-        self.queued += 1
-        try:
-            return await anyio.to_thread.run_sync(function, limiter=self._limiter)
-        finally:
-            self.queued -= 1
+
+def _short(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _bounded_number(name: str, number: Any, low: int, high: int) -> float | int:
+    """``number`` when it is a finite JSON number from ``low`` to ``high``; checked before any
+    conversion, so that a 400-digit integer is a mistake to report, not an overflow."""
+    if isinstance(number, bool) or not isinstance(number, int | float):
+        raise BudgetError(f"budget {name}={_short(number)}: expected a number")
+    if not (low <= number <= high):  # int and float compare exactly, without converting
+        raise BudgetError(f"budget {name}={_short(number)}: expected a number from {low} to {high}")
+    return number
 
 
 @dataclass(frozen=True)
@@ -132,19 +164,60 @@ class Budget:
 
     @classmethod
     def from_json(cls, value: Any) -> Budget:
-        """Read ``{"time_ms": ..., "nodes": ...}``; numbers out of range are clamped."""
+        """Read ``{"time_ms": ..., "nodes": ...}``: numbers beyond what any client means are
+        refused, the others clamped to :data:`MIN_TIME`-:data:`MAX_TIME` seconds and
+        :data:`MIN_NODES`-:data:`MAX_NODES` nodes."""
         if value is None:
             return cls()
         if not isinstance(value, dict):
-            raise BudgetError(f"budget {value!r}: expected an object with time_ms and nodes")
-        time_ms = value.get("time_ms", DEFAULT_TIME * 1000)
-        nodes = value.get("nodes", DEFAULT_NODES)
-        for name, number in (("time_ms", time_ms), ("nodes", nodes)):
-            if isinstance(number, bool) or not isinstance(number, int | float):
-                raise BudgetError(f"budget {name}={number!r}: expected a number")
+            raise BudgetError(f"budget {_short(value)}: expected an object with time_ms and nodes")
+        unknown = sorted(str(key) for key in value if key not in ("time_ms", "nodes"))
+        if unknown:
+            raise BudgetError(
+                f"budget: unknown field {_short(unknown[0])}: expected time_ms, nodes"
+            )
+        time_ms = _bounded_number(
+            "time_ms", value.get("time_ms", DEFAULT_TIME * 1000), -MAX_ACCEPTED, MAX_ACCEPTED
+        )
+        nodes = _bounded_number(
+            "nodes", value.get("nodes", DEFAULT_NODES), -MAX_ACCEPTED, MAX_ACCEPTED
+        )
         seconds = min(max(float(time_ms) / 1000, MIN_TIME), MAX_TIME)
         count = int(min(max(nodes, MIN_NODES), MAX_NODES))
         return cls(seconds, count)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """One request's deadline: its budget counts from when the server started on it."""
+
+    budget: float
+    started: float = field(default_factory=time.monotonic)
+
+    def left(self) -> float:
+        """Seconds left of the budget."""
+        return self.started + self.budget - time.monotonic()
+
+    @property
+    def hard(self) -> float:
+        """The ``time.monotonic()`` by which the answer must be on its way."""
+        return self.started + self.budget + min(0.1 * self.budget, 0.25)
+
+    @property
+    def search_deadline(self) -> float:
+        """When a search process that has not answered is stopped: early enough for the fast
+        lane's quick answer to follow within :attr:`hard`."""
+        return self.hard - min(QUICK_TIME, 0.05 + 0.1 * self.budget)
+
+    def quick_time(self) -> float:
+        """What the quick answer may take of what is left."""
+        return min(QUICK_TIME, max(self.hard - time.monotonic() - 0.03, 0.005))
+
+    def search_time(self) -> float:
+        """What a search may take of what is left: it must have answered by
+        :attr:`search_deadline`, with a margin for handing over the position and the answer (a
+        tenth of the budget, at most 100 ms)."""
+        return self.search_deadline - time.monotonic() - min(0.1 * self.budget, 0.1)
 
 
 # -- reading requests -----------------------------------------------------------------------------
@@ -154,16 +227,39 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+def is_json_type(content_type: str | None) -> bool:
+    """True for ``application/json`` (any parameters, any case)."""
+    if content_type is None:
+        return False
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
 async def read_json(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, refusing bodies over :data:`MAX_BODY` bytes."""
+    """The request body as a JSON object: declared as ``application/json``, at most
+    :data:`MAX_BODY` bytes, sent within :data:`BODY_SECONDS`."""
+    if not is_json_type(request.headers.get("content-type")):
+        raise MediaTypeError(
+            f"content type {_short(request.headers.get('content-type'))}: expected application/json"
+        )
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (
+        not (declared.isascii() and declared.isdigit())
+        or len(declared) > 12
+        or int(declared) > MAX_BODY
+    ):
         raise TooLargeError(f"request body is larger than {MAX_BODY} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise TooLargeError(f"request body is larger than {MAX_BODY} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > MAX_BODY:
+                    raise TooLargeError(f"request body is larger than {MAX_BODY} bytes")
+    except TimeoutError:
+        raise SlowBodyError(f"the request body took longer than {BODY_SECONDS:g} s") from None
+    body = b"".join(chunks)
     try:
         data = json.loads(body or b"{}", parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
@@ -276,9 +372,8 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        answer["line"] = winning_cells(
-            answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state)
-        )
+        line = winning_line(answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state))
+        answer["line"] = [list(cell) for cell in line]
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -318,9 +413,8 @@ def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
     }
 
 
-def analyze_position(state: Any, adapter: Adapter, budget: Budget) -> dict[str, Any]:
-    """Every legal move's value for the side to move, best first, with the search's totals."""
-    analysis = adapter.analyze(state, budget.time, budget.nodes)
+def analysis_json(state: Any, analysis: ValuedMoves) -> dict[str, Any]:
+    """An :class:`ValuedMoves` as ``/api/analyze`` answers it."""
     if not analysis.moves:
         return {"moves": [], "best": None, "pv": [], "value": None, "nodes": 0, "time_ms": 0.0}
     best = analysis.moves[0]
@@ -329,16 +423,50 @@ def analyze_position(state: Any, adapter: Adapter, budget: Budget) -> dict[str, 
             {
                 "move": state.format_move(entry.move),
                 "value": value_json(entry.value, entry.exact),
-                "pv": _line(state, entry.line),
+                "pv": _line(state, entry.pv),
             }
             for entry in analysis.moves
         ],
         "best": state.format_move(best.move),
-        "pv": _line(state, best.line),
+        "pv": _line(state, best.pv),
         "value": value_json(best.value, best.exact),
         "nodes": analysis.nodes,
         "time_ms": round(analysis.elapsed * 1000, 3),
     }
+
+
+def analyze_position(
+    state: Any, adapter: Adapter, budget: Budget, *, generic: bool = False
+) -> dict[str, Any]:
+    """Every legal move's value for the side to move, best first, with the search's totals.
+    ``generic``: alpha-beta's values, not the game's own engine's."""
+    if generic:
+        analysis = generic_values(
+            state, time_limit=budget.time, node_limit=budget.nodes, depth=adapter.analysis_depth
+        )
+    else:
+        analysis = adapter.analyze(state, budget.time, budget.nodes)
+    return analysis_json(state, analysis)
+
+
+def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
+    """The degraded answer: each move's static value (a win on the spot is exact), for as many
+    moves as ``seconds`` allow, in the game's search order."""
+    return analysis_json(state, static_values(state, seconds))
+
+
+def quick_move(state: Any, seconds: float = QUICK_TIME) -> tuple[Any, dict[str, Any] | None]:
+    """The degraded AI move: the best static value found in ``seconds``, else the first move of
+    the game's search order."""
+    analysis = static_values(state, seconds)
+    if analysis.moves:
+        best = analysis.moves[0]
+        stats = SearchStats(nodes=analysis.nodes, elapsed=analysis.elapsed)
+        result: SearchResult[Any] = SearchResult(
+            best.move, best.value, best.pv, 1, best.exact, stats
+        )
+        return best.move, search_json(state, result)
+    return search_order(state)[0], None
 
 
 def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dict[str, Any] | None]:
@@ -352,13 +480,44 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
+def _game_data(game: Game, extra_move: Any = None) -> dict[str, Any]:
+    """The game as a search process replays it: start position and moves, in notation."""
+    moves = [
+        before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
+    ]
+    return {"game": game.adapter.name, "position": game.start.notation(), "moves": moves}
+
+
+def _answer(game: Game, played: list[dict[str, str]], thinking: Any, degraded: bool) -> Any:
+    answer = game_json(game)
+    answer["played"] = played
+    answer["thinking"] = thinking
+    answer["degraded"] = degraded
+    return answer
+
+
+def _play_checked(game: Game, move_text: Any) -> tuple[Game, dict[str, str]]:
+    state, move = _play_text(game.state, move_text)
+    before = game.state
+    played = {"by": "you", "move": before.format_move(move)}
+    return Game(game.adapter, game.start, (*game.moves, move), (*game.states, state)), played
+
+
+def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
+    before = game.state
+    move = before.parse_move(move_text)
+    after = before.play(move)
+    played = {"by": "ai", "move": before.format_move(move)}
+    return Game(game.adapter, game.start, (*game.moves, move), (*game.states, after)), played
+
+
 class Api:
-    """The endpoints, sharing one :class:`SearchGate`."""
+    """The endpoints, sharing one :class:`Lanes`."""
 
-    def __init__(self, gate: SearchGate | None = None) -> None:
-        self.gate = gate or SearchGate()
+    def __init__(self, lanes: Lanes | None = None) -> None:
+        self.lanes = lanes or Lanes()
 
-    async def games(self, request: Request) -> JSONResponse:
+    def games_json(self) -> dict[str, Any]:
         games = []
         for name in available_games():
             adapter = adapter_for(name)
@@ -386,7 +545,10 @@ class Api:
                     "initial": game_json(load_game({"game": name})),
                 }
             )
-        return JSONResponse({"games": games})
+        return {"games": games}
+
+    async def games(self, request: Request) -> JSONResponse:
+        return JSONResponse(await self.lanes.fast.run(self.games_json))
 
     async def messages(self, request: Request) -> JSONResponse:
         lang = best_language(
@@ -404,55 +566,136 @@ class Api:
 
     async def state(self, request: Request) -> JSONResponse:
         data = await read_json(request)
-        return JSONResponse(game_json(load_game(data)))
+        return JSONResponse(await self.lanes.fast.run(lambda: game_json(load_game(data))))
 
     async def play(self, request: Request) -> JSONResponse:
         """Play the person's ``move`` (if any), then let the AI reply when ``ai`` is true."""
         data = await read_json(request)
-        game = load_game(data)
+        budget = Budget.from_json(data.get("budget"))
+        clock = Clock(budget.time)
         level = _level(data)
         seed = _seed(data)
-        budget = Budget.from_json(data.get("budget"))
         reply = data.get("ai", True)
         if not isinstance(reply, bool):
-            raise ParseError(f"ai {reply!r}: expected true or false")
+            raise ParseError(f"ai {_short(reply)}: expected true or false")
         move_text = data.get("move")
-        played: list[dict[str, str]] = []
-        if move_text is not None:
-            state, move = _play_text(game.state, move_text)
-            played.append({"by": "you", "move": game.state.format_move(move)})
-            game = Game(game.adapter, game.start, (*game.moves, move), (*game.states, state))
-        thinking = None
-        if reply and not game.state.is_terminal():
-            current = game
-            move, thinking = await self.gate.run(lambda: ai_move(current, level, seed, budget))
-            before = game.state
-            played.append({"by": "ai", "move": before.format_move(move)})
-            game = Game(
-                game.adapter, game.start, (*game.moves, move), (*game.states, before.play(move))
-            )
-        answer = game_json(game)
-        answer["played"] = played
-        answer["thinking"] = thinking
-        return JSONResponse(answer)
+
+        def prepare() -> tuple[Game, list[dict[str, str]]]:
+            game = load_game(data)
+            played: list[dict[str, str]] = []
+            if move_text is not None:
+                game, mine = _play_checked(game, move_text)
+                played.append(mine)
+            return game, played
+
+        game, played = await self.lanes.fast.run(prepare)
+        if not reply or game.state.is_terminal():
+            return JSONResponse(await self.lanes.fast.run(_answer, game, played, None, False))
+        move_text_ai, thinking, degraded = await self._ai_move(game, level, seed, budget, clock)
+
+        def finish() -> Any:
+            after, theirs = _with_ai_move(game, move_text_ai)
+            return _answer(after, [*played, theirs], thinking, degraded)
+
+        return JSONResponse(await self.lanes.fast.run(finish))
+
+    async def _ai_move(
+        self, game: Game, level: str, seed: int, budget: Budget, clock: Clock
+    ) -> tuple[str, Any, bool]:
+        """The AI's move (notation), its search, and whether the answer is degraded."""
+        state = game.state
+        name = game.adapter.name
+        fast = self.lanes.fast
+        if name == "tictactoe":
+            move, thinking = await fast.run(ai_move, game, level, seed, budget)
+            return state.format_move(move), thinking, False
+        alphabeta_only = False
+        if name == "connect4" and level == "hard":
+            booked = await fast.run(connect4_book_choice, state, seed)
+            if booked is not None:
+                return state.format_move(booked.move), _thinking(state, booked), False
+            if clock.search_time() >= MIN_SEARCH:
+                solved = await fast.run(connect4_solver_choice, state, seed, clock.search_time())
+                if solved is not None:
+                    return state.format_move(solved.move), _thinking(state, solved), False
+            alphabeta_only = True
+        seconds = clock.search_time()
+        if seconds >= MIN_SEARCH:
+            try:
+                answer = await self.lanes.search.call(
+                    "zermelo.ui.web.tasks:choose",
+                    _game_data(game),
+                    level,
+                    seed,
+                    seconds,
+                    alphabeta_only,
+                    deadline=clock.search_deadline,
+                )
+            except (WorkerTimeout, WorkerFailed) as error:
+                _log.warning("search for %s gave no move in time: %s", name, error)
+            else:
+                if not answer.get("degraded"):
+                    return answer["move"], answer["thinking"], False
+        move, thinking = await fast.run(quick_move, state, clock.quick_time())
+        return state.format_move(move), thinking, True
 
     async def analyze(self, request: Request) -> JSONResponse:
         data = await read_json(request)
-        game = load_game(data)
         budget = Budget.from_json(data.get("budget"))
-        result = await self.gate.run(lambda: analyze_position(game.state, game.adapter, budget))
+        clock = Clock(budget.time)
+        game = await self.lanes.fast.run(load_game, data)
+        result, degraded = await self._analysis(game, budget, clock)
         result["position"] = game.state.notation()
         result["to_move"] = SYMBOLS[game.state.to_move]
+        result["degraded"] = degraded
         return JSONResponse(result)
+
+    async def _analysis(self, game: Game, budget: Budget, clock: Clock) -> tuple[Any, bool]:
+        state = game.state
+        name = game.adapter.name
+        fast = self.lanes.fast
+        if name == "tictactoe" or state.is_terminal():
+            return await fast.run(analyze_position, state, game.adapter, budget), False
+        generic = False
+        if name == "connect4":
+            booked = await fast.run(connect4_book_values, state)
+            if booked is None and clock.search_time() >= MIN_SEARCH:
+                booked = await fast.run(connect4_solver_values, state, clock.search_time() * 2 / 3)
+            if booked is not None:
+                return await fast.run(analysis_json, state, booked), False
+            generic = True
+        seconds = clock.search_time()
+        if seconds >= MIN_SEARCH:
+            try:
+                answer = await self.lanes.search.call(
+                    "zermelo.ui.web.tasks:analyze",
+                    _game_data(game),
+                    seconds,
+                    budget.nodes,
+                    generic,
+                    deadline=clock.search_deadline,
+                )
+            except (WorkerTimeout, WorkerFailed) as error:
+                _log.warning("analysis of %s gave no values in time: %s", name, error)
+            else:
+                if not answer.get("degraded"):
+                    return answer, False
+        return await fast.run(quick_analysis, state, clock.quick_time()), True
 
     async def tree(self, request: Request) -> JSONResponse:
         data = await read_json(request)
-        game = load_game(data)
-        if not game.adapter.tree:
-            raise UnknownGameError(
-                f"the minimax tree is drawn for tic-tac-toe only, not for {game.adapter.name!r}"
-            )
         path = data.get("path", [])
-        state = game.state
-        node = await self.gate.run(lambda: explain(state, path))
-        return JSONResponse(node)
+
+        def node() -> Any:
+            game = load_game(data)
+            if not game.adapter.tree:
+                raise UnknownGameError(
+                    f"the minimax tree is drawn for tic-tac-toe only, not for {game.adapter.name!r}"
+                )
+            return explain(game.state, path)
+
+        return JSONResponse(await self.lanes.fast.run(node))
+
+
+def _thinking(state: Any, choice: Choice) -> dict[str, Any] | None:
+    return None if choice.result is None else search_json(state, choice.result)

@@ -13,28 +13,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zermelo.agents.levels import make_agent
+from zermelo.core import limits
+from zermelo.core.errors import BudgetError
+from zermelo.core.scores import WIN
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import SearchResult, SearchStats, parent_score
+from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
-__all__ = ["Analysis", "Choice", "MoveValue", "generic_choose", "generic_values"]
-
-
-@dataclass(frozen=True)
-class MoveValue:
-    """One legal move's value for the side to move, and the line behind it (moves, not text)."""
-
-    move: Any
-    value: float
-    exact: bool
-    line: tuple[Any, ...]
+__all__ = [
+    "Choice",
+    "ValuedMoves",
+    "generic_choose",
+    "generic_values",
+    "search_order",
+    "static_values",
+]
 
 
 @dataclass
-class Analysis:
-    """Every legal move's value, best first, with what the search cost."""
+class ValuedMoves:
+    """Every legal move's value (:class:`~zermelo.search.result.MoveValue`, its ``pv`` starting
+    with the move), best first, with what the search cost."""
 
-    moves: list[MoveValue] = field(default_factory=list)
+    moves: list[MoveValue[Any]] = field(default_factory=list)
     nodes: int = 0
     elapsed: float = 0.0
 
@@ -47,19 +48,19 @@ class Choice:
     result: SearchResult[Any] | None = None
 
 
-def sort_values(values: list[MoveValue]) -> list[MoveValue]:
+def sort_values(values: list[MoveValue[Any]]) -> list[MoveValue[Any]]:
     """Best first; equal values keep the lowest move first (the search's documented order)."""
     return sorted(values, key=lambda mv: (-mv.value, mv.move))
 
 
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
-) -> Analysis:
+) -> ValuedMoves:
     """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
     split evenly between the moves, one table shared. ``depth=1`` scores each move by the
     evaluation of the position it leads to, for boards too wide to search every move."""
     moves = list(state.legal_moves())
-    analysis = Analysis()
+    analysis = ValuedMoves()
     if not moves:
         return analysis
     started = time.perf_counter()
@@ -68,6 +69,7 @@ def generic_values(
     share_nodes = max(node_limit // len(moves), 1)
     values = []
     for move in moves:
+        limits.check()
         child = state.play(move)
         if depth == 1 and not child.is_terminal():
             evaluate = getattr(child, "evaluate", None)
@@ -97,3 +99,41 @@ def generic_choose(game: str, state: Any, level: str, seed: int, time_limit: flo
     move = agent.choose(state)
     last = getattr(agent, "last", None)
     return Choice(move, last if isinstance(last, SearchResult) else None)
+
+
+def search_order(state: Any) -> list[Any]:
+    """The moves worth trying first: the game's ``search_moves`` where it has them (the points
+    near the stones on a big board), else every legal move."""
+    chooser = getattr(state, "search_moves", None)
+    moves = list(chooser()) if callable(chooser) else []
+    return moves or list(state.legal_moves())
+
+
+def static_values(state: Any, seconds: float) -> ValuedMoves:
+    """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
+    of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
+    allow (at least the first, valued 0 if need be): the answer when no search had the time."""
+    started = time.perf_counter()
+    analysis = ValuedMoves()
+    values: list[MoveValue[Any]] = []
+    order = search_order(state)
+    try:
+        with limits.limited(started + seconds):
+            for move in order:
+                limits.check()
+                child = state.play(move)
+                analysis.nodes += 1
+                if child.is_terminal():
+                    won = child.winner is not None
+                    values.append(MoveValue(move, float(WIN - 1) if won else 0.0, True, (move,)))
+                    continue
+                evaluate = getattr(child, "evaluate", None)
+                score = -float(evaluate()) if callable(evaluate) else 0.0
+                values.append(MoveValue(move, score, False, (move,)))
+    except BudgetError:
+        if not values and order:
+            # Not even one evaluation in time (its tables were cold): the first move, unvalued.
+            values.append(MoveValue(order[0], 0.0, False, (order[0],)))
+    analysis.moves = sort_values(values)
+    analysis.elapsed = time.perf_counter() - started
+    return analysis

@@ -15,6 +15,7 @@ functions are chosen by the server's code; nothing a client sends picks one.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -50,10 +51,39 @@ class Worker:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
         self.restarts = 0
+        self.calls = 0
+        self.closed = False
+        """Set by :meth:`kill_now`: the server is stopping, no call starts a child again."""
 
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    def resident_bytes(self) -> int:
+        """The child's resident memory in bytes (0 when there is no child or no ``/proc``)."""
+        process = self._process
+        if process is None:
+            return 0
+        try:
+            with open(f"/proc/{process.pid}/statm", "rb") as handle:
+                return int(handle.read().split()[1]) * 4096
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    def start(self) -> None:
+        """Start the child now (when it is not running), so that no call waits for it."""
+        with self._lock:
+            if not self.closed and not self.running:
+                self.stop()
+                self._start()
+
+    def kill_now(self) -> None:
+        """Kill the child at once and refuse later calls; safe from a signal handler (a call
+        that is waiting for the child sees it end and returns)."""
+        self.closed = True
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
@@ -79,7 +109,8 @@ class Worker:
         process.wait(timeout=5)
         for stream in (process.stdin, process.stdout):
             if stream is not None:
-                stream.close()
+                with contextlib.suppress(OSError):
+                    stream.close()
 
     def call(self, target: str, *args: Any, timeout: float) -> Any:
         """``target(*args)`` in the child; raises :class:`WorkerTimeout` after ``timeout`` seconds
@@ -89,6 +120,9 @@ class Worker:
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
             raise WorkerTimeout(f"the solver was busy for {timeout:.1f} s")
         try:
+            if self.closed:
+                raise WorkerFailed("the server is stopping")
+            self.calls += 1
             process = self._process if self.running else None
             if process is None:
                 self.stop()
@@ -122,14 +156,21 @@ def _read_line(stream: IO[bytes], deadline: float) -> bytes | None:
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         return None
-    ready, _, _ = select.select([stream], [], [], remaining)
-    if not ready:
-        return None
-    return stream.readline()
+    try:
+        ready, _, _ = select.select([stream], [], [], remaining)
+        if not ready:
+            return None
+        return stream.readline()
+    except (OSError, ValueError):
+        return b""
 
 
 def _serve() -> None:  # pragma: no cover - runs in the child process
     """Answer requests from stdin until it closes; stray prints go to stderr."""
+    import signal
+
+    # Ctrl-C in a terminal reaches the whole process group: the server stops this child itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     functions: dict[str, Any] = {}

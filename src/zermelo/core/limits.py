@@ -1,0 +1,86 @@
+"""A deadline and a memory ceiling for the work of one thread, checked deep below a search.
+
+A search checks its own clock between nodes, but the tables it builds on the way (the line classes
+of an m,n,k board, an evaluation's pattern counts) are built by code that knows nothing of the
+search's budget. :func:`limited` sets the budget for the calling thread (a context variable, so
+threads and tasks do not share it) and :func:`check` raises when it is spent; the table builders
+call :func:`check` every few hundred steps. Outside :func:`limited`, :func:`check` costs one clock
+read and never raises.
+
+The memory ceiling is the resident set size of the whole process, read from ``/proc/self/statm``
+where there is one (Linux), else the peak size from :mod:`resource`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import Final
+
+from zermelo.core.errors import BudgetError
+
+__all__ = ["MemoryExceeded", "TimeUp", "check", "limited", "resident_bytes"]
+
+
+class TimeUp(BudgetError):
+    """The deadline of :func:`limited` passed while work was still being done."""
+
+
+class MemoryExceeded(BudgetError):
+    """The process grew past the memory ceiling of :func:`limited`."""
+
+
+_DEADLINE: ContextVar[float] = ContextVar("zermelo_deadline", default=math.inf)
+_MEMORY: ContextVar[int | None] = ContextVar("zermelo_memory", default=None)
+_PAGE: Final = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int:
+    """The resident set size of this process in bytes (the peak where the current one is not
+    available)."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * _PAGE
+    except (OSError, IndexError, ValueError):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+@contextlib.contextmanager
+def limited(deadline: float | None = None, memory: int | None = None) -> Iterator[None]:
+    """Within the block, :func:`check` raises once ``time.perf_counter()`` passes ``deadline`` or
+    the process holds more than ``memory`` bytes. Nested blocks keep the tighter limits."""
+    if deadline is not None and math.isnan(deadline):
+        raise BudgetError("deadline: expected a number, got nan")
+    if memory is not None and memory < 1:
+        raise BudgetError(f"memory ceiling: expected a positive number of bytes, got {memory}")
+    outer_memory = _MEMORY.get()
+    new_memory = memory if outer_memory is None else min(outer_memory, memory or outer_memory)
+    time_token = _DEADLINE.set(min(_DEADLINE.get(), math.inf if deadline is None else deadline))
+    memory_token = _MEMORY.set(new_memory)
+    try:
+        yield
+    finally:
+        _MEMORY.reset(memory_token)
+        _DEADLINE.reset(time_token)
+
+
+def check() -> None:
+    """Raise :class:`TimeUp` or :class:`MemoryExceeded` when the budget of the enclosing
+    :func:`limited` is spent."""
+    deadline = _DEADLINE.get()
+    if deadline < math.inf and time.perf_counter() >= deadline:
+        raise TimeUp("the time budget ran out while building the search's tables")
+    ceiling = _MEMORY.get()
+    if ceiling is not None:
+        used = resident_bytes()
+        if used > ceiling:
+            raise MemoryExceeded(
+                f"the search needed more than {ceiling // 2**20} MB "
+                f"({used // 2**20} MB in use); try a smaller board or budget"
+            )

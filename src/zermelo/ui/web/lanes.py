@@ -1,0 +1,170 @@
+"""Where a request's work runs: a fast lane of threads and a pool of search processes.
+
+The event loop only reads requests and writes answers; everything that costs CPU runs elsewhere:
+
+* the **fast lane** (:class:`FastLane`): a few threads for work bounded by the size limits alone
+  (replaying and checking a game, drawing it, tic-tac-toe's small tree, Connect Four's opening
+  book, the quick answer of a request whose search ran out of time). It never waits behind a search;
+* the **search pool** (:class:`SearchPool`): child processes, one search each at a time. A search
+  checks its own clock, and the pool stops one that does not answer by its deadline by killing
+  its process (a new one is started in the background, so the next request does not wait for
+  it), and replaces a process that grew past :data:`WORKER_MEMORY`.
+
+Both lanes refuse work beyond their queue with :class:`BusyError` (503 with ``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import anyio
+import anyio.to_thread
+
+from zermelo.core.errors import ZermeloError
+from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
+
+__all__ = [
+    "FAST_THREADS",
+    "SEARCH_WAITING",
+    "SEARCH_WORKERS",
+    "WORKER_MEMORY",
+    "BusyError",
+    "FastLane",
+    "SearchPool",
+]
+
+_log = logging.getLogger("zermelo.web")
+
+FAST_THREADS: Final = 4
+FAST_WAITING: Final = 256
+SEARCH_WORKERS: Final = 2
+SEARCH_WAITING: Final = 8
+WORKER_MEMORY: Final = 768 * 2**20
+"""A search process that holds more memory than this after a search is replaced; a search checks
+the same ceiling as it builds its tables (see :mod:`zermelo.core.limits`)."""
+WORKER_CALLS: Final = 2000
+"""Searches one process answers before it is replaced (its caches start afresh)."""
+RETRY_AFTER: Final = 1
+
+
+class BusyError(ZermeloError):
+    """Too many requests are waiting for a lane; ``retry_after`` says when to come back."""
+
+    def __init__(self, message: str, retry_after: int = RETRY_AFTER) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class FastLane:
+    """Threads for bounded work: at most ``threads`` at once, ``waiting`` more queued."""
+
+    def __init__(self, threads: int = FAST_THREADS, waiting: int = FAST_WAITING) -> None:
+        self.threads = threads
+        self.waiting = waiting
+        self.active = 0
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.threads)
+        if self.active >= self.threads + self.waiting:
+            raise BusyError("the server is busy; try again in a moment")
+        self.active += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                function, *args, limiter=self._limiter, abandon_on_cancel=True
+            )
+        finally:
+            self.active -= 1
+
+
+class SearchPool:
+    """``size`` search processes; at most ``waiting`` requests queue for one."""
+
+    def __init__(self, size: int = SEARCH_WORKERS, waiting: int = SEARCH_WAITING) -> None:
+        self.size = size
+        self.waiting = waiting
+        self.active = 0
+        self.workers = [Worker(f"zermelo-search-{index}") for index in range(size)]
+        self.kills = 0
+        self._free = list(self.workers)
+        self._free_lock = threading.Lock()
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def warm_up(self, timeout: float = 60.0) -> None:
+        """Start every process and load the engines in it, waiting at most ``timeout`` seconds."""
+        threads = [self._renew_later(worker) for worker in self.workers]
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(deadline - time.monotonic(), 0.0))
+
+    def kill_now(self) -> None:
+        """Kill every process at once (the server is stopping)."""
+        for worker in self.workers:
+            worker.kill_now()
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+    async def call(self, target: str, *args: Any, deadline: float) -> Any:
+        """``target(*args)`` in a search process; raises :class:`WorkerTimeout` when it has not
+        answered by ``deadline`` (``time.monotonic()``; waiting for a process counts), and
+        :class:`BusyError` when too many requests are waiting already."""
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.size)
+        if self.active >= self.size + self.waiting:
+            raise BusyError("the server is busy with other searches; try again in a moment")
+        self.active += 1
+        try:
+            return await anyio.to_thread.run_sync(
+                self._call, target, args, deadline, limiter=self._limiter, abandon_on_cancel=True
+            )
+        finally:
+            self.active -= 1
+
+    def _call(self, target: str, args: tuple[Any, ...], deadline: float) -> Any:
+        timeout = deadline - time.monotonic()
+        if timeout <= 0:
+            raise WorkerTimeout("no time was left for a search")
+        worker = self._take()
+        try:
+            return worker.call(target, *args, timeout=timeout)
+        except WorkerTimeout:
+            self.kills += 1
+            self._renew_later(worker)
+            raise
+        finally:
+            if worker.resident_bytes() > WORKER_MEMORY or worker.calls >= WORKER_CALLS:
+                worker.stop()
+                worker.calls = 0
+                self._renew_later(worker)
+            self._give(worker)
+
+    def _take(self) -> Worker:
+        with self._free_lock:
+            running = [worker for worker in self._free if worker.running]
+            worker = (running or self._free)[0]
+            self._free.remove(worker)
+            return worker
+
+    def _give(self, worker: Worker) -> None:
+        with self._free_lock:
+            self._free.append(worker)
+
+    def _renew_later(self, worker: Worker) -> threading.Thread:
+        def renew() -> None:
+            try:
+                worker.start()
+                worker.call("zermelo.ui.web.tasks:ready", timeout=60.0)
+            except (WorkerTimeout, WorkerFailed) as error:
+                if not worker.closed:
+                    _log.warning("a search process did not start: %s", error)
+
+        thread = threading.Thread(target=renew, name=f"{worker.name}-start", daemon=True)
+        thread.start()
+        return thread

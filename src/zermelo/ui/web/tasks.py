@@ -1,0 +1,77 @@
+"""The searches a request hands to a search process (see :mod:`zermelo.ui.web.lanes`).
+
+Each function runs in the child: it replays the request's game (already checked by the server),
+searches under the time it is given, with the tables it builds held to the same deadline and to
+the process's memory ceiling (:func:`zermelo.core.limits.limited`), and returns plain JSON. When the
+budget runs out before any answer, it returns ``{"degraded": true}`` and the server answers from
+its fast lane instead.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from zermelo.core import limits
+from zermelo.core.errors import BudgetError
+from zermelo.search.alphabeta import alphabeta
+from zermelo.ui.web.api import Budget, analyze_position, load_game, search_json
+from zermelo.ui.web.lanes import WORKER_MEMORY
+
+__all__ = ["analyze", "choose", "ready"]
+
+_GRACE = 0.02
+"""How long past its own time a search may take to wrap up before its tables give up: the
+server's deadline for the whole request follows soon after."""
+
+
+def ready() -> bool:
+    """Load the engines (called once when the process starts)."""
+    import zermelo.solvers.gomoku  # noqa: F401
+
+    return True
+
+
+def _limits(seconds: float) -> Any:
+    return limits.limited(time.perf_counter() + seconds + _GRACE, memory=WORKER_MEMORY)
+
+
+def choose(
+    data: dict[str, Any], level: str, seed: int, seconds: float, alphabeta_only: bool = False
+) -> dict[str, Any]:
+    """The AI's move in ``data``'s game: ``{"move": notation, "thinking": search or null}``.
+
+    ``alphabeta_only`` plays alpha-beta under the clock instead of the game's own engine (Connect
+    Four's solver, which the server has asked already)."""
+    game = load_game(data)
+    state = game.state
+    thinking: dict[str, Any] | None
+    try:
+        with _limits(seconds):
+            if alphabeta_only:
+                result = alphabeta(state, time_limit=seconds, rng=random.Random(seed))
+                move, thinking = result.move, search_json(state, result)
+            else:
+                choice = game.adapter.ai_choice(state, level, seed, seconds)
+                move = choice.move
+                thinking = None if choice.result is None else search_json(state, choice.result)
+    except BudgetError:
+        return {"degraded": True}
+    if move is None:
+        return {"degraded": True}
+    return {"move": state.format_move(move), "thinking": thinking}
+
+
+def analyze(
+    data: dict[str, Any], seconds: float, nodes: int, generic: bool = False
+) -> dict[str, Any]:
+    """Every legal move's value in ``data``'s game, as ``/api/analyze`` answers it; ``generic``:
+    alpha-beta's values instead of the game's own engine's."""
+    game = load_game(data)
+    try:
+        with _limits(seconds):
+            budget = Budget(seconds, nodes)
+            return analyze_position(game.state, game.adapter, budget, generic=generic)
+    except BudgetError:
+        return {"degraded": True}
