@@ -55,8 +55,8 @@ def speed(console: Console, seconds: float) -> None:
             name,
             state.format_move(result.move),
             str(result.depth),
-            f"{result.nodes:,}",
-            f"{result.nodes / max(result.elapsed, 1e-9):,.0f}",
+            f"{result.stats.nodes:,}",
+            f"{result.stats.nodes / max(result.stats.elapsed, 1e-9):,.0f}",
             result.reason,
         )
     started = time.perf_counter()

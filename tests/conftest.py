@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
+EXAMPLE = REPO / "examples" / "zermelo-nim"
 
 
 def english_env(extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -70,3 +72,41 @@ def reachable(start: Any) -> set[Any]:
                 seen.add(child)
                 frontier.append(child)
     return seen
+
+
+def forget_games() -> None:
+    """Make the game registry read the installed plugins afresh."""
+    from zermelo.games import registry
+
+    registry._plugins.cache_clear()
+    registry._load.cache_clear()
+    registry._failed.clear()
+
+
+@pytest.fixture(scope="session")
+def nim_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example plugin ``examples/zermelo-nim``, installed by pip into a directory of its own
+    (never into the test environment)."""
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
+         str(EXAMPLE)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )  # fmt: skip
+    assert (target / "zermelo_nim" / "__init__.py").is_file()
+    return target
+
+
+@pytest.fixture
+def with_nim(nim_path: Path) -> Iterator[Path]:
+    """The example on this process's import path, the registry reading it afresh."""
+    sys.path.insert(0, str(nim_path))
+    forget_games()
+    try:
+        yield nim_path
+    finally:
+        sys.path.remove(str(nim_path))
+        sys.modules.pop("zermelo_nim", None)
+        forget_games()

@@ -133,7 +133,7 @@ def test_lower_levels_play_whole_games(level: str) -> None:
         (["play", "--first", "nobody"], "Invalid value for '--first'"),
         (["play", "--human", "Z"], "invalid side 'Z': expected X or O"),
         (["play", "--seed", "x"], "Invalid value for '--seed'"),
-        (["play", "chess"], "unknown game 'chess'"),
+        (["play", "shogi"], "unknown game 'shogi'"),
         (["analyze", "tictactoe", "X.O....."], "expected 9 squares, got 8"),
         (["analyze", "tictactoe", "XX......."], "X has 2 stones and O has 0"),
         (["analyze", "tictactoe", "X.O...... Q"], "invalid side to move 'Q'"),

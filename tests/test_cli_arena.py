@@ -57,7 +57,7 @@ def test_replay_prints_every_move(tmp_path: Path, capsys: pytest.CaptureFixture[
     [
         (["arena", "tictactoe", "--agents", "random", "mcts:iters=5"], "unknown option 'iters'"),
         (["arena", "tictactoe", "--agents", "random"], "at least two agents"),
-        (["arena", "chess", "--agents", "random", "hard"], "unknown game 'chess'"),
+        (["arena", "shogi", "--agents", "random", "hard"], "unknown game 'shogi'"),
     ],
 )
 def test_mistakes_are_one_line(

@@ -51,14 +51,21 @@ def test_explain_shows_every_feature_and_the_total() -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["play", "gomoku", "--size", "7x7"], "use 'mnk' for --size and --k"),
+        (["play", "gomoku", "--size", "7x7"], "--size is not a rule of gomoku; its rules: --exact"),
         (["play", "mnk", "--size", "7y7"], "is not a board size"),
-        (["play", "tictactoe", "--k", "4"], "not of tictactoe"),
-        (["play", "mnk", "--size", "30x30"], "invalid board size 30x30"),
+        (["play", "tictactoe", "--k", "4"], "--k is not a rule of tictactoe; its rules: none"),
+        (["play", "mnk", "--size", "30x30"], "option width=30: expected a number from 1 to 19"),
+        (["play", "mnk", "--width", "x"], "option width='x': expected a whole number from 1 to 19"),
+        (["play", "mnk", "-o", "k"], "--option 'k': expected NAME=VALUE"),
+        (
+            ["play", "connect4", "--k", "4"],
+            "--k is not a rule of connect4; its rules: --width, --height",
+        ),
         (["play", "mnk", "--size", "5x5", "--k", "9"], "invalid row length k=9"),
         (["explain", "gomoku", "h8 z99"], "move 'z99' is off the 15x15 board"),
-        (["explain", "tictactoe", "........."], "explain works on gomoku and mnk"),
-        (["solve", "tictactoe", "--k", "4"], "tic-tac-toe is 3x3"),
+        (["explain", "tictactoe", "........."], "explain works on gomoku, mnk, not on tictactoe"),
+        (["solve", "tictactoe", "--k", "4"], "--k is not a rule of tictactoe"),
+        (["solve", "checkers"], "solve works on tictactoe, connect4, mnk, not on checkers"),
         (["tune", "tictactoe"], "tune works on gomoku"),
     ],
 )

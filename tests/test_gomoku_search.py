@@ -184,7 +184,7 @@ def test_search_reports_and_is_deterministic_without_rng() -> None:
     assert a.move == b.move
     assert a.value == b.value
     assert a.depth >= 2
-    assert a.nodes > 0
+    assert a.stats.nodes > 0
     assert a.pv[0] == a.move
     assert abs(a.value) < WIN
     assert not state.play(a.move).is_terminal()

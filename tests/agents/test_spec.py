@@ -76,13 +76,15 @@ def test_spec_is_a_plain_value() -> None:
     assert AgentSpec("mcts", (("time", 1.0),)).label == "mcts:time=1"
 
 
-def test_game_defaults_fill_what_the_spec_leaves_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    from zermelo.agents import spec as spec_module
+def test_game_defaults_fill_what_the_spec_leaves_out() -> None:
+    import dataclasses
 
-    monkeypatch.setitem(spec_module.MCTS_DEFAULTS, "tictactoe", {"cutoff": 2, "scale": 5.0})
-    plain = parse_agent("mcts:time=1").build("tictactoe", 0)
+    from zermelo.games.registry import get_game
+
+    game = dataclasses.replace(get_game("tictactoe"), mcts={"cutoff": 2, "scale": 5.0})
+    plain = parse_agent("mcts:time=1").build(game, 0)
     assert isinstance(plain, MctsAgent)
     assert (plain.search.cutoff, plain.search.eval_scale) == (2, 5.0)
-    own = parse_agent("mcts:time=1,cutoff=none").build("tictactoe", 0)
+    own = parse_agent("mcts:time=1,cutoff=none").build(game, 0)
     assert isinstance(own, MctsAgent)
     assert (own.search.cutoff, own.search.eval_scale) == (None, 5.0)

@@ -172,7 +172,7 @@ def test_without_ai_only_the_move_is_played(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "kind", "words"),
     [
-        ({"game": "chess"}, 404, "UnknownGameError", "unknown game 'chess'"),
+        ({"game": "shogi"}, 404, "UnknownGameError", "unknown game 'shogi'"),
         ({"game": 7}, 404, "UnknownGameError", "unknown game 7"),
         ({"game": "tictactoe", "moves": ["9"]}, 400, "ParseError", "invalid square '9'"),
         ({"game": "tictactoe", "moves": ["4", "4"]}, 422, "IllegalMoveError", "already taken"),
@@ -268,7 +268,7 @@ _json_values = st.recursive(
 _bodies = st.fixed_dictionaries(
     {},
     optional={
-        "game": st.sampled_from(["tictactoe", "ttt", "chess", ""]) | _json_values,
+        "game": st.sampled_from(["tictactoe", "ttt", "chess", "shogi", ""]) | _json_values,
         "moves": st.lists(st.sampled_from([str(i) for i in range(-1, 11)]), max_size=10)
         | _json_values,
         "position": st.text(alphabet="XO. xo", max_size=12) | _json_values,

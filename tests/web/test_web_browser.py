@@ -420,3 +420,18 @@ def test_checkers_when_the_ai_starts_you_play_white(page: Page, live_server: str
     assert sorted(s for s, piece in pieces.items() if piece == "b") != list(range(1, 13))
     page.click('#board [data-move="11"]')
     expect(page.locator("[data-testid=message]")).to_have_text("Pick one of your pieces.")
+
+
+def test_a_plugin_game_is_played_on_the_generic_grid(
+    page: Page, live_server: str, with_nim: Path
+) -> None:
+    # Nim from examples/zermelo-nim: heaps 1, 3, 5, 7, one row of stones each. A click on the first
+    # stone of the fourth heap takes all seven; the hard AI answers 3-3, the one move that leaves
+    # a nim-sum of 0 (1 ^ 3 ^ 2 = 0).
+    open_page(page, live_server, "?game=nim&level=hard&seed=1")
+    expect(page.locator("#board .cell")).to_have_count(28)
+    page.click('#board [data-move="4-7"]')
+    expect(page.locator("#board [data-move='3-2']")).to_have_count(1)
+    expect(page.locator("#board [data-move='3-3']")).to_have_count(0)
+    assert wait_for_your_turn_or_end(page) == "your-turn"
+    expect(page.locator("#board .row")).to_have_count(4)

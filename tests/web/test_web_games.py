@@ -30,8 +30,8 @@ def test_connect_four_is_a_drop_grid_of_seven_columns(client: TestClient) -> Non
     assert board["columns"] == ["1", "2", "3", "4", "5", "6", "7"]
     assert "points" not in board
     assert connect4["options"] == {
-        "width": {"type": "integer", "min": 4, "max": 9, "default": 7},
-        "height": {"type": "integer", "min": 4, "max": 8, "default": 6},
+        "width": {"type": "integer", "min": 4, "max": 9, "default": 7, "help": "number of columns"},
+        "height": {"type": "integer", "min": 4, "max": 8, "default": 6, "help": "number of rows"},
     }
 
 
@@ -68,6 +68,7 @@ def test_easy_connect_four_answers_with_a_legal_disc(client: TestClient) -> None
 def test_hard_connect_four_asks_the_exact_solver_and_wins_at_once(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    solvers.warm_up_connect4()
     asked: list[str] = []
     real_call = solvers._CONNECT4.call
 

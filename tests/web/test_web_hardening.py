@@ -404,3 +404,39 @@ def test_a_vanished_client_and_sigterm(live: tuple[subprocess.Popen[bytes], int]
     assert b"Traceback" not in errors, errors.decode(errors="replace")
     for sock in searches:
         sock.close()
+
+
+def test_waiting_for_a_search_process_counts_against_the_deadline() -> None:
+    import anyio
+
+    from zermelo.ui.web.lanes import SearchPool
+    from zermelo.ui.web.worker import WorkerTimeout
+
+    pool = SearchPool(size=1, waiting=4)
+    outcomes: list[tuple[str, float]] = []
+
+    async def scenario() -> None:
+        async def busy() -> None:
+            await pool.call("time:sleep", 1.5, deadline=time.monotonic() + 10)
+
+        async def late() -> None:
+            await anyio.sleep(0.2)
+            started = time.monotonic()
+            try:
+                await pool.call("math:factorial", 3, deadline=started + 0.3)
+            except WorkerTimeout as error:
+                outcomes.append((str(error), time.monotonic() - started))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(busy)
+            group.start_soon(late)
+
+    try:
+        pool.warm_up()
+        anyio.run(scenario)
+    finally:
+        pool.stop()
+    assert len(outcomes) == 1
+    message, waited = outcomes[0]
+    assert "no search process was free" in message
+    assert waited < 0.6

@@ -16,10 +16,9 @@ import random
 from typing import Any
 
 from zermelo.agents.base import Agent
-from zermelo.agents.levels import register_levels
 from zermelo.core.errors import IllegalMoveError
 
-__all__ = ["Connect4Agent"]
+__all__ = ["Connect4Agent", "easy", "hard", "medium"]
 
 
 class Connect4Agent:
@@ -42,11 +41,13 @@ class Connect4Agent:
         )
 
 
-def _factory(level: str) -> Any:
-    def make(seed: int | None, limit: float | None) -> Agent:
-        return Connect4Agent(level, seed)
-
-    return make
+def easy(seed: int | None, time_limit: float | None) -> Agent:
+    return Connect4Agent("easy", seed)
 
 
-register_levels("connect4", {level: _factory(level) for level in ("easy", "medium", "hard")})
+def medium(seed: int | None, time_limit: float | None) -> Agent:
+    return Connect4Agent("medium", seed)
+
+
+def hard(seed: int | None, time_limit: float | None) -> Agent:
+    return Connect4Agent("hard", seed)

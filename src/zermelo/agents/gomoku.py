@@ -13,9 +13,8 @@ import random
 from typing import Any
 
 from zermelo.agents.base import Agent
-from zermelo.agents.levels import register_levels
 
-__all__ = ["DEFAULT_SECONDS", "GomokuAgent"]
+__all__ = ["DEFAULT_SECONDS", "GomokuAgent", "easy", "hard", "medium"]
 
 DEFAULT_SECONDS = 1.0
 
@@ -37,12 +36,13 @@ class GomokuAgent:
         return self.player.choose(state)
 
 
-def _factory(level: str) -> Any:
-    def make(seed: int | None, time_limit: float | None) -> Agent:
-        return GomokuAgent(level, seed, time_limit)
-
-    return make
+def easy(seed: int | None, time_limit: float | None) -> Agent:
+    return GomokuAgent("easy", seed, time_limit)
 
 
-for _game in ("gomoku", "mnk"):
-    register_levels(_game, {level: _factory(level) for level in ("easy", "medium", "hard")})
+def medium(seed: int | None, time_limit: float | None) -> Agent:
+    return GomokuAgent("medium", seed, time_limit)
+
+
+def hard(seed: int | None, time_limit: float | None) -> Agent:
+    return GomokuAgent("hard", seed, time_limit)

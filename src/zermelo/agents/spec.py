@@ -6,14 +6,22 @@ Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their opti
 * ``easy``, ``medium``, ``hard``: the game's levels (:func:`zermelo.agents.levels.make_agent`);
   ``time=SECONDS`` sets the thinking time of levels that use one (``hard:time=2``); it is
   :data:`DEFAULT_LEVEL_TIME` when not given, so that a level never reads a big game to the end.
-* ``engine``: alpha-beta; ``depth=PLIES``, ``time=SECONDS``, ``noise=SD`` (``engine:depth=3``).
-  Without depth or time it reads to the end of the game (fine for tic-tac-toe only).
+* ``engine``: alpha-beta; ``depth=PLIES``, ``time=SECONDS``, ``noise=SD`` (``engine:depth=3``),
+  ``quiescent=yes|no`` (play out pending captures before judging a position at the horizon; for
+  games whose states say when a position is quiet). Without depth or time it reads to the end of
+  the game (fine for tic-tac-toe only).
+* ``uci``: an external UCI chess engine (:class:`zermelo.agents.uci.UciAgent`): ``cmd=PATH``
+  (its command line, no commas), ``elo=N`` (sets ``UCI_LimitStrength`` and ``UCI_Elo`` where the
+  engine has them), ``time=SECONDS`` (default 1) or ``depth=PLIES`` per move.
 * ``mcts``: Monte Carlo tree search; ``iterations=N`` and/or ``time=SECONDS`` per move (default
   ``iterations=1000``), ``c=X`` the exploration constant, ``cutoff=PLIES`` the playout length after
   which the evaluation scores the position (``cutoff=none`` plays out to the end), ``scale=X`` the
   evaluation scale of that cut-off, ``playout=random|greedy``, ``epsilon=X`` (greedy playouts),
-  ``reuse=yes|no`` (keep the tree between moves). Games may set their own defaults for cutoff and
-  scale (:data:`MCTS_DEFAULTS`).
+  ``reuse=yes|no`` (keep the tree between moves). Games set their own defaults for cutoff and
+  scale in their record (``GameSpec.mcts``).
+
+A game's levels are written in the same syntax in its record (``GameSpec.levels``), or name a
+factory of the game's own; :func:`make_agent` builds them.
 
 An :class:`AgentSpec` is a plain picklable value: worker processes rebuild the live agent from it
 with :meth:`AgentSpec.build`, never receive one.
@@ -27,16 +35,19 @@ from typing import Any
 
 from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
-from zermelo.agents.levels import LEVELS, make_agent
 from zermelo.agents.mcts import MctsAgent
+from zermelo.agents.uci import UciAgent
 from zermelo.core.errors import ParseError
+from zermelo.core.record import LEVELS, GameSpec, Ref
+from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
+from zermelo.search.quiescence import quiescent
 
-__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "MCTS_DEFAULTS", "AgentSpec", "parse_agent"]
+__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "AgentSpec", "make_agent", "parse_agent"]
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
-    "mcts:iterations=N, mcts:time=SECONDS"
+    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS]"
 )
 """The accepted forms, for error messages and help texts."""
 
@@ -45,6 +56,7 @@ DEFAULT_LEVEL_TIME = 1.0
 
 _INT = "a whole number"
 _POSITIVE = "a positive number"
+_COMMAND = "the command line of a UCI engine"
 
 # option name -> (kind of value, description for errors)
 _OPTIONS: dict[str, dict[str, str]] = {
@@ -52,7 +64,13 @@ _OPTIONS: dict[str, dict[str, str]] = {
     "easy": {"time": _POSITIVE},
     "medium": {"time": _POSITIVE},
     "hard": {"time": _POSITIVE},
-    "engine": {"depth": _INT, "time": _POSITIVE, "noise": "a number of 0 or more"},
+    "engine": {
+        "depth": _INT,
+        "time": _POSITIVE,
+        "noise": "a number of 0 or more",
+        "quiescent": "yes or no",
+    },
+    "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
@@ -65,21 +83,12 @@ _OPTIONS: dict[str, dict[str, str]] = {
     },
 }
 
-_GOMOKU_MCTS: dict[str, Any] = {"cutoff": 0, "scale": 100.0, "c": 0.1}
-
-MCTS_DEFAULTS: dict[str, dict[str, Any]] = {
-    # Random playouts on a 15x15 board mean nothing and cost a win check per ply: the evaluation
-    # scores every new leaf instead (its weights run to thousands, so 100 makes an open three all
-    # but decisive), and a small exploration constant keeps the tree on the moves it likes. Tuned
-    # in small fixed-seed round robins at 0.3 s per move (c 0.1 beat 0.25 and 0.5, scale 100 beat
-    # 300 and 1000, no playout beat playouts of 2 and 4 plies).
-    "gomoku": _GOMOKU_MCTS,
-    "mnk": _GOMOKU_MCTS,
-    # Connect Four: random playouts of 4 plies, then the evaluation (typically within ±0.1, so
-    # 0.03 makes a clear advantage count); beat plain random playouts 7-1 at 0.2 s per move.
-    "connect4": {"cutoff": 4, "scale": 0.03, "c": 0.7},
+_GENERIC_LEVELS: dict[str, str] = {
+    "easy": "engine:depth=1,noise=3",
+    "medium": "engine:depth=2,noise=1",
+    "hard": "engine",
 }
-"""Per game, the MCTS options used when the spec does not give them (``cutoff``, ``scale``, ...)."""
+"""The levels of a game whose record names none: the engine, shallow and blurred, then deep."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +108,27 @@ class AgentSpec:
     def __str__(self) -> str:
         return self.label
 
-    def build(self, game: str, seed: int | None = None) -> Agent:
-        """The live agent for ``game``, its randomness drawn from ``seed``."""
+    def build(self, game: str | GameSpec, seed: int | None = None) -> Agent:
+        """The live agent for ``game`` (its name or its record), its randomness drawn from
+        ``seed``."""
         options = dict(self.options)
         label = self.label
         if self.kind == "random":
             return RandomAgent(seed, name=label)
+        spec = game if isinstance(game, GameSpec) else get_game(game)
         if self.kind in LEVELS:
             limit = options.get("time", DEFAULT_LEVEL_TIME)
-            agent = make_agent(game, self.kind, seed=seed, time_limit=limit)
+            agent = make_agent(spec, self.kind, seed=seed, time_limit=limit)
             agent.name = label
             return agent
+        if self.kind == "uci":
+            return UciAgent(
+                options["cmd"],
+                elo=options.get("elo"),
+                time_limit=options.get("time"),
+                depth=options.get("depth"),
+                name=label,
+            )
         if self.kind == "engine":
             return EngineAgent(
                 depth=options.get("depth"),
@@ -117,8 +136,9 @@ class AgentSpec:
                 noise=options.get("noise", 0.0),
                 seed=seed,
                 name=label,
+                evaluator=quiescent() if options.get("quiescent") else None,
             )
-        settings = dict(MCTS_DEFAULTS.get(game, {}))
+        settings = dict(spec.mcts)
         settings.update(options)
         iterations = settings.get("iterations")
         time_limit = settings.get("time")
@@ -140,6 +160,43 @@ class AgentSpec:
         )
 
 
+def make_agent(
+    game: str | GameSpec,
+    level: str,
+    *,
+    seed: int | None = None,
+    time_limit: float | None = None,
+) -> Agent:
+    """The agent for ``level`` ("easy", "medium", "hard" or "random") at ``game``, as its record
+    says (:attr:`GameSpec.levels`); ``time_limit`` replaces the thinking time of a level that has
+    one. The agent is named after the level."""
+    if level == "random":
+        return RandomAgent(seed)
+    if level not in LEVELS:
+        raise ParseError(f"unknown level {level!r}: expected easy, medium, hard or random")
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    entry = spec.levels.get(level)
+    if isinstance(entry, Ref):
+        agent: Agent = entry.resolve()(seed, time_limit)
+    else:
+        text = entry if entry is not None else _GENERIC_LEVELS[level]
+        parsed = parse_agent(text)
+        if parsed.kind in LEVELS:
+            raise ParseError(
+                f"level {level!r} of {spec.name} is {text!r}: name an agent, not a level"
+            )
+        options = dict(parsed.options)
+        timed = "time" in options or (entry is None and level == "hard")
+        limit = time_limit if time_limit is not None else options.get("time", spec.default_time)
+        if timed and limit is not None:
+            options["time"] = limit
+            names = _OPTIONS[parsed.kind]
+            parsed = AgentSpec(parsed.kind, tuple((n, options[n]) for n in names if n in options))
+        agent = parsed.build(spec, seed)
+    agent.name = level
+    return agent
+
+
 def _show(value: Any) -> str:
     if value is None:
         return "none"
@@ -157,6 +214,10 @@ def _bad(text: str, problem: str) -> ParseError:
 def _value(text: str, kind: str, name: str, raw: str) -> Any:
     expected = _OPTIONS[kind][name]
     word = raw.strip().lower()
+    if expected == _COMMAND:
+        if not raw.strip():
+            raise _bad(text, f"{name}= is empty, {name} must be {expected}")
+        return raw.strip()
     try:
         if expected == _INT:
             number = int(word)
@@ -214,5 +275,7 @@ def parse_agent(text: str) -> AgentSpec:
             options[name] = _value(text, kind, name, raw)
     elif rest or text.strip().endswith(":"):
         raise _bad(text, "nothing after ':'")
+    if kind == "uci" and "cmd" not in options:
+        raise _bad(text, "a uci agent needs cmd=PATH, the command of the engine")
     ordered = tuple((name, options[name]) for name in accepted if name in options)
     return AgentSpec(kind, ordered)

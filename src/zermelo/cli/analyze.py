@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from zermelo.cli.common import Command, console, format_line, lang_option, time_option
+from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 
 _C4_BOOK_PLIES = 2
@@ -39,8 +40,7 @@ def command() -> click.Command:
     @lang_option
     def analyze(game: str, position: str, depth: int | None, time_limit: float | None) -> None:
         from zermelo.games.registry import get_game
-        from zermelo.search import alphabeta
-        from zermelo.search import analyze as analyze_moves
+        from zermelo.search import analyze_position
         from zermelo.search.quiescence import quiescent
         from zermelo.ui.words import score_words
 
@@ -49,13 +49,17 @@ def command() -> click.Command:
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
-            if state.winner is None:
+            reason = getattr(state, "termination", None)
+            if callable(reason) and reason():
+                out.print(_("The game is over: {reason}.").format(reason=_(reason())))
+            elif state.winner is None:
                 out.print(_("The game is over: a draw."))
             else:
                 out.print(_("The game is over: the side to move has lost."))
             return
-        if spec.name == "connect4" and depth is None and time_limit is None:
-            _analyze_connect4(out, state)
+        exact_analysis = spec.tools.get("exact_analysis")
+        if exact_analysis is not None and depth is None and time_limit is None:
+            exact_analysis.resolve()(out, spec, state)
             return
         if depth is None and time_limit is None and spec.default_time is not None:
             time_limit = spec.default_time
@@ -64,16 +68,24 @@ def command() -> click.Command:
                     seconds=time_limit
                 )
             )
-        # Games that say when a position is not quiet (checkers: a capture is pending) are judged
-        # at the horizon only once the forced moves are played out, as their AI levels do.
-        evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
-        values = analyze_moves(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
-        result = alphabeta(state, depth=depth, time_limit=time_limit, evaluator=evaluator)
+        own_engine = spec.tools.get("analyze")
+        if own_engine is not None:
+            with out.status(_("Searching...")):
+                result = own_engine.resolve()(state, depth, time_limit)
+        else:
+            # Games that say when a position is not quiet (checkers: a capture is pending) are
+            # judged at the horizon only once the forced moves are played out, as their AI
+            # levels do.
+            evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+            # One search of every move: the best of them is the position's best move and value.
+            result = analyze_position(
+                state, depth=depth, time_limit=time_limit, evaluator=evaluator
+            )
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
         table.add_column(_("line"))
-        for value in values:
+        for value in result.moves:
             table.add_row(
                 state.format_move(value.move),
                 score_words(value.value, exact=value.exact),
@@ -98,6 +110,16 @@ def command() -> click.Command:
                 )
             )
         stats = result.stats
+        if own_engine is not None:
+            out.print(
+                _("Search: depth {depth}, {nodes} nodes, {seconds:.2f} s, {rate} nodes/s").format(
+                    depth=result.depth,
+                    nodes=f"{stats.nodes:,}",
+                    seconds=stats.elapsed,
+                    rate=f"{stats.nodes_per_second:,.0f}",
+                )
+            )
+            return
         out.print(
             _(
                 "Search: {nodes} nodes, {cutoffs} cutoffs, {hits} table hits, depth {depth}, "
@@ -114,8 +136,9 @@ def command() -> click.Command:
     return analyze
 
 
-def _analyze_connect4(out: Console, state: Any) -> None:
-    """Every column's exact score in words, from the perfect solver."""
+def exact_columns(out: Console, spec: GameSpec, state: Any) -> None:
+    """Every column's exact score in words, from the perfect solver (the ``exact_analysis`` tool
+    of Connect Four)."""
     from zermelo.solvers.connect4 import analyze as solve_columns
     from zermelo.solvers.connect4.scores import to_negamax
     from zermelo.ui.words import score_words

@@ -5,13 +5,21 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, cluster_options, console, fail, lang_option
+from zermelo.cli.common import (
+    Command,
+    cluster_options,
+    console,
+    fail,
+    lang_option,
+    read_text_lines,
+)
 from zermelo.i18n import gettext as _
 
 
@@ -69,6 +77,23 @@ def command() -> click.Command:
         metavar="FILE",
         help=_("Save the games to FILE as JSON lines."),
     )
+    @click.option(
+        "--openings",
+        default=None,
+        metavar="FILE",
+        help=_(
+            "Start positions to go through, each played with both colours: a file (chess: EPD "
+            "or PGN; other games: one position per line), 'builtin' for the game's own set "
+            "(the default where it has one), or 'none'."
+        ),
+    )
+    @click.option(
+        "--max-moves",
+        type=click.IntRange(min=1, max=100_000),
+        default=None,
+        metavar="PLIES",
+        help=_("Adjudicate a game still on after this many moves (plies) as a draw."),
+    )
     @cluster_options
     @lang_option
     def arena(
@@ -80,6 +105,8 @@ def command() -> click.Command:
         jobs: int | None,
         start: str | None,
         save: str | None,
+        openings: str | None,
+        max_moves: int | None,
         cluster: str | None,
         resume: str | None,
     ) -> None:
@@ -105,14 +132,18 @@ def command() -> click.Command:
             start_state,
         )
 
-        name = get_game(game).name
+        record = get_game(game)
+        name = record.name
         texts = [*agent_options, *more_agents]
         if len(texts) < 2:
             fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
         specs = [parse_agent(text) for text in texts]
         if start:
             start_state(name, None, start)  # a bad position fails here, before any game
-        tasks = round_robin(name, specs, games, seed=seed, start=start)
+        positions = _openings(record, openings, start)
+        tasks = round_robin(
+            name, specs, games, seed=seed, start=start, openings=positions, max_moves=max_moves
+        )
         workers = jobs if jobs is not None else os.cpu_count() or 1
         err = Console(stderr=True, highlight=False)
         began = time.perf_counter()
@@ -186,3 +217,42 @@ def command() -> click.Command:
             out.print(_("Saved {count} games to {file}").format(count=written, file=save))
 
     return arena
+
+
+def _openings(spec: Any, source: str | None, start: str | None) -> list[str]:
+    """The start positions the games go through: from ``source`` (a file, ``builtin`` or
+    ``none``), by default the game's own set when it has one and no ``--start`` was given."""
+    from zermelo.core.errors import ZermeloError
+
+    reader = spec.tools.get("openings")
+    if source is None:
+        if start or reader is None:
+            return []
+        source = "builtin"
+    if source == "none":
+        return []
+    if source == "builtin":
+        if reader is None:
+            fail(_("{game} has no built-in openings; give a file").format(game=spec.name))
+        positions: list[str] = reader.resolve()(None)
+        return positions
+    try:
+        with open(source, "rb") as stream:
+            lines = read_text_lines(stream, source)
+    except OSError as error:
+        fail(_("cannot read {file}: {reason}").format(file=source, reason=error.strerror))
+    text = "\n".join(lines)
+    try:
+        if reader is not None:
+            positions = reader.resolve()(text)
+        else:
+            positions = [
+                spec.parse(line.strip()).notation()
+                for line in lines
+                if line.strip() and not line.lstrip().startswith("#")
+            ]
+    except ZermeloError as error:
+        fail(f"{source}: {error}")
+    if not positions:
+        fail(_("{file} holds no positions").format(file=source))
+    return positions

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -24,6 +24,7 @@ from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
 from zermelo.core.errors import ZermeloError
+from zermelo.core.record import BoolOption, GameSpec, Option
 from zermelo.i18n import gettext as _
 
 MAX_SECONDS = 3600.0
@@ -190,62 +191,114 @@ def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -
     return int(parts[0]), int(parts[1])
 
 
-def board_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--size``, ``--k`` and ``--exact``: the rules of m,n,k games and gomoku."""
+RULE = "rule_"
+"""The prefix of the parameters :func:`rule_options` adds, so they never meet a command's own."""
+
+
+def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The rule options of the games, from their records: ``--NAME`` for every option a game
+    declares (a flag for a yes/no option), ``--size WxH`` for games with a width and a height, and
+    ``--option NAME=VALUE`` for any of them. Which game takes which is checked by
+    :func:`game_options` once the game is known."""
+    from zermelo.games.registry import all_games
+
+    taken = {opt for param in getattr(command, "__click_params__", []) for opt in param.opts}
+    declared: dict[str, Option] = {}
+    games: dict[str, list[str]] = {}
+    for spec in all_games():
+        for option in spec.options:
+            declared.setdefault(option.name, option)
+            games.setdefault(option.name, []).append(spec.name)
+    for name in sorted(declared, reverse=True):
+        flag = "--" + name.replace("_", "-")
+        if flag in taken or not name.isidentifier():
+            continue
+        option = declared[name]
+        text = _("{help} (rule of {games})").format(
+            help=_(option.help), games=", ".join(games[name])
+        )
+        if isinstance(option, BoolOption):
+            command = click.option(flag, RULE + name, is_flag=True, default=None, help=text)(
+                command
+            )
+        else:
+            command = click.option(flag, RULE + name, default=None, metavar="N", help=text)(command)
     command = click.option(
-        "--exact",
-        is_flag=True,
-        help=_("m,n,k and gomoku: only exactly k in a row wins (no overlines)."),
-    )(command)
-    command = click.option(
-        "--k",
-        "k",
-        type=click.IntRange(min=1, max=99),
-        default=None,
-        help=_("m,n,k: stones in a row that win (default 5, or the board's side if smaller)."),
+        "--option",
+        "-o",
+        "rule_texts",
+        multiple=True,
+        metavar="NAME=VALUE",
+        help=_("A rule option of the game, such as width=8 (the same as --width 8)."),
     )(command)
     return click.option(
         "--size",
         callback=_parse_size,
         default=None,
         metavar="WxH",
-        help=_("m,n,k: board size such as 7x7 (default 15x15)."),
+        help=_("Board size such as 7x7, for games with a width and a height."),
     )(command)
 
 
-def game_options(
-    game: str, size: tuple[int, int] | None, k: int | None, exact: bool
-) -> dict[str, Any]:
-    """The rule options for ``game``; rules a game does not have are an error, not ignored."""
-    if game == "mnk":
-        options: dict[str, Any] = {"exact": exact}
-        width, height = size if size is not None else (15, 15)
-        options.update(width=width, height=height, k=k if k is not None else min(5, width, height))
-        return options
-    if game == "gomoku":
-        if size is not None or k is not None:
-            raise click.UsageError(
-                _("gomoku is 15x15 with five in a row; use 'mnk' for --size and --k")
-            )
-        return {"exact": exact}
-    if size is not None or k is not None or exact:
-        raise click.UsageError(
-            _("--size, --k and --exact are rules of mnk and gomoku, not of {game}").format(
-                game=game
-            )
+def _not_a_rule(spec: GameSpec, name: str) -> click.UsageError:
+    rules = ", ".join("--" + option.name for option in spec.options) or _("none")
+    return click.UsageError(
+        _("{option} is not a rule of {game}; its rules: {rules}").format(
+            option=name, game=spec.name, rules=rules
         )
-    return {}
+    )
 
 
-def print_board(out: Console, game: str, state: Any) -> None:
-    """The board, for games the terminal can draw."""
+def game_options(
+    spec: GameSpec,
+    rules: Mapping[str, Any],
+    size: tuple[int, int] | None = None,
+    texts: Sequence[str] = (),
+) -> dict[str, Any]:
+    """The rule options for ``spec.new`` from what :func:`rule_options` collected: each one the
+    game declares, checked by its declaration; a rule the game does not have is an error, never
+    ignored."""
+    given: dict[str, Any] = {}
+    if size is not None:
+        if spec.option("width") is None or spec.option("height") is None:
+            raise _not_a_rule(spec, "--size")
+        given["width"], given["height"] = str(size[0]), str(size[1])
+    for key, value in rules.items():
+        if key.startswith(RULE) and value is not None and value is not False:
+            given[key[len(RULE) :]] = value
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise click.UsageError(
+                _("--option {text}: expected NAME=VALUE, such as width=8").format(text=repr(text))
+            )
+        given[name.strip()] = value
+    options: dict[str, Any] = {}
+    for name, value in given.items():
+        option = spec.option(name)
+        if option is None:
+            raise _not_a_rule(spec, "--" + name)
+        options[name] = option.parse(value) if isinstance(value, str) else option.check(value)
+    return options
+
+
+def game_tool(spec: GameSpec, tool: str, command: str) -> Any:
+    """The function the record names for ``tool`` (:attr:`GameSpec.tools`); an error naming the
+    games that have one when this game has not."""
+    ref = spec.tools.get(tool)
+    if ref is None:
+        from zermelo.games.registry import all_games
+
+        having = ", ".join(other.name for other in all_games() if tool in other.tools)
+        raise ZermeloError(f"{command} works on {having}, not on {spec.name}")
+    return ref.resolve()
+
+
+def print_board(out: Console, spec: GameSpec, state: Any) -> None:
+    """The board, as the terminal game draws it."""
     from zermelo.ui.terminal.boards import view_for
 
-    try:
-        view = view_for(game)
-    except ZermeloError:
-        return
-    out.print(view.render(state, None, rich=out.is_terminal))
+    out.print(view_for(spec).render(state, None, rich=out.is_terminal))
 
 
 def format_line(state: Any, line: Sequence[Any]) -> list[str]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from zermelo.cli.common import Command, board_options, game_options, lang_option, time_option
+from zermelo.cli.common import Command, game_options, lang_option, rule_options, time_option
 from zermelo.i18n import gettext as _
 
 
@@ -19,7 +20,8 @@ def command() -> click.Command:
         help=_("Play a game against the AI (default: tic-tac-toe)."),
         short_help=_("Play a game against the AI."),
     )
-    @click.argument("game", default="tictactoe")
+    @rule_options
+    @click.argument("game", default=_default_game())
     @click.option(
         "--first",
         type=click.Choice(["human", "ai", "random"]),
@@ -38,7 +40,23 @@ def command() -> click.Command:
     @click.option("--seed", type=int, default=None, help=_("Seed, to replay the same games."))
     @time_option(_("Thinking time per AI move, for large games."))
     @click.option("--once", is_flag=True, help=_("Play one game, without offering another."))
-    @board_options
+    @click.option(
+        "--fen",
+        "--position",
+        "start",
+        default=None,
+        metavar="POSITION",
+        help=_("Start from this position, in the game's notation (chess: FEN)."),
+    )
+    @click.option(
+        "--pgn",
+        "--save",
+        "save",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        help=_("Save each finished game to FILE (chess: as PGN); 'save FILE' does it mid-game."),
+    )
     @lang_option
     def play(
         game: str,
@@ -48,13 +66,16 @@ def command() -> click.Command:
         seed: int | None,
         time_limit: float | None,
         once: bool,
+        start: str | None,
+        save: str | None,
         size: tuple[int, int] | None,
-        k: int | None,
-        exact: bool,
+        rule_texts: tuple[str, ...],
+        **rules: Any,
     ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.ui.terminal.session import GameOptions, Session
 
+        spec = get_game(game)
         options = GameOptions(
             game=game,
             first=first,
@@ -63,8 +84,16 @@ def command() -> click.Command:
             seed=seed,
             time_limit=time_limit,
             repeat=not once,
-            game_options=game_options(get_game(game).name, size, k, exact),
+            game_options=game_options(spec, rules, size, rule_texts),
+            start=start,
+            save=save,
         )
         sys.exit(Session(options).run())
 
     return play
+
+
+def _default_game() -> str:
+    from zermelo.games.registry import game_names
+
+    return game_names()[0]

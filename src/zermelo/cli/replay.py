@@ -33,6 +33,7 @@ def command() -> click.Command:
     )
     @lang_option
     def replay_command(file: str, number: int) -> None:
+        from zermelo.games.registry import get_game
         from zermelo.play import load_records, replay
 
         records = load_records(file)
@@ -66,7 +67,7 @@ def command() -> click.Command:
             out.print(line)
         final = states[-1]
         out.print(_("Final position: {position}").format(position=escape(final.notation())))
-        print_board(out, record.game, final)
+        print_board(out, get_game(record.game), final)
         winner = record.winner
         if winner is None:
             out.print(_("Result: {result}, a draw").format(result=record.result))

@@ -13,14 +13,17 @@ from rich.markup import escape
 from zermelo.cli.common import (
     Command,
     RateColumn,
-    board_options,
     cluster_options,
     console,
     game_options,
+    game_tool,
     lang_option,
     read_text_lines,
+    rule_options,
 )
 from zermelo.core.errors import ZermeloError
+from zermelo.core.record import GameSpec
+from zermelo.core.state import Player
 from zermelo.i18n import gettext as _
 
 
@@ -40,6 +43,7 @@ def command() -> click.Command:
         ),
         short_help=_("Solve games exactly."),
     )
+    @rule_options
     @click.argument("game")
     @click.argument("positions", nargs=-1)
     @click.option("--weak", is_flag=True, help=_("Only win, draw or loss (1, 0, -1): faster."))
@@ -47,7 +51,6 @@ def command() -> click.Command:
     @click.option(
         "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
     )
-    @board_options
     @cluster_options
     @lang_option
     def solve(
@@ -57,63 +60,147 @@ def command() -> click.Command:
         best: bool,
         stats: bool,
         size: tuple[int, int] | None,
-        k: int | None,
-        exact: bool,
+        rule_texts: tuple[str, ...],
         cluster: str | None,
         resume: str | None,
+        **rules: Any,
     ) -> None:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
-        if spec.name == "connect4":
-            game_options(spec.name, size, k, exact)
-            if stats and (cluster or resume):
+        solver = game_tool(spec, "solve", "solve")
+        options = game_options(spec, rules, size, rule_texts)
+        extra: dict[str, Any] = {}
+        if cluster is not None or resume is not None:
+            if spec.name != "connect4":
+                raise click.UsageError(
+                    _("--cluster and --resume solve connect4 positions; {game} takes neither")
+                    .format(game=spec.name)
+                )  # fmt: skip
+            if stats:
                 raise click.UsageError(
                     _(
                         "--stats times each position in this process; leave out --cluster and --resume"
                     )
                 )
-            sys.exit(
-                _solve_connect4(
-                    positions, weak=weak, best=best, stats=stats, cluster=cluster, resume=resume
-                )
-            )
-        if spec.name not in ("mnk", "tictactoe"):
-            raise ZermeloError(f"solve knows connect4, mnk and tictactoe, not {spec.name!r}")
-        if positions or weak or best or stats or cluster or resume:
-            raise click.UsageError(
-                _(
-                    "positions, --weak, --best, --stats, --cluster and --resume are for connect4; "
-                    "mnk solves the empty board"
-                )
-            )
-        from zermelo.solvers.mnk import solve_mnk
-
-        out = console()
-        width, height = size if size is not None else (3, 3)
-        k = k if k is not None else min(width, height)
-        if spec.name == "tictactoe" and (size, k) != (None, 3):
-            raise click.UsageError(_("tic-tac-toe is 3x3 with three in a row; use 'mnk'"))
-        with out.status(_("Solving...")):
-            solution = solve_mnk(width, height, k, exact=exact)
-        words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
-        out.print(
-            _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
-                width=width,
-                height=height,
-                k=k,
-                value=words[solution.value],
-                move=solution.move_text,
-            )
-        )
-        solved = solution.stats
-        out.print(
-            _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
-                nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
-            )
-        )
+            extra = {"cluster": cluster, "resume": resume}
+        sys.exit(solver(spec, options, positions, weak=weak, best=best, stats=stats, **extra))
 
     return solve
+
+
+def _start_only(spec: GameSpec, positions: tuple[str, ...], *flags: bool) -> None:
+    if positions or any(flags):
+        raise click.UsageError(
+            _(
+                "{game} is solved from its starting position: it takes no positions, "
+                "--weak, --best or --stats"
+            ).format(game=spec.name)
+        )
+
+
+def solve_game(
+    spec: GameSpec,
+    options: dict[str, Any],
+    positions: tuple[str, ...],
+    *,
+    weak: bool,
+    best: bool,
+    stats: bool,
+) -> int:
+    """The value of the starting position and a best first move, by alpha-beta to the end (the
+    ``solve`` tool of games small enough to read whole)."""
+    from zermelo.core.scores import outcome_of
+    from zermelo.search import alphabeta
+
+    _start_only(spec, positions, weak, best, stats)
+    state = spec.new(**options)
+    out = console()
+    with out.status(_("Solving...")):
+        result = alphabeta(state)
+    outcome = outcome_of(result.value, exact=True)
+    first = state.to_move is Player.FIRST
+    words = {
+        "win": _("first player wins") if first else _("second player wins"),
+        "loss": _("second player wins") if first else _("first player wins"),
+        "draw": _("draw"),
+    }
+    out.print(
+        _("{game}: {value}; a best first move: {move}").format(
+            game=spec.name,
+            value=words[outcome.kind],
+            move=state.format_move(result.move),
+        )
+    )
+    solved = result.stats
+    out.print(
+        _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+            nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
+        )
+    )
+    return 0
+
+
+def solve_mnk_board(
+    spec: GameSpec,
+    options: dict[str, Any],
+    positions: tuple[str, ...],
+    *,
+    weak: bool,
+    best: bool,
+    stats: bool,
+) -> int:
+    """The value of the empty m,n,k board for the first player and a best first move, from the
+    m,n,k solver (the ``solve`` tool of m,n,k games; the board is 3x3 unless given)."""
+    from zermelo.solvers.mnk import solve_mnk
+
+    _start_only(spec, positions, weak, best, stats)
+    width = options.get("width", 3)
+    height = options.get("height", width if "width" in options else 3)
+    k = options.get("k", min(width, height))
+    out = console()
+    with out.status(_("Solving...")):
+        solution = solve_mnk(width, height, k, exact=options.get("exact", False))
+    words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
+    out.print(
+        _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
+            width=width,
+            height=height,
+            k=k,
+            value=words[solution.value],
+            move=solution.move_text,
+        )
+    )
+    solved = solution.stats
+    out.print(
+        _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+            nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
+        )
+    )
+    return 0
+
+
+def solve_lines(
+    spec: GameSpec,
+    options: dict[str, Any],
+    positions: tuple[str, ...],
+    *,
+    weak: bool,
+    best: bool,
+    stats: bool,
+    cluster: str | None = None,
+    resume: str | None = None,
+) -> int:
+    """Solve Connect Four lines (the ``solve`` tool of Connect Four)."""
+    if options:
+        raise click.UsageError(
+            _("{game} solves positions of its standard board: it takes no rule options").format(
+                game=spec.name
+            )
+        )
+    return _solve_connect4(
+        positions, weak=weak, best=best, stats=stats, cluster=cluster, resume=resume
+    )
 
 
 _CHUNK = 64

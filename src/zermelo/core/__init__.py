@@ -1,4 +1,5 @@
-"""Game-agnostic foundations: the State protocol, players, scores and the error tree. No I/O."""
+"""Game-agnostic foundations: the State protocol, players, scores, the error tree and the game
+record type. No I/O."""
 
 from zermelo.core.errors import (
     BudgetError,
@@ -9,6 +10,7 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
+from zermelo.core.record import LEVELS, BoolOption, GameSpec, Grid, IntOption, Option, Ref
 from zermelo.core.scores import (
     EVAL_LIMIT,
     MAX_PLY,
@@ -23,16 +25,23 @@ from zermelo.core.state import Move, Player, State, supports_evaluation
 
 __all__ = [
     "EVAL_LIMIT",
+    "LEVELS",
     "MAX_PLY",
     "WIN",
+    "BoolOption",
     "BudgetError",
+    "GameSpec",
+    "Grid",
     "IllegalMoveError",
+    "IntOption",
     "InvalidOptionError",
     "InvalidPositionError",
     "Move",
+    "Option",
     "Outcome",
     "ParseError",
     "Player",
+    "Ref",
     "State",
     "UnknownGameError",
     "ZermeloError",

@@ -1,5 +1,7 @@
-"""Game rules, one module per game. Nothing here prints or reads input."""
+"""Game rules, one module per game, and the registry of every game. Nothing here prints or reads
+input."""
 
-from zermelo.games.registry import GameSpec, game_names, get_game
+from zermelo.core.record import GameSpec
+from zermelo.games.registry import all_games, game_names, get_game
 
-__all__ = ["GameSpec", "game_names", "get_game"]
+__all__ = ["GameSpec", "all_games", "game_names", "get_game"]

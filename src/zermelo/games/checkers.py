@@ -52,8 +52,8 @@ from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
-from zermelo.games.registry import GameSpec
 
 __all__ = [
     "BLACK",
@@ -685,12 +685,25 @@ def _new(first: Player = BLACK) -> CheckersState:
     return CheckersState.initial(first)
 
 
+# Every level searches with quiescence around the evaluation (a capture pending at the horizon is
+# played out before the position is judged); values are in hundredths of a man. Easy: 2 plies and
+# noise of 0.6 men (it takes what is offered, sees one-move shots, walks into two-move
+# combinations); medium: 4 plies and noise of 0.1 men; hard: iterative deepening for the time per
+# move (1 s unless asked otherwise), no noise.
 SPEC: Final = GameSpec(
     name="checkers",
     title="Checkers",
     new=_new,
     parse=CheckersState.parse,
-    options={"first": "who moves first: Player.FIRST (Black, the rule) or Player.SECOND (White)"},
+    aliases=("draughts", "english-draughts"),
     first_mover=BLACK,
     default_time=1.0,
+    levels={
+        "easy": "engine:depth=2,noise=60,quiescent=yes",
+        "medium": "engine:depth=4,noise=10,quiescent=yes",
+        "hard": "engine:time=1,quiescent=yes",
+    },
+    board="draughts",
+    notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
+    tools={"perft": Ref("zermelo.games.checkers:perft")},
 )

@@ -38,10 +38,10 @@ from collections.abc import Callable, Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.record import N_, BoolOption, GameSpec, IntOption, Ref
 from zermelo.core.state import Player
 from zermelo.games.mnk_eval import default_evaluation
 from zermelo.games.mnk_rules import DIRECTIONS, Rules
-from zermelo.games.registry import GameSpec
 
 __all__ = [
     "DIRECTIONS",
@@ -543,38 +543,84 @@ def _one_stone_makes_every_win(geo: Geometry, own: int) -> bool:
 def _new_mnk(
     width: int = 15,
     height: int | None = None,
-    k: int = 5,
+    k: int | None = None,
     exact: bool = False,
     first: Player = _FIRST,
 ) -> MnkState:
-    return new_game(width, height, k, exact)._replace(to_move=Player(first))
+    rows = width if height is None else height
+    wins = min(5, width, rows) if k is None else k
+    return new_game(width, rows, wins, exact)._replace(to_move=Player(first))
 
 
 def _new_gomoku(exact: bool = False, first: Player = _FIRST) -> MnkState:
     return gomoku(exact)._replace(to_move=Player(first))
 
 
+_ENGINE_LEVELS: Final = {
+    level: Ref(f"zermelo.agents.gomoku:{level}") for level in ("easy", "medium", "hard")
+}
+
+# Random playouts on a 15x15 board mean nothing and cost a win check per ply: the evaluation scores
+# every new leaf instead (its weights run to thousands, so 100 makes an open three all but
+# decisive), and a small exploration constant keeps the tree on the moves it likes. Tuned in small
+# fixed-seed round robins at 0.3 s per move (c 0.1 beat 0.25 and 0.5, scale 100 beat 300 and 1000,
+# no playout beat playouts of 2 and 4 plies).
+_MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
+
+_EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
+
 SPEC: Final = GameSpec(
     name="mnk",
     title="m,n,k game",
     new=_new_mnk,
     parse=parse,
+    options=(
+        IntOption("width", N_("number of columns"), 1, MAX_WIDTH, 15),
+        IntOption("height", N_("number of rows (default: as many as columns)"), 1, MAX_HEIGHT, 15),
+        IntOption(
+            "k",
+            N_("stones in a row that win (default 5, or the board's side if smaller)"),
+            1,
+            MAX_WIDTH,
+            5,
+        ),
+        BoolOption("exact", _EXACT_HELP),
+    ),
+    aliases=("m,n,k",),
     first_mover=_FIRST,
     default_time=1.0,
-    options={
-        "width": "columns (default 15)",
-        "height": "rows (default: as many as columns)",
-        "k": "stones in a row that win (default 5)",
-        "exact": "True: only exactly k in a row wins (no overlines)",
+    move_time=1.5,
+    levels=_ENGINE_LEVELS,
+    mcts=_MCTS,
+    board="go",
+    notation="a column letter and a row number, such as c3",
+    web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
+    analysis_depth=1,
+    tools={
+        "solve": Ref("zermelo.cli.solve:solve_mnk_board"),
+        "explain": Ref("zermelo.cli.explain:explain_features"),
     },
 )
 
 GOMOKU_SPEC: Final = GameSpec(
     name="gomoku",
     title="Gomoku (caro)",
+    title_short="Gomoku",
     new=_new_gomoku,
     parse=parse,
+    options=(BoolOption("exact", _EXACT_HELP),),
+    aliases=("caro",),
     first_mover=_FIRST,
     default_time=1.0,
-    options={"exact": "True: exactly five wins, overlines do not (default: five or more)"},
+    move_time=1.5,
+    levels=_ENGINE_LEVELS,
+    mcts=_MCTS,
+    board="go",
+    notation="a column letter and a row number, such as h8",
+    web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
+    analysis_depth=1,
+    tools={
+        "explain": Ref("zermelo.cli.explain:explain_features"),
+        "tune": Ref("zermelo.cli.tune:tune_gomoku"),
+    },
 )

@@ -1,71 +1,125 @@
-"""Names of games mapped to their specs, imported on first use so that ``import zermelo`` stays light."""
+"""Every game by name: the built-in ones and those other packages register as plugins.
+
+A package adds a game by naming its :class:`~zermelo.core.record.GameSpec` in the
+``zermelo.games`` entry-point group of its ``pyproject.toml``::
+
+    [project.entry-points."zermelo.games"]
+    nim = "zermelo_nim:SPEC"
+
+The entry point's name is the game's name. Game modules are imported on first use, so that
+``import zermelo`` stays light and listing the games imports none of them. A plugin that fails to
+import, or names something that is not a record, is left out with one warning line (logger
+``zermelo.games``) naming its package; it never hides another game, and it cannot replace a
+built-in game.
+"""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+import functools
+import logging
+from importlib import metadata
 
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.state import Player
+from zermelo.core.record import GameSpec, Ref
 
-__all__ = ["GameSpec", "game_names", "get_game"]
+__all__ = ["ENTRY_POINT_GROUP", "GameSpec", "all_games", "game_names", "get_game", "plugin_errors"]
 
+ENTRY_POINT_GROUP = "zermelo.games"
 
-@dataclass(frozen=True)
-class GameSpec:
-    """What front ends need to know about a game.
+_log = logging.getLogger("zermelo.games")
 
-    ``new(**options)`` makes the initial state; ``parse(text)`` reads the game's position notation.
-    ``options`` documents the keyword options ``new`` takes (name to one-line help).
-    ``first_mover`` is the side the rules make move first (checkers: Black), or ``None`` when
-    either side may start (``new(first=...)`` picks it); with a fixed first mover, a front end
-    that lets a person choose who starts gives that person the first mover's side instead.
-    ``default_time`` is the search time in seconds that front ends use when no depth or time was
-    asked for, for games too deep to search to the end (``None``: search to the end).
-    """
-
-    name: str
-    title: str
-    new: Callable[..., Any]
-    parse: Callable[[str], Any]
-    options: dict[str, str] = field(default_factory=dict)
-    first_mover: Player | None = None
-    default_time: float | None = None
-
-
-# name -> "module:attribute" of its GameSpec; aliases point to the same spec.
-_SPECS: dict[str, str] = {
+# name -> "module:attribute" of its record, in the order front ends list them.
+_BUILT_IN: dict[str, str] = {
     "tictactoe": "zermelo.games.tictactoe:SPEC",
     "connect4": "zermelo.games.connect4:SPEC",
-    "checkers": "zermelo.games.checkers:SPEC",
-    "mnk": "zermelo.games.mnk:SPEC",
     "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
+    "mnk": "zermelo.games.mnk:SPEC",
+    "checkers": "zermelo.games.checkers:SPEC",
+    "chess": "zermelo.games.chess:SPEC",
 }
-_ALIASES: dict[str, str] = {
-    "ttt": "tictactoe",
-    "tic-tac-toe": "tictactoe",
-    "c4": "connect4",
-    "connect-four": "connect4",
-    "draughts": "checkers",
-    "english-draughts": "checkers",
-    "caro": "gomoku",
-    "m,n,k": "mnk",
-}
+
+_failed: dict[str, str] = {}
+
+
+class _PluginError(UnknownGameError):
+    """A plugin's game that does not load; ``package`` and ``problem`` say why."""
+
+    def __init__(self, name: str, package: str, problem: str) -> None:
+        super().__init__(f"game {name!r} is not available: {problem}")
+        self.package = package
+        self.problem = problem
+
+
+@functools.cache
+def _plugins() -> dict[str, tuple[str, str]]:
+    """Plugin game name -> (its target, its distribution's name), from the installed packages."""
+    found: dict[str, tuple[str, str]] = {}
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        package = entry.dist.name if entry.dist is not None else entry.module
+        name = entry.name.strip().lower()
+        if name in _BUILT_IN or name in found:
+            _warn(name, package, f"the name {name!r} is taken by another game")
+            continue
+        found[name] = (entry.value, package)
+    return found
+
+
+def _warn(name: str, package: str, problem: str) -> None:
+    message = f"zermelo: the game plugin {name!r} of package {package!r} is left out: {problem}"
+    if _failed.get(name) != message:
+        _failed[name] = message
+        # A server's logging set-up (uvicorn's dictConfig) disables the loggers that exist before
+        # it; this line must still be seen.
+        _log.disabled = False
+        _log.warning(message)
 
 
 def game_names() -> list[str]:
-    """The registered game names, sorted."""
-    return sorted(_SPECS)
+    """The names of every game, built-in ones first, then plugins (sorted); none is imported."""
+    return [*_BUILT_IN, *sorted(_plugins())]
+
+
+def plugin_errors() -> list[str]:
+    """The warning lines of the plugins left out so far."""
+    return list(_failed.values())
+
+
+@functools.cache
+def _load(name: str) -> GameSpec:
+    target = _BUILT_IN.get(name)
+    package = "zermelo"
+    if target is None:
+        target, package = _plugins()[name]
+    try:
+        spec = Ref(target).resolve()
+    except Exception as error:
+        if package == "zermelo":
+            raise
+        problem = f"{target} failed to import ({type(error).__name__}: {error})"
+        raise _PluginError(name, package, problem) from None
+    if not isinstance(spec, GameSpec) or spec.name != name:
+        raise _PluginError(name, package, f"{target} is not the GameSpec of a game called {name!r}")
+    return spec
+
+
+def all_games() -> list[GameSpec]:
+    """The record of every game that loads, in the order of :func:`game_names`; a plugin that
+    fails is left out (with its warning line) and the others stay."""
+    specs = []
+    for name in game_names():
+        try:
+            specs.append(_load(name))
+        except _PluginError as error:
+            _warn(name, error.package, error.problem)
+    return specs
 
 
 def get_game(name: str) -> GameSpec:
-    """The spec registered under ``name`` (or one of its aliases)."""
-    key = _ALIASES.get(name.strip().lower(), name.strip().lower())
-    target = _SPECS.get(key)
-    if target is None:
-        raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(game_names())}")
-    module_name, attribute = target.split(":")
-    spec: GameSpec = getattr(importlib.import_module(module_name), attribute)
-    return spec
+    """The record of the game called ``name`` or one of its aliases."""
+    key = name.strip().lower() if isinstance(name, str) else ""
+    if key in _BUILT_IN or key in _plugins():
+        return _load(key)
+    for spec in all_games():
+        if key in spec.aliases:
+            return spec
+    raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(game_names())}")

@@ -24,8 +24,8 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
-from zermelo.games.registry import GameSpec
 
 __all__ = ["FULL", "LINES", "SEARCH_ORDER", "SYMBOLS", "TicTacToeState"]
 
@@ -317,7 +317,17 @@ def _new(first: Player = Player.FIRST) -> TicTacToeState:
 SPEC: Final = GameSpec(
     name="tictactoe",
     title="Tic-tac-toe",
+    title_short="Tic Tac Toe",
     new=_new,
     parse=TicTacToeState.parse,
-    options={"first": "who moves first: Player.FIRST (X) or Player.SECOND (O)"},
+    aliases=("ttt", "tic-tac-toe"),
+    # Easy sees only its own wins (depth 1) and blocks when its evaluation happens to value the
+    # block above the noise; medium never misses a win or a block (depth 2) but walks into forks;
+    # hard reads the whole game and never loses.
+    levels={"easy": "engine:depth=1,noise=6", "medium": "engine:depth=2,noise=2", "hard": "engine"},
+    board="squares",
+    notation="a square number 0-8, left to right from the top row",
+    explain_tree=True,
+    quick=True,
+    tools={"solve": Ref("zermelo.cli.solve:solve_game")},
 )

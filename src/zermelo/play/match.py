@@ -58,7 +58,8 @@ def result_of(winner: Player | None) -> str:
 class GameRecord:
     """A finished game. ``players`` are the labels of the agents playing :attr:`Player.FIRST` and
     :attr:`Player.SECOND`; ``times`` the seconds each move took; ``index`` the game's number in its
-    tournament (or 0)."""
+    tournament (or 0); ``adjudicated`` why the game was stopped before its end (``"move cap"``:
+    scored a draw), empty when the rules ended it."""
 
     game: str
     start: str
@@ -69,6 +70,7 @@ class GameRecord:
     options: Mapping[str, Any] = field(default_factory=dict)
     times: tuple[float, ...] = ()
     index: int = 0
+    adjudicated: str = ""
 
     @property
     def winner(self) -> Player | None:
@@ -101,6 +103,8 @@ class GameRecord:
             "times": [round(t, 4) for t in self.times],
             "index": self.index,
         }
+        if self.adjudicated:
+            data["adjudicated"] = self.adjudicated
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -146,7 +150,10 @@ class GameRecord:
                 options=options,
                 times=tuple(float(t) for t in times),
                 index=index,
+                adjudicated=data.get("adjudicated", ""),
             )
+            if record.adjudicated not in ("", MOVE_CAP):
+                raise ParseError(f"'adjudicated' must be {MOVE_CAP!r} or absent")
         except ParseError as error:
             raise ParseError(f"invalid game record {shown!r}: {error}") from None
         if record.result not in _RESULTS:
@@ -157,7 +164,21 @@ class GameRecord:
         return record
 
 
-_FIELDS = {"game", "options", "start", "moves", "result", "players", "seed", "times", "index"}
+_FIELDS = {
+    "game",
+    "options",
+    "start",
+    "moves",
+    "result",
+    "players",
+    "seed",
+    "times",
+    "index",
+    "adjudicated",
+}
+
+MOVE_CAP = "move cap"
+"""Why a game stopped at its move cap (a draw by adjudication)."""
 
 
 def _field(data: dict[str, Any], name: str, kind: type) -> Any:
@@ -227,9 +248,11 @@ def play_game(
     seed: int | None = None,
     index: int = 0,
     clock: Callable[[], float] = time.perf_counter,
+    max_moves: int | None = None,
 ) -> Iterator[Event]:
     """Play from ``state`` to the end; ``agents[0]`` plays :attr:`Player.FIRST`, ``agents[1]``
     :attr:`Player.SECOND`. Yields a :class:`MovePlayed` per move, then a :class:`GameOver`.
+    With ``max_moves``, a game still on after that many moves (plies) is adjudicated a draw.
 
     An agent that answers with an illegal move raises :class:`IllegalMoveError` naming it.
     """
@@ -238,7 +261,11 @@ def play_game(
     start = state.notation()
     moves: list[str] = []
     times: list[float] = []
+    adjudicated = ""
     while not state.is_terminal():
+        if max_moves is not None and len(moves) >= max_moves:
+            adjudicated = MOVE_CAP
+            break
         player = state.to_move
         agent = agents[player]
         began = clock()
@@ -260,12 +287,13 @@ def play_game(
         game=game,
         start=start,
         moves=tuple(moves),
-        result=result_of(state.winner),
+        result=result_of(None if adjudicated else state.winner),
         players=(agents[0].name, agents[1].name),
         seed=seed,
         options=dict(options or {}),
         times=tuple(times),
         index=index,
+        adjudicated=adjudicated,
     )
     yield GameOver(record, state)
 
@@ -279,9 +307,12 @@ def run_game(
     seed: int | None = None,
     index: int = 0,
     on_event: Callable[[Event], None] | None = None,
+    max_moves: int | None = None,
 ) -> GameRecord:
     """Play the game of :func:`play_game` through and return its record."""
-    for event in play_game(state, agents, game=game, options=options, seed=seed, index=index):
+    for event in play_game(
+        state, agents, game=game, options=options, seed=seed, index=index, max_moves=max_moves
+    ):
         if on_event is not None:
             on_event(event)
         if isinstance(event, GameOver):
@@ -308,6 +339,13 @@ def replay(record: GameRecord) -> list[Any]:
         except ZermeloError as error:
             raise IllegalMoveError(f"move {number} {text!r} of the record: {error}") from error
         states.append(state)
+    if record.adjudicated:
+        if state.is_terminal() or record.result != result_of(None):
+            raise InvalidPositionError(
+                f"the record says the game was adjudicated ({record.adjudicated}) but it "
+                f"{'ended by the rules' if state.is_terminal() else 'is not scored a draw'}"
+            )
+        return states
     if not state.is_terminal():
         raise InvalidPositionError(
             f"the record's {len(record.moves)} moves do not finish the game "

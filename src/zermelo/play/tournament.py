@@ -55,6 +55,7 @@ class GameTask:
     seed: int
     options: tuple[tuple[str, Any], ...] = ()
     start: str | None = None
+    max_moves: int | None = None
 
 
 def unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
@@ -76,8 +77,14 @@ def round_robin(
     seed: int = 0,
     options: Mapping[str, Any] | None = None,
     start: str | None = None,
+    openings: Sequence[str] = (),
+    max_moves: int | None = None,
 ) -> list[GameTask]:
-    """The schedule of a round robin: ``games`` games for every pair, colours alternated."""
+    """The schedule of a round robin: ``games`` games for every pair, colours alternated.
+
+    With ``openings`` (start positions), a pair's games go through them in turn, each opening
+    twice in a row with the colours swapped, so that neither agent gets the better side of an
+    opening; ``start`` is then ignored. ``max_moves`` adjudicates longer games as draws."""
     if len(agents) < 2:
         raise ZermeloError(f"a round robin needs at least two agents, got {len(agents)}")
     if games < 1:
@@ -98,7 +105,8 @@ def round_robin(
                         labels=(labels[a], labels[b]),
                         seed=derive_seed(seed, index),
                         options=frozen_options,
-                        start=start,
+                        start=openings[(g // 2) % len(openings)] if openings else start,
+                        max_moves=max_moves,
                     )
                 )
     return tasks
@@ -114,7 +122,13 @@ def play_task(task: GameTask) -> GameRecord:
         agent.name = label
         players.append(agent)
     return run_game(
-        state, players, game=task.game, options=options, seed=task.seed, index=task.index
+        state,
+        players,
+        game=task.game,
+        options=options,
+        seed=task.seed,
+        index=task.index,
+        max_moves=task.max_moves,
     )
 
 

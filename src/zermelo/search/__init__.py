@@ -1,6 +1,6 @@
 """Game-agnostic search over the State protocol. Algorithms return results; they never print."""
 
-from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
+from zermelo.search.alphabeta import Evaluator, alphabeta, analyze, analyze_position
 from zermelo.search.mcts import Mcts, MctsResult, MoveStatistics, mcts
 from zermelo.search.minimax import minimax
 from zermelo.search.quiescence import quiescent
@@ -18,6 +18,7 @@ __all__ = [
     "TranspositionTable",
     "alphabeta",
     "analyze",
+    "analyze_position",
     "mcts",
     "minimax",
     "parent_score",

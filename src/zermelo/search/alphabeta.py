@@ -41,7 +41,7 @@ from zermelo.core.state import State, supports_evaluation
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
-__all__ = ["Evaluator", "alphabeta", "analyze"]
+__all__ = ["Evaluator", "alphabeta", "analyze", "analyze_position"]
 
 Evaluator = Callable[[Any], float]
 
@@ -439,10 +439,37 @@ def analyze(
     Each move is searched on its own with a full window; the budget applies to each move. Ties keep
     the lowest move first.
     """
+    return list(
+        analyze_position(
+            state,
+            depth=depth,
+            time_limit=time_limit,
+            node_limit=node_limit,
+            table=table,
+            evaluator=evaluator,
+        ).moves
+    )
+
+
+def analyze_position(
+    state: State[Any],
+    *,
+    depth: int | None = None,
+    time_limit: float | None = None,
+    node_limit: int | None = None,
+    table: TranspositionTable | None = None,
+    evaluator: Evaluator | None = None,
+) -> SearchResult[Any]:
+    """Every legal move valued as :func:`analyze` does, as one :class:`SearchResult`: the best
+    move (ties to the lowest), its value and line, the deepest depth reached, exact when the best
+    move's value is, the statistics of all the searches together, and ``moves``, best first."""
     evaluate = _resolve_budget(state, depth, time_limit, node_limit, evaluator)
     if table is None:
         table = TranspositionTable()
+    started = time.perf_counter()
+    stats = SearchStats()
     values: list[MoveValue[Any]] = []
+    reached = 0
     moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
     for move in moves_of(state):
         child = state.play(move)
@@ -450,7 +477,7 @@ def analyze(
             child_result = alphabeta(child, table=table)
         elif depth == 1:
             # The move itself is the whole horizon: the child is scored where it stands.
-            child_result = SearchResult(None, evaluate(child), (), 0, False)
+            child_result = SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
         else:
             child_result = alphabeta(
                 child,
@@ -460,6 +487,10 @@ def analyze(
                 table=table,
                 evaluator=evaluator,
             )
+        stats.nodes += child_result.stats.nodes
+        stats.cutoffs += child_result.stats.cutoffs
+        stats.table_hits += child_result.stats.table_hits
+        reached = max(reached, child_result.depth + 1)
         values.append(
             MoveValue(
                 move,
@@ -469,4 +500,10 @@ def analyze(
             )
         )
     values.sort(key=lambda mv: (-mv.value, mv.move))
-    return values
+    stats.nodes += 1
+    stats.elapsed = time.perf_counter() - started
+    if not values:
+        terminal = alphabeta(state, table=table)
+        return SearchResult(None, terminal.value, (), 0, terminal.exact, stats)
+    best = values[0]
+    return SearchResult(best.move, best.value, best.pv, reached, best.exact, stats, tuple(values))

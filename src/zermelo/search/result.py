@@ -27,13 +27,33 @@ class SearchStats:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveValue(Generic[M]):
+    """One legal move with its value for the side that plays it, and the line it starts (the move
+    first)."""
+
+    move: M
+    value: float
+    exact: bool
+    pv: tuple[M, ...] = ()
+
+    def describe(self) -> str:
+        return describe(self.value, exact=self.exact)
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResult(Generic[M]):
     """The outcome of a search from the side to move.
 
     ``value`` follows the negamax convention of :mod:`zermelo.core.scores`. ``exact`` is true when the
     value is the game-theoretic value (no heuristic leaf decided it). ``move`` is ``None`` only for a
     terminal position. ``depth`` is the depth of the last completed iteration in plies (for an exact
-    search, the length of the longest line it had to read).
+    search, the length of the longest line it had to read). ``moves`` holds the value of every
+    legal move, best first, when the search valued them all (:func:`zermelo.search.analyze_position`,
+    the exact solvers' analyses), or the root moves it scored; else it is empty. ``reason`` says how
+    an engine with several methods found the move (gomoku: ``"win"``, ``"block"``, ``"vcf"``,
+    ``"vct"``, ``"search"``); plain searches leave it empty.
+
+    Every search and solver returns this one type, so front ends show any of them the same way.
     """
 
     move: M | None
@@ -42,22 +62,11 @@ class SearchResult(Generic[M]):
     depth: int
     exact: bool
     stats: SearchStats = field(default_factory=SearchStats)
+    moves: tuple[MoveValue[M], ...] = ()
+    reason: str = ""
 
     def describe(self) -> str:
         """The value in English words, e.g. "win in 3"."""
-        return describe(self.value, exact=self.exact)
-
-
-@dataclass(frozen=True, slots=True)
-class MoveValue(Generic[M]):
-    """One legal move with its value for the side that plays it."""
-
-    move: M
-    value: float
-    exact: bool
-    pv: tuple[M, ...] = ()
-
-    def describe(self) -> str:
         return describe(self.value, exact=self.exact)
 
 

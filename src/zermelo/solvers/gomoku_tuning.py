@@ -34,6 +34,7 @@ from zermelo.games.mnk_eval import (
 )
 from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.solvers.gomoku import Engine, Level
+from zermelo.solvers.gomoku.engine import move_of
 from zermelo.solvers.gomoku.weights import save_evaluation
 
 __all__ = [
@@ -100,7 +101,7 @@ def play_game(
     engines = (first, second)
     while not state.is_terminal():
         engine = engines[int(state.to_move)]
-        move = engine.search(state, None, rng, node_limit=nodes_per_move).move
+        move = move_of(engine.search(state, None, rng, node_limit=nodes_per_move))
         state = state.play(move)
         positions.append(state)
     return positions

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from zermelo.core.scores import outcome_of
+from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
-__all__ = ["score_words"]
+__all__ = ["REASONS", "score_words"]
 
 
 def score_words(score: float, *, exact: bool = True) -> str:
@@ -18,3 +19,13 @@ def score_words(score: float, *, exact: bool = True) -> str:
     if outcome.kind == "draw":
         return _("draw")
     return f"{outcome.estimate:+.2f}"
+
+
+# Why a game ended, as the games' ``termination()`` names it; shown translated.
+REASONS = (
+    N_("checkmate"),
+    N_("stalemate"),
+    N_("insufficient material"),
+    N_("fifty moves"),
+    N_("repetition"),
+)

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["numba_available", "numba_disabled", "numba_version"]
+__all__ = ["NUMBA_AVAILABLE", "numba_available", "numba_disabled", "numba_version"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -69,3 +69,7 @@ def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
         return identity
 
     return identity_factory
+
+
+NUMBA_AVAILABLE: bool = numba_available()
+"""Whether numba is installed (found without importing it)."""

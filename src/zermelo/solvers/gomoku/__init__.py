@@ -32,7 +32,6 @@ and fours) and :mod:`.engine` (the levels, the alpha-beta and the players built 
 from zermelo.solvers.gomoku.engine import (
     LEVELS,
     Engine,
-    EngineResult,
     GomokuPlayer,
     Level,
     choose,
@@ -42,7 +41,6 @@ from zermelo.solvers.gomoku.threats import find_vcf
 __all__ = [
     "LEVELS",
     "Engine",
-    "EngineResult",
     "GomokuPlayer",
     "Level",
     "choose",

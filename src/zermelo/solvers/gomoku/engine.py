@@ -7,19 +7,20 @@ import contextlib
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
-from zermelo.core.scores import EVAL_LIMIT, WIN, describe
+from zermelo.core.scores import EVAL_LIMIT, WIN, is_decided
 from zermelo.games.mnk import MnkState
 from zermelo.games.mnk_eval import Evaluation
 from zermelo.games.mnk_lines import FIVE
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.gomoku.board import Board
 from zermelo.solvers.gomoku.threats import CHECK_EVERY, SearchTimeoutError, ThreatSearch
 
-__all__ = ["LEVELS", "Engine", "EngineResult", "GomokuPlayer", "Level", "choose"]
+__all__ = ["LEVELS", "Engine", "GomokuPlayer", "Level", "choose", "move_of"]
 
 INF: Final = float(2 * WIN)
 
@@ -53,31 +54,6 @@ LEVELS: Final = {
 }
 
 
-@dataclass(slots=True)
-class EngineResult:
-    """What a search found: the move, its value from the mover's side and how it got there.
-
-    ``pv``: for ``"search"`` the expected line, both sides' moves in turn; for ``"vcf"`` and
-    ``"vct"`` the attacker's moves only (the defender's replies are forced or do not matter).
-    ``scores``: the root moves' scores from the last completed iteration (a move that failed
-    low has an upper bound there, not its exact score)."""
-
-    move: int
-    value: float
-    depth: int
-    nodes: int
-    elapsed: float
-    reason: str
-    """``"win"`` (completes k), ``"block"`` (stops a k), ``"vcf"`` (forced win by fours),
-    ``"vct"`` (forced win by threes and fours), ``"search"`` (alpha-beta)."""
-    pv: tuple[int, ...] = ()
-    scores: dict[int, float] = field(default_factory=dict)
-
-    def describe(self) -> str:
-        """The value in words: "win in 3", "loss in 2" or an estimate such as "+120.00"."""
-        return describe(self.value, exact=False)
-
-
 _EXACT: Final = 0
 _LOWER: Final = 1
 _UPPER: Final = 2
@@ -107,7 +83,7 @@ class Engine(ThreatSearch):
         time_limit: float | None = 1.0,
         rng: random.Random | None = None,
         node_limit: int | None = None,
-    ) -> EngineResult:
+    ) -> SearchResult[int]:
         """The engine's move for ``state`` within ``time_limit`` seconds (``None``: no clock,
         only the level's depth and ``node_limit``). ``rng`` drives the weaker levels' noise and
         oversights; the hard level has neither. Among equal scores the first move in the
@@ -130,7 +106,7 @@ class Engine(ThreatSearch):
         time_limit: float | None,
         rng: random.Random | None,
         node_limit: int | None,
-    ) -> EngineResult:
+    ) -> SearchResult[int]:
         if state.is_terminal():
             raise IllegalMoveError(f"the game is over; no move to choose ({state.notation()!r})")
         if time_limit is not None and not time_limit > 0:
@@ -221,13 +197,25 @@ class Engine(ThreatSearch):
         *,
         pv: tuple[int, ...] = (),
         scores: dict[int, float] | None = None,
-    ) -> EngineResult:
-        elapsed = time.perf_counter() - self._started
-        return EngineResult(
-            move, value, depth, self.nodes, elapsed, reason, pv or (move,), scores or {}
+    ) -> SearchResult[int]:
+        stats = SearchStats(nodes=self.nodes, elapsed=time.perf_counter() - self._started)
+        line = pv or (move,)
+        # A root move that failed low has an upper bound, not its score: only decided scores are
+        # exact.
+        values = sorted(
+            (
+                MoveValue(
+                    other, float(score), is_decided(score), line if other == move else (other,)
+                )
+                for other, score in (scores or {}).items()
+            ),
+            key=lambda mv: (-mv.value, mv.move),
+        )
+        return SearchResult(
+            move, float(value), line, depth, is_decided(value), stats, tuple(values), reason
         )
 
-    def _deepen(self, board: Board, rng: random.Random | None) -> EngineResult:
+    def _deepen(self, board: Board, rng: random.Random | None) -> SearchResult[int]:
         level = self.level
         moves = self._root_moves(board, rng)
         noisy = rng is not None and level.noise > 0
@@ -478,7 +466,7 @@ class GomokuPlayer:
         self, state: MnkState, time_limit: float | None = None, rng: random.Random | None = None
     ) -> int:
         limit = self.time_limit if time_limit is None else time_limit
-        return self.engine.search(state, limit, rng if rng is not None else self.rng).move
+        return move_of(self.engine.search(state, limit, rng if rng is not None else self.rng))
 
 
 def choose(
@@ -490,4 +478,11 @@ def choose(
     evaluation: Evaluation | None = None,
 ) -> int:
     """The move a ``level`` engine plays in ``state`` within ``time_limit`` seconds."""
-    return Engine(level, evaluation).search(state, time_limit, rng).move
+    return move_of(Engine(level, evaluation).search(state, time_limit, rng))
+
+
+def move_of(result: SearchResult[int]) -> int:
+    """The move of an engine's result: never ``None``, as the engine refuses a finished game."""
+    if result.move is None:
+        raise IllegalMoveError("the game is over; there is no move to choose")
+    return result.move

@@ -1,25 +1,35 @@
-"""How each game looks on a terminal, and how a typed move is read.
+"""How each kind of board looks on a terminal, and how a typed move is read.
 
-A :class:`BoardView` knows one game's board drawing (plain text for pipes, rich markup for
-terminals), its prompt and its input rules. The session in :mod:`zermelo.ui.terminal.session` is the
-same for every game.
+A :class:`BoardView` knows one board kind's drawing (plain text for pipes, rich markup for
+terminals), its prompt and its input rules. A game's record names its kind
+(:attr:`~zermelo.core.record.GameSpec.board`); :func:`view_for` builds the view from the record, and
+a kind this module does not know is drawn as the generic grid (:class:`GridView`), so every game,
+plugins included, can be played. The session in :mod:`zermelo.ui.terminal.session` is the same for
+every game.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from zermelo.core.errors import ZermeloError
+from rich.markup import escape
+
+from zermelo.core.errors import ParseError, ZermeloError
+from zermelo.core.record import GameSpec
 from zermelo.core.state import Player
+from zermelo.games.registry import get_game
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 __all__ = [
     "BoardView",
     "CheckersView",
+    "ChessView",
     "Connect4View",
+    "GridView",
     "MnkView",
     "MoveInput",
     "TicTacToeView",
@@ -86,11 +96,27 @@ def _cell(
     return f"[{style}]{mark}[/{style}]"
 
 
+# The names the terminal greets with (the records' ``title_short`` or ``title``), for the catalogs.
+_TITLES = (
+    # TRANSLATORS: the game's name as players know it in your language.
+    N_("Tic Tac Toe"),
+    # TRANSLATORS: English draughts (8x8), as players know it in your language.
+    N_("Checkers"),
+    N_("Gomoku"),
+    N_("m,n,k game"),
+    N_("Chess"),
+)
+
+
+def _title(spec: GameSpec) -> str:
+    return spec.title_short or spec.title
+
+
 class TicTacToeView:
     """The tutorial's board: ``X | O |  `` rows with ``---------`` between them."""
 
-    # TRANSLATORS: the game's name as players know it in your language.
-    title = N_("Tic Tac Toe")
+    def __init__(self, spec: GameSpec) -> None:
+        self.title = _title(spec)
 
     def symbol(self, player: Player) -> str:
         return "X" if player is Player.FIRST else "O"
@@ -144,8 +170,8 @@ class CheckersView:
     written under the board.
     """
 
-    # TRANSLATORS: English draughts (8x8), as players know it in your language.
-    title = N_("Checkers")
+    def __init__(self, spec: GameSpec) -> None:
+        self.title = _title(spec)
 
     def symbol(self, player: Player) -> str:
         # English here, so that --human black works in every language; shown translated.
@@ -254,8 +280,8 @@ class MnkView:
     """A go-style board for m,n,k games and gomoku: columns a, b, ... and rows 1, 2, ... from the
     bottom, ``X``/``O`` stones, the last move marked and the winning line highlighted."""
 
-    def __init__(self, title: str) -> None:
-        self.title = title
+    def __init__(self, spec: GameSpec) -> None:
+        self.title = _title(spec)
 
     def symbol(self, player: Player) -> str:
         return "X" if player is Player.FIRST else "O"
@@ -319,7 +345,8 @@ class MnkView:
 class Connect4View:
     """Connect Four: columns numbered 1-7 over the board, discs dropped from the top."""
 
-    title = "Connect Four"
+    def __init__(self, spec: GameSpec) -> None:
+        self.title = _title(spec)
 
     def symbol(self, player: Player) -> str:
         return "X" if player is Player.FIRST else "O"
@@ -372,16 +399,183 @@ class Connect4View:
         return "\n".join(out)
 
 
-def view_for(game: str) -> BoardView:
-    """The terminal view of a registered game."""
-    if game == "tictactoe":
-        return TicTacToeView()
-    if game == "checkers":
-        return CheckersView()
-    if game == "connect4":
-        return Connect4View()
-    if game == "gomoku":
-        return MnkView(N_("Gomoku"))
-    if game == "mnk":
-        return MnkView(N_("m,n,k game"))
-    raise ZermeloError(f"game {game!r} cannot be played on the terminal yet")
+class GridView:
+    """Any game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid`: rows of
+    cells, the winning line highlighted, moves typed in the game's own notation (``?`` lists them).
+    """
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+        self.title = _title(spec)
+
+    def symbol(self, player: Player) -> str:
+        return self.spec.sides[player]
+
+    def intro(self) -> list[str]:
+        lines = list(self.spec.intro)
+        if self.spec.notation:
+            lines.append(_("Moves: {notation}.").format(notation=self.spec.notation))
+        lines.append(_("Type ? to list the legal moves."))
+        return lines
+
+    def prompt(self, state: Any) -> str:
+        moves = sorted(state.legal_moves())
+        example = state.format_move(moves[0]) if moves else "?"
+        return _("Your move (e.g. {move}): ").format(move=example)
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        stripped = text.strip()
+        legal = sorted(state.legal_moves())
+        listed = ", ".join(state.format_move(m) for m in legal)
+        if stripped in ("?", "moves", _("moves")):
+            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
+        try:
+            move = state.parse_move(stripped)
+        except ZermeloError:
+            return MoveInput(
+                message=_("{text} is not a move: expected {notation}").format(
+                    text=repr(stripped), notation=self.spec.notation or listed
+                )
+            )
+        if move not in legal:
+            return MoveInput(
+                message=_("{text} is not legal here; legal moves: {moves}").format(
+                    text=repr(stripped), moves=listed
+                )
+            )
+        return MoveInput(move=move)
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        grid = self.spec.grid(state)
+        width = max((len(cell) for row in grid.cells for cell in row), default=1) or 1
+        line = set(grid.line) if state.is_terminal() else set()
+        out = []
+        for top, row in enumerate(grid.cells):
+            cells = []
+            for col, cell in enumerate(row):
+                text = (cell or ".").rjust(width)
+                if rich:
+                    text = escape(text)
+                    if not cell:
+                        text = f"[dim]{text}[/dim]"
+                    elif (top, col) in line:
+                        text = f"[bold on green]{text}[/]"
+                    else:
+                        text = f"[bold]{text}[/bold]"
+                cells.append(text)
+            out.append(" ".join(cells))
+        if last is not None and not rich:
+            out.append(_("Last move: {move}").format(move=state.format_move(last)))
+        return "\n".join(out)
+
+
+# Solid figures for both sides, told apart by their colour: the outline figures are too thin to
+# read on a coloured square.
+_GLYPHS = {"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟"}
+
+
+class ChessView(GridView):
+    """Chess: rank 8 at the top, files a-h under the board. On a terminal the pieces are Unicode
+    figures on coloured squares, the last move's squares and a king in check highlighted; into a
+    pipe they are letters (``PNBRQK`` White, ``pnbrqk`` Black, ``.`` empty) with the last move
+    written under the board. Moves are typed in SAN (``Nf3``) or UCI (``g1f3``); ``?`` lists them.
+    """
+
+    def intro(self) -> list[str]:
+        return [
+            _("Moves: {notation}.").format(notation=_(self.spec.notation)),
+            _("Type ? to list the legal moves."),
+        ]
+
+    def prompt(self, state: Any) -> str:
+        side = _(self.symbol(state.to_move))
+        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=_example(state))
+
+    def read(self, state: Any, text: str) -> MoveInput:
+        stripped = text.strip()
+        listed = ", ".join(sorted(state.format_move(m) for m in state.legal_moves()))
+        if stripped in ("?", "moves", _("moves")):
+            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
+        try:
+            return MoveInput(move=state.parse_move(stripped))
+        except ParseError:
+            return MoveInput(
+                message=_("{text} is not a move: expected {notation}").format(
+                    text=repr(stripped), notation=_(self.spec.notation)
+                )
+            )
+        except ZermeloError:
+            return MoveInput(
+                message=_("{text} is not legal here; legal moves: {moves}").format(
+                    text=repr(stripped), moves=listed
+                )
+            )
+
+    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+        import chess
+
+        board = state.board
+        marked = {last.from_square, last.to_square} if last is not None else set()
+        checked = board.king(board.turn) if board.is_check() else None
+        files = "   " + (
+            " ".join("abcdefgh") if not rich else "".join(f" {f} " for f in "abcdefgh")
+        )
+        out = [files]
+        for rank in range(7, -1, -1):
+            cells = []
+            for file in range(8):
+                square = chess.square(file, rank)
+                piece = board.piece_at(square)
+                if not rich:
+                    cells.append(piece.symbol() if piece is not None else ".")
+                    continue
+                light = (file + rank) % 2 == 1
+                if square == checked:
+                    ground = "#d9534f"
+                elif square in marked:
+                    ground = "#cdd26a" if light else "#aaa23a"
+                else:
+                    ground = "#f0d9b5" if light else "#b58863"
+                if piece is None:
+                    glyph, colour = " ", "black"
+                else:
+                    glyph = _GLYPHS[piece.symbol().upper()]
+                    colour = "#ffffff" if piece.color == chess.WHITE else "#000000"
+                cells.append(f"[bold {colour} on {ground}] {glyph} [/]")
+            joiner = " " if not rich else ""
+            out.append(f"{rank + 1:>2} " + joiner.join(cells) + f" {rank + 1}")
+        out.append(files)
+        if last is not None and not rich:
+            out.append(_("Last move: {move}").format(move=_last_san(state, last)))
+        return "\n".join(out)
+
+
+def _example(state: Any) -> str:
+    moves = sorted(state.format_move(m) for m in state.legal_moves())
+    return moves[0] if moves else "?"
+
+
+def _last_san(state: Any, last: Any) -> str:
+    """The last move in SAN, read from the position before it (the state after it cannot say)."""
+    board = state.board
+    if board.move_stack and board.peek() == last:
+        board.pop()
+        return str(board.san(last))
+    return str(last.uci())
+
+
+VIEWS: dict[str, Callable[[GameSpec], BoardView]] = {
+    "squares": TicTacToeView,
+    "columns": Connect4View,
+    "go": MnkView,
+    "draughts": CheckersView,
+    "chess": ChessView,
+    "grid": GridView,
+}
+"""Board kind -> its terminal view; a record naming another kind is drawn as a grid."""
+
+
+def view_for(game: GameSpec | str) -> BoardView:
+    """The terminal view of a game, given its record or its name."""
+    spec = game if isinstance(game, GameSpec) else get_game(game)
+    return VIEWS.get(spec.board, GridView)(spec)

@@ -24,9 +24,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from zermelo.agents.base import Agent
-from zermelo.agents.levels import make_agent
+from zermelo.agents.spec import make_agent
 from zermelo.core.state import Player
-from zermelo.games.registry import get_game
+from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
@@ -51,7 +51,7 @@ class TutorialBoard(Protocol):
 class GameOptions:
     """What ``zermelo play`` was asked for."""
 
-    game: str = "tictactoe"
+    game: str = field(default_factory=lambda: game_names()[0])
     first: str = "random"  # "human", "ai" or "random"
     human: str | None = None  # the person's symbol; default: the second player's ("O")
     level: str = "hard"
@@ -59,6 +59,8 @@ class GameOptions:
     time_limit: float | None = None
     repeat: bool = True
     game_options: dict[str, Any] = field(default_factory=dict)
+    start: str | None = None  # the start position in the game's notation; default: the initial one
+    save: str | None = None  # a file to save each finished game to
 
 
 @dataclass
@@ -70,6 +72,10 @@ class Scoreboard:
 
 class _InputEnded(Exception):
     pass
+
+
+_UNDO = object()
+"""What :meth:`Session._human_move` returns when the person asks to take a move back."""
 
 
 class Session:
@@ -84,7 +90,7 @@ class Session:
     ) -> None:
         self.options = options
         self.spec = get_game(options.game)
-        self.view: BoardView = view_for(self.spec.name)
+        self.view: BoardView = view_for(self.spec)
         self.stdin = stdin if stdin is not None else sys.stdin
         reconfigure = getattr(self.stdin, "reconfigure", None)
         if callable(reconfigure):
@@ -94,16 +100,20 @@ class Session:
         self.rich = self.console.is_terminal
         self.rng = random.Random(options.seed)
         self.agent: Agent = make_agent(
-            self.spec.name,
+            self.spec,
             options.level,
             seed=self.rng.randrange(2**32),
             time_limit=options.time_limit,
         )
-        # Bad rules (a board too big, k longer than the board) are refused before the greeting.
+        # Bad rules (a board too big, k longer than the board) and a bad start position are
+        # refused before the greeting.
         self.spec.new(**options.game_options)
+        if options.start:
+            self.spec.parse(options.start)
         self.human = self._human_side(options.human)
         self._check_first()
         self.score = Scoreboard()
+        self._played: list[tuple[Any, Any]] = []
 
     def _check_first(self) -> None:
         """Where the rules fix who starts, a chosen side decides it: refuse a contradiction now,
@@ -228,12 +238,20 @@ class Session:
                 self.human = mover if first == self.human else mover.opponent
                 first = mover
                 self._say_sides()
-            state = self.spec.new(first=first, **self.options.game_options)
+            if self.options.start:
+                state = self.spec.parse(self.options.start)
+            else:
+                state = self.spec.new(first=first, **self.options.game_options)
         last = None
+        played: list[tuple[Any, Any]] = []  # (state before, move), for undo and save
+        self._played = played
         while not state.is_terminal():
             self.show_board(state, last)
             if state.to_move == self.human:
                 move = self._human_move(state)
+                if move is _UNDO:
+                    state, last = self._undo(state, played)
+                    continue
             else:
                 self.say("\n" + _("AI's turn..."))
                 if self.rich:  # a spinner while it thinks (hard Connect Four can take seconds)
@@ -243,22 +261,73 @@ class Session:
                     move = self.agent.choose(state)
                 if self.rich:
                     self.say(_("AI plays {move}.").format(move=state.format_move(move)))
+            played.append((state, move))
             state = state.play(move)
             last = move
             if on_move is not None:
                 on_move(move)
         self.show_board(state, last)
         self._announce(state)
+        if self.options.save:
+            self._save(self.options.save, state, played)
         return state
 
     def _human_move(self, state: Any) -> Any:
+        played = self._played
         while True:
-            answer = self.view.read(state, self.ask("\n" + self.view.prompt(state)))
+            line = self.ask("\n" + self.view.prompt(state))
+            word, _space, rest = line.strip().partition(" ")
+            if word.lower() in ("undo", _("undo").lower()) and not rest:
+                return _UNDO
+            if word.lower() in ("save", _("save").lower()):
+                if rest.strip():
+                    self._save(rest.strip(), state, played)
+                else:
+                    self.say(_("Type save and a file name, such as: save game.txt"))
+                continue
+            answer = self.view.read(state, line)
             if answer.message is None:
                 return answer.move
             self.say(answer.message)
 
+    def _undo(self, state: Any, played: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+        """Take back the person's last move and the AI's replies since: back to the person's
+        previous turn, or nothing when the person has not moved yet."""
+        for index in range(len(played) - 1, -1, -1):
+            before, _move = played[index]
+            if before.to_move == self.human:
+                del played[index:]
+                self.say(_("Took back your last move."))
+                return before, (played[-1][1] if played else None)
+        self.say(_("Nothing to take back yet."))
+        return state, (played[-1][1] if played else None)
+
+    def _save(self, path: str, state: Any, played: list[tuple[Any, Any]]) -> None:
+        """Write the game so far to ``path``: in the game's own format when its record has one
+        (chess: PGN), else its start position and its moves, one line each."""
+        tool = self.spec.tools.get("save")
+        if tool is not None:
+            text = tool.resolve()(state)
+        else:
+            start = played[0][0] if played else state
+            moves = " ".join(before.format_move(move) for before, move in played)
+            text = f"{start.notation()}\n{moves}\n"
+        try:
+            with open(path, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as error:
+            self.say(
+                _("Could not save to {path}: {problem}").format(
+                    path=path, problem=error.strerror or error
+                )
+            )
+            return
+        self.say(_("Game saved to {path}.").format(path=path))
+
     def _announce(self, state: Any) -> None:
+        reason = getattr(state, "termination", None)
+        if callable(reason) and reason():
+            self.say("\n" + _("Game over: {reason}.").format(reason=_(reason())))
         winner = state.winner
         if winner is None:
             self.score.ties += 1

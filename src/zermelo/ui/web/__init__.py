@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from types import FrameType
@@ -80,7 +81,8 @@ def allowed_host_names(host: str = "127.0.0.1", extra: Iterable[str] = ()) -> fr
 class Guard:
     """ASGI middleware in front of everything: refuse a ``Host`` that is not this server's
     (DNS rebinding), and put the security headers on every answer, static files and errors
-    included. No CORS header is ever sent, so browsers keep other sites' pages from reading
+    included, with a ``Server-Timing`` header saying how long the server took (``app;dur=`` in
+    milliseconds, from the request's arrival to the answer's first byte). No CORS header is ever sent, so browsers keep other sites' pages from reading
     answers, and POSTs need ``application/json``, which a page of another site cannot send
     without asking first."""
 
@@ -93,6 +95,8 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
+        started = time.monotonic()
+
         async def send_guarded(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [
@@ -100,7 +104,9 @@ class Guard:
                     for name, value in message.get("headers", [])
                     if name.lower() not in _GUARDED_NAMES
                 ]
-                message = {**message, "headers": headers + _RAW_SECURITY_HEADERS}
+                spent = f"app;dur={(time.monotonic() - started) * 1000:.1f}".encode()
+                headers += [*_RAW_SECURITY_HEADERS, (b"server-timing", spent)]
+                message = {**message, "headers": headers}
             await send(message)
 
         host = _header(scope, b"host")
@@ -170,34 +176,40 @@ async def _openapi(request: Request) -> Response:
 
 
 def _load_fast_lane(api: Api) -> None:
-    """Import and build what the fast lane answers from (every game, Connect Four's book), so
-    that no request pays for it."""
-    from zermelo.ui.web.adapters import available_games
-    from zermelo.ui.web.solvers import connect4_book_values
+    """Import and build what the fast lane answers from (every game, the opening books of the
+    games' own web engines), so that no request pays for it."""
+    from zermelo.ui.web.adapters import adapter_for, available_games
 
     api.games_json()
-    if "connect4" in available_games():
-        connect4_book_values(load_game({"game": "connect4"}).state)
+    for name in available_games():
+        engine = adapter_for(name).engine
+        if engine is not None and engine.book_values is not None:
+            engine.book_values(load_game({"game": name}).state)
 
 
 @contextlib.asynccontextmanager
 async def _lifespan(app: Starlette, api: Api, warm_up: bool) -> AsyncIterator[None]:
     """Load the fast lane's tables and start the search processes before the first request (a
-    request's budget should not pay for them); with ``warm_up`` load the Connect Four solver
-    too (it takes seconds, in the background). Stop every process when the server stops."""
-    from zermelo.ui.web.adapters import available_games
-    from zermelo.ui.web.solvers import connect4_worker, warm_up_connect4
+    request's budget should not pay for them); with ``warm_up`` warm the games' own engines up
+    too (the Connect Four solver takes seconds, in the background). Stop every process when the
+    server stops."""
+    from zermelo.ui.web.adapters import web_engines
 
     lanes = api.lanes
+    engines = web_engines()
     await anyio.to_thread.run_sync(_load_fast_lane, api)
     await anyio.to_thread.run_sync(lanes.search.warm_up)
-    if warm_up and "connect4" in available_games():
-        threading.Thread(target=warm_up_connect4, name="zermelo-warm-up", daemon=True).start()
+    if warm_up:
+        for engine in engines:
+            if engine.warm_up is not None:
+                threading.Thread(target=engine.warm_up, name="zermelo-warm-up", daemon=True).start()
     try:
         yield
     finally:
         lanes.search.stop()
-        connect4_worker().stop()
+        for engine in engines:
+            if engine.stop is not None:
+                engine.stop()
 
 
 def create_app(
@@ -293,10 +305,12 @@ class _Server(uvicorn.Server):
         self.lanes = lanes
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        from zermelo.ui.web.solvers import connect4_worker
+        from zermelo.ui.web.adapters import web_engines
 
         self.lanes.search.kill_now()
-        connect4_worker().kill_now()
+        for engine in web_engines():
+            if engine.kill_now is not None:
+                engine.kill_now()
         super().handle_exit(sig, frame)
 
 

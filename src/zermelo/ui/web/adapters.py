@@ -1,165 +1,152 @@
-"""How each game looks in the browser: a grid of points to click.
+"""How each game looks in the browser: a grid of points to click, one drawing per board kind.
 
-Two kinds of grid cover the games:
+A game's record names its board kind (:attr:`~zermelo.core.record.GameSpec.board`); this module
+turns a state into the JSON the page draws for that kind:
 
-* ``place``: every empty point is a move (tic-tac-toe, gomoku, any m,n,k board);
-* ``drop``: a click anywhere in a column is the move for that column (Connect Four);
-* ``checkers``: the 8x8 draughts board; only the 32 dark squares are points, each named by its
+* ``squares`` and ``go``: the page's ``place`` grid, where every empty point is a move
+  (tic-tac-toe with letters, m,n,k boards and gomoku with stones);
+* ``columns``: the ``drop`` grid, where a click anywhere in a column is the move for that column
+  (Connect Four);
+* ``draughts``: the ``checkers`` board; only the 32 dark squares are points, each named by its
   square number, and a move takes two clicks or more (the piece, then where it goes), which the
-  page matches against the legal moves.
+  page matches against the legal moves;
+* ``grid``, and any kind this module does not know: the generic ``grid`` the record draws itself
+  (:attr:`~zermelo.core.record.GameSpec.grid`): cells with short texts, the move a click on each
+  cell plays, and buttons for legal moves on no cell.
 
-An adapter says how big the grid is, what lies on each cell (rows from the top) and which move a
-cell or column stands for; the page draws any grid from that. Adding a game is a few lines here: the
-rows of marks and the move of a cell. Game modules are imported only when a game is asked for, so a
-game that is not installed on this branch simply does not appear.
-
-Each adapter also lists the game options a client may send, with their ranges, so that nothing
-unchecked reaches ``GameSpec.new``, and the budgets its searches get.
+An :class:`Adapter` joins a game's record and its board kind. The options a client may send, with
+their ranges, come from the record, so nothing unchecked reaches ``GameSpec.new``; so do the AI's
+thinking time and the engines a game has of its own (:attr:`~zermelo.core.record.GameSpec.web_engine`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from zermelo.core.errors import ParseError, UnknownGameError, ZermeloError
-from zermelo.games.registry import GameSpec, get_game
+from zermelo.core.errors import UnknownGameError
+from zermelo.core.record import GameSpec
+from zermelo.games.registry import all_games, get_game
+from zermelo.ui.lines import winning_line
 from zermelo.ui.web.engines import Choice, ValuedMoves, generic_choose, generic_values
-from zermelo.ui.web.solvers import connect4_choose, connect4_values, gomoku_choose, gomoku_values
 
-__all__ = ["ADAPTERS", "Adapter", "IntOption", "adapter_for", "available_games"]
-
-
-@dataclass(frozen=True)
-class IntOption:
-    """A whole-number game option a client may set, within ``[low, high]``; ``default`` is what
-    the game uses when it is not set."""
-
-    low: int
-    high: int
-    default: int
-
-    def check(self, name: str, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ParseError(f"option {name}={value!r}: expected a whole number")
-        if not self.low <= value <= self.high:
-            raise ParseError(
-                f"option {name}={value!r}: expected a number from {self.low} to {self.high}"
-            )
-        return value
+__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
 
 
 @dataclass(frozen=True)
-class BoolOption:
-    """A yes/no game option."""
+class BoardKind:
+    """One kind of board on the page. ``draw(spec, state)`` is the board as JSON (its ``kind`` is
+    the page's drawing: ``place``, ``drop``, ``checkers`` or ``grid``); ``line(state, cells,
+    winner_mark)`` the ``[row, col]`` cells of the winning line; ``last_cell(state_before, move)``
+    the cell a move ended on, where a move changes more than one cell (else the page is told the
+    cell that changed)."""
 
-    default: bool = False
-
-    def check(self, name: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ParseError(f"option {name}={value!r}: expected true or false")
-        return value
-
-
-Option = IntOption | BoolOption
+    page_kind: str
+    draw: Callable[[GameSpec, Any], dict[str, Any]]
+    line: Callable[[Any, dict[str, Any], str], list[list[int]]]
+    last_cell: Callable[[Any], list[int]] | None = None
+    marks: str = "stones"
 
 
 @dataclass(frozen=True)
 class Adapter:
-    """One game's grid. ``rows(state)`` gives the marks from the top row down, one character per
-    cell (``X``, ``O``, anything else is empty); ``move_at(state, col, row)`` the move a click on
-    that cell (row 0 at the top) stands for.
+    """A game's record with the drawing of its board kind and its engines."""
 
-    ``ai_time`` is the thinking time of the AI per move (seconds) for games whose hard level uses
-    a clock; ``analysis_depth`` limits the depth of the thinking overlay for games too large to
-    read to the end (``None``: read as far as the budget allows); ``tree`` says whether the
-    minimax-tree explainer supports the game.
+    spec: GameSpec
+    board_kind: BoardKind
 
-    ``in_a_row(state)`` is how many marks in a line win, to show the winning line.
-    ``choose(state, level, seed, time_limit) -> Choice`` and
-    ``values(state, time_limit, node_limit) -> ValuedMoves`` replace the generic engines of
-    :mod:`zermelo.ui.web.engines` for games that have their own (``None``: the generic ones).
+    @property
+    def name(self) -> str:
+        return self.spec.name
 
-    ``draw(state)`` replaces :meth:`board` for a board that is not a grid of X and O (checkers);
-    ``last_cell(move)`` names the ``[row, col]`` a move ended on, for games where a move changes
-    more than one cell.
-    """
+    @property
+    def kind(self) -> str:
+        return self.board_kind.page_kind
 
-    name: str
-    kind: str
-    rows: Callable[[Any], Sequence[str]]
-    move_at: Callable[[Any, int, int], Any]
-    options: dict[str, Option] = field(default_factory=dict)
-    ai_time: float = 1.0
-    analysis_depth: int | None = None
-    tree: bool = False
-    in_a_row: Callable[[Any], int] = lambda state: 3
-    choose: Callable[[Any, str, int, float], Choice] | None = None
-    values: Callable[[Any, float, int], ValuedMoves] | None = None
-    draw: Callable[[Any], dict[str, Any]] | None = None
-    last_cell: Callable[[Any], list[int]] | None = None
+    @property
+    def tree(self) -> bool:
+        return self.spec.explain_tree
+
+    @property
+    def last_cell(self) -> Callable[[Any], list[int]] | None:
+        return self.board_kind.last_cell
+
+    @property
+    def analysis_depth(self) -> int | None:
+        return self.spec.analysis_depth
+
+    @property
+    def engine(self) -> Any:
+        """The game's own web engine (:class:`~zermelo.ui.web.solvers.WebEngine`), or ``None``."""
+        return None if self.spec.web_engine is None else self.spec.web_engine.resolve()
+
+    def _engine(self) -> Any:
+        return self.engine
 
     def ai_choice(self, state: Any, level: str, seed: int, time_limit: float) -> Choice:
         """The AI's move at ``level``, within about ``time_limit`` seconds."""
-        if self.choose is not None:
-            return self.choose(state, level, seed, time_limit)
-        return generic_choose(self.name, state, level, seed, min(self.ai_time, time_limit))
+        engine = self._engine()
+        if engine is not None:
+            choice: Choice = engine.choose(state, level, seed, time_limit)
+            return choice
+        return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
     def analyze(self, state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
         """Every legal move's value for the side to move, best first."""
-        if self.values is not None:
-            return self.values(state, time_limit, node_limit)
+        engine = self._engine()
+        if engine is not None:
+            analysis: ValuedMoves = engine.values(state, time_limit, node_limit)
+            return analysis
         return generic_values(
-            state, time_limit=time_limit, node_limit=node_limit, depth=self.analysis_depth
+            state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
         )
 
-    def spec(self) -> GameSpec:
-        return get_game(self.name)
-
     def check_options(self, options: Any) -> dict[str, Any]:
-        """The options for ``GameSpec.new``, each checked against its allowed range."""
-        if options is None:
-            return {}
-        if not isinstance(options, dict):
-            raise ParseError(f"options {options!r}: expected an object of option names to values")
-        checked: dict[str, Any] = {}
-        for name, value in options.items():
-            option = self.options.get(name)
-            if option is None:
-                allowed = ", ".join(sorted(self.options)) or "none"
-                raise ParseError(
-                    f"unknown option {name!r} for {self.name}: expected one of: {allowed}"
-                )
-            checked[name] = option.check(name, value)
-        return checked
+        """The options for ``GameSpec.new``, each checked against its declared range."""
+        return self.spec.check_options(options)
 
     def board(self, state: Any) -> dict[str, Any]:
-        """The grid as JSON: the kind, size, marks (rows from the top) and the moves of the cells.
+        """The board as JSON: its kind, size, cells (rows from the top) and the moves of the cells.
 
-        For a ``place`` grid ``points[row][col]`` is the move notation of each cell (occupied ones
-        too, so the page can say why a click there is refused); for a ``drop`` grid ``columns[col]``
-        is the move of each column.
+        For a ``place`` or ``grid`` board ``points[row][col]`` is the move notation of each cell
+        (occupied ones too, so the page can say why a click there is refused; ``null`` on a grid
+        where a cell plays nothing); for a ``drop`` grid ``columns[col]`` is the move of each
+        column.
         """
-        if self.draw is not None:
-            return self.draw(state)
-        rows = ["".join(c if c in "XO" else "." for c in row.upper()) for row in self.rows(state)]
-        height = len(rows)
-        width = len(rows[0]) if rows else 0
-        board: dict[str, Any] = {
-            "kind": self.kind,
-            "width": width,
-            "height": height,
-            "cells": rows,
-        }
-        if self.kind == "drop":
-            board["columns"] = [state.format_move(self.move_at(state, c, 0)) for c in range(width)]
-        else:
-            board["points"] = [
-                [state.format_move(self.move_at(state, c, r)) for c in range(width)]
-                for r in range(height)
-            ]
-        return board
+        return self.board_kind.draw(self.spec, state)
+
+    def line(self, state: Any, board: dict[str, Any], winner_mark: str) -> list[list[int]]:
+        """The cells of the winning line, for a finished game."""
+        return self.board_kind.line(state, board, winner_mark)
+
+
+def _line_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
+    """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
+    return [list(cell) for cell in winning_line(cells, mark, k)]
+
+
+def _marks(rows: Sequence[str]) -> list[str]:
+    return ["".join(c if c in "XO" else "." for c in row.upper()) for row in rows]
+
+
+def _place(rows: list[str], move_at: Callable[[int, int], Any], state: Any) -> dict[str, Any]:
+    height = len(rows)
+    width = len(rows[0]) if rows else 0
+    return {
+        "kind": "place",
+        "width": width,
+        "height": height,
+        "cells": rows,
+        "points": [[state.format_move(move_at(c, r)) for c in range(width)] for r in range(height)],
+    }
+
+
+def _in_a_row(k: Callable[[Any], int]) -> Callable[[Any, dict[str, Any], str], list[list[int]]]:
+    def line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
+        return _line_cells(board["cells"], mark, k(state))
+
+    return line
 
 
 # -- tic-tac-toe --------------------------------------------------------------------------------
@@ -242,81 +229,150 @@ def _checkers_last(move: Any) -> list[int]:
     return [row, 2 * (square % 4) + (1 if row % 2 == 0 else 0)]
 
 
-ADAPTERS: dict[str, Adapter] = {
-    "tictactoe": Adapter("tictactoe", "place", _ttt_rows, _ttt_move, tree=True),
-    "connect4": Adapter(
-        "connect4",
-        "drop",
-        _connect4_rows,
-        _connect4_move,
-        options={"width": IntOption(4, 9, 7), "height": IntOption(4, 8, 6)},
-        ai_time=2.0,
-        in_a_row=lambda state: 4,
-        choose=connect4_choose,
-        values=connect4_values,
-    ),
-    "gomoku": Adapter(
-        "gomoku",
-        "place",
-        _mnk_rows,
-        _mnk_move,
-        options={"exact": BoolOption()},
-        ai_time=1.5,
-        analysis_depth=1,
-        in_a_row=lambda state: int(state.rules.k),
-        choose=gomoku_choose,
-        values=gomoku_values,
-    ),
-    "mnk": Adapter(
-        "mnk",
-        "place",
-        _mnk_rows,
-        _mnk_move,
-        options={
-            "width": IntOption(3, 19, 15),
-            "height": IntOption(3, 19, 15),
-            "k": IntOption(3, 19, 5),
-            "exact": BoolOption(),
-        },
-        ai_time=1.5,
-        analysis_depth=1,
-        in_a_row=lambda state: int(state.rules.k),
-        choose=gomoku_choose,
-        values=gomoku_values,
-    ),
-    "checkers": Adapter(
-        "checkers",
-        "checkers",
-        _checkers_rows,
-        _checkers_move,
-        # No winning line to show: its cells hold b, w, B and W, never X or O.
-        ai_time=1.0,
-        draw=_checkers_board,
-        last_cell=_checkers_last,
-    ),
+def _squares(spec: GameSpec, state: Any) -> dict[str, Any]:
+    return _place(_marks(_ttt_rows(state)), lambda c, r: _ttt_move(state, c, r), state)
+
+
+def _go(spec: GameSpec, state: Any) -> dict[str, Any]:
+    return _place(_marks(_mnk_rows(state)), lambda c, r: _mnk_move(state, c, r), state)
+
+
+def _columns(spec: GameSpec, state: Any) -> dict[str, Any]:
+    rows = _marks(_connect4_rows(state))
+    width = len(rows[0]) if rows else 0
+    return {
+        "kind": "drop",
+        "width": width,
+        "height": len(rows),
+        "cells": rows,
+        "columns": [state.format_move(_connect4_move(state, c, 0)) for c in range(width)],
+    }
+
+
+def _draughts(spec: GameSpec, state: Any) -> dict[str, Any]:
+    return _checkers_board(state)
+
+
+def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
+    grid = spec.grid(state)
+    cells = [list(row) for row in grid.cells]
+    width = max((len(row) for row in cells), default=0)
+    cells = [row + [""] * (width - len(row)) for row in cells]
+    moves = grid.moves if grid.moves is not None else ()
+    points = [
+        [moves[r][c] if r < len(moves) and c < len(moves[r]) else None for c in range(width)]
+        for r in range(len(cells))
+    ]
+    on_cells = {move for row in points for move in row if move is not None}
+    extra = [
+        text
+        for text in (state.format_move(move) for move in sorted(state.legal_moves()))
+        if text not in on_cells
+    ]
+    return {
+        "kind": "grid",
+        "width": width,
+        "height": len(cells),
+        "cells": cells,
+        "points": points,
+        "extra": extra,
+        "highlight": [list(cell) for cell in grid.line],
+    }
+
+
+def _no_line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
+    return []
+
+
+def _grid_line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
+    return [list(cell) for cell in board.get("highlight", [])]
+
+
+# -- chess: 64 squares named a8 ... h1 from the top; a move is the piece, then its square -----------
+
+
+def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
+    """``cells[row]``: rank 8 first, ``PNBRQK`` White's pieces, ``pnbrqk`` Black's, ``.`` empty;
+    ``points[row][col]``: the square's name; ``moves``: every legal move with its squares and
+    promotion (``q``, ``r``, ``b``, ``n`` or ``null``) and its notation (SAN), which is what the
+    page sends; ``last``: the squares of the last move; ``check``: the square of a king in check;
+    ``pgn``: the game so far, for the page's export."""
+    import chess
+
+    board = state.board
+    moves = [
+        {
+            "from": chess.square_name(move.from_square),
+            "to": chess.square_name(move.to_square),
+            "promotion": chess.piece_symbol(move.promotion) if move.promotion else None,
+            "move": state.format_move(move),
+        }
+        for move in sorted(state.legal_moves())
+    ]
+    last = board.peek() if board.move_stack else None
+    king = board.king(board.turn) if board.is_check() else None
+    save = spec.tools.get("save")
+    return {
+        "kind": "chess",
+        "width": 8,
+        "height": 8,
+        "cells": [
+            "".join(
+                (piece.symbol() if (piece := board.piece_at(chess.square(f, r))) else ".")
+                for f in range(8)
+            )
+            for r in range(7, -1, -1)
+        ],
+        "points": [
+            [chess.square_name(chess.square(f, r)) for f in range(8)] for r in range(7, -1, -1)
+        ],
+        "moves": moves,
+        "last": []
+        if last is None
+        else [chess.square_name(last.from_square), chess.square_name(last.to_square)],
+        "check": None if king is None else chess.square_name(king),
+        "pgn": save.resolve()(state) if save is not None else "",
+    }
+
+
+def _chess_last(move: Any) -> list[int]:
+    square = int(move.to_square)
+    return [7 - square // 8, square % 8]
+
+
+KINDS: dict[str, BoardKind] = {
+    "squares": BoardKind("place", _squares, _in_a_row(lambda state: 3), marks="letters"),
+    "go": BoardKind("place", _go, _in_a_row(lambda state: int(state.rules.k))),
+    "columns": BoardKind("drop", _columns, _in_a_row(lambda state: 4)),
+    # No winning line to show: its cells hold b, w, B and W, never X or O.
+    "draughts": BoardKind("checkers", _draughts, _no_line, last_cell=_checkers_last),
+    "chess": BoardKind("chess", _chess, _no_line, last_cell=_chess_last, marks="text"),
+    "grid": BoardKind("grid", _grid, _grid_line, marks="text"),
 }
+"""Board kind -> its drawing on the page; a record naming another kind is drawn as a grid."""
+
+
+def _adapter(spec: GameSpec) -> Adapter:
+    return Adapter(spec, KINDS.get(spec.board, KINDS["grid"]))
 
 
 def adapter_for(name: Any) -> Adapter:
     """The adapter of the game called ``name``; raises :class:`UnknownGameError` otherwise."""
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: expected a game name")
-    spec = get_game(name)  # raises UnknownGameError naming the known games
-    adapter = ADAPTERS.get(spec.name)
-    if adapter is None:
-        raise UnknownGameError(
-            f"game {name!r} has no web board yet: expected one of {', '.join(available_games())}"
-        )
-    return adapter
+    return _adapter(get_game(name))  # raises UnknownGameError naming the known games
+
+
+def web_engines() -> list[Any]:
+    """The games' own web engines (each once), for warming up and stopping with the server."""
+    engines: list[Any] = []
+    for spec in all_games():
+        engine = None if spec.web_engine is None else spec.web_engine.resolve()
+        if engine is not None and all(engine is not known for known in engines):
+            engines.append(engine)
+    return engines
 
 
 def available_games() -> list[str]:
-    """The games with a web board whose rules are installed, in the order of :data:`ADAPTERS`."""
-    names = []
-    for name in ADAPTERS:
-        try:
-            get_game(name)
-        except (ZermeloError, ImportError):
-            continue
-        names.append(name)
-    return names
+    """Every game that loads (built-in ones first, then plugins)."""
+    return [spec.name for spec in all_games()]

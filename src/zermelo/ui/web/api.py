@@ -20,6 +20,7 @@ second at most).
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -30,7 +31,6 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from zermelo.agents.levels import LEVELS
 from zermelo.core.errors import (
     BudgetError,
     IllegalMoveError,
@@ -39,14 +39,14 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
+from zermelo.core.record import LEVELS
 from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
+from zermelo.games.registry import game_names
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult, SearchStats
-from zermelo.ui.lines import winning_line
 from zermelo.ui.web.adapters import (
     Adapter,
-    IntOption,
     adapter_for,
     available_games,
 )
@@ -54,12 +54,6 @@ from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, search_o
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
-from zermelo.ui.web.solvers import (
-    connect4_book_choice,
-    connect4_book_values,
-    connect4_solver_choice,
-    connect4_solver_values,
-)
 from zermelo.ui.web.worker import WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -85,9 +79,10 @@ them, and a bigger integer need not fit a float."""
 MAX_SEED = 2**32 - 1
 SYMBOLS = {Player.FIRST: "X", Player.SECOND: "O"}
 _log = logging.getLogger("zermelo.web")
+URGENT_THREADS = 16
 MIN_SEARCH = 0.03
 """A search is not started with less time than this left: the fast lane answers instead."""
-QUICK_TIME = 0.1
+QUICK_TIME = 0.05
 """Longest the fast lane spends on a degraded answer (each move's static value)."""
 
 
@@ -132,12 +127,20 @@ def error_response(error: ZermeloError) -> JSONResponse:
     )
 
 
+def _urgent_lane() -> FastLane:
+    return FastLane(threads=URGENT_THREADS, waiting=URGENT_THREADS)
+
+
 @dataclass
 class Lanes:
-    """The fast lane and the search pool that the endpoints share."""
+    """The lanes the endpoints share: ``fast`` for bounded work, ``search`` for searches, and
+    ``urgent`` for the threads of requests whose search is over or under way: waiting for the
+    Connect Four solver's process, and the answer after a search (so that neither holds a
+    fast-lane thread, nor waits behind the many cheap requests in its queue)."""
 
     fast: FastLane = field(default_factory=FastLane)
     search: SearchPool = field(default_factory=SearchPool)
+    urgent: FastLane = field(default_factory=_urgent_lane)
 
 
 def _short(value: Any, limit: int = 40) -> str:
@@ -215,9 +218,9 @@ class Clock:
 
     def search_time(self) -> float:
         """What a search may take of what is left: it must have answered by
-        :attr:`search_deadline`, with a margin for handing over the position and the answer (a
-        tenth of the budget, at most 100 ms)."""
-        return self.search_deadline - time.monotonic() - min(0.1 * self.budget, 0.1)
+        :attr:`search_deadline`, with a margin for handing over the position and the answer
+        and for a loaded machine (a fifth of the budget, at most 300 ms)."""
+        return self.search_deadline - time.monotonic() - min(0.2 * self.budget, 0.3)
 
 
 # -- reading requests -----------------------------------------------------------------------------
@@ -285,8 +288,8 @@ class Game:
 
 def load_game(data: dict[str, Any]) -> Game:
     """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``."""
-    adapter = adapter_for(data.get("game", "tictactoe"))
-    spec = adapter.spec()
+    adapter = adapter_for(data.get("game", game_names()[0]))
+    spec = adapter.spec
     position = data.get("position")
     options = adapter.check_options(data.get("options"))
     if position is not None and position != "":
@@ -341,9 +344,14 @@ def _level(data: dict[str, Any]) -> str:
 
 
 def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] | None:
-    """Row (from the top) and column of the cell the last move filled: the one that changed."""
+    """Row (from the top) and column of the cell the last move changed, if the board kept its
+    shape and one cell changed first."""
     old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
+    if len(old) != len(new):
+        return None
     for row, (a, b) in enumerate(zip(old, new, strict=True)):
+        if len(a) != len(b):
+            return None
         for col, (x, y) in enumerate(zip(a, b, strict=True)):
             if x != y:
                 return [row, col]
@@ -356,7 +364,7 @@ def game_json(game: Game) -> dict[str, Any]:
     winner = state.winner
     answer: dict[str, Any] = {
         "game": game.adapter.name,
-        "title": game.adapter.spec().title,
+        "title": game.adapter.spec.title,
         "start": game.start.notation(),
         "moves": [
             before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
@@ -372,8 +380,7 @@ def game_json(game: Game) -> dict[str, Any]:
         "line": [],
     }
     if winner is not None:
-        line = winning_line(answer["board"]["cells"], SYMBOLS[winner], game.adapter.in_a_row(state))
-        answer["line"] = [list(cell) for cell in line]
+        answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner])
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.moves[-1])
     elif game.moves:
@@ -449,6 +456,14 @@ def analyze_position(
     return analysis_json(state, analysis)
 
 
+@functools.lru_cache(maxsize=6000)
+def solved_quick(name: str, state: Any) -> dict[str, Any]:
+    """Every move's exact value in a position of a game whose record says it is quick to solve
+    (tic-tac-toe: all 5,478 positions fit), kept once solved; the nodes and time are those of
+    the first search."""
+    return analyze_position(state, adapter_for(name), Budget(MAX_TIME, MAX_NODES))
+
+
 def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
     """The degraded answer: each move's static value (a win on the spot is exact), for as many
     moves as ``seconds`` allow, in the game's search order."""
@@ -480,7 +495,7 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
-def _game_data(game: Game, extra_move: Any = None) -> dict[str, Any]:
+def _game_data(game: Game) -> dict[str, Any]:
     """The game as a search process replays it: start position and moves, in notation."""
     moves = [
         before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
@@ -521,24 +536,18 @@ class Api:
         games = []
         for name in available_games():
             adapter = adapter_for(name)
-            spec = adapter.spec()
+            spec = adapter.spec
             games.append(
                 {
                     "name": name,
                     "title": spec.title,
                     "kind": adapter.kind,
+                    "marks": adapter.board_kind.marks,
+                    "sides": list(spec.sides),
+                    "notation": spec.notation,
                     "options": {
-                        key: (
-                            {
-                                "type": "integer",
-                                "min": option.low,
-                                "max": option.high,
-                                "default": option.default,
-                            }
-                            if isinstance(option, IntOption)
-                            else {"type": "boolean", "default": option.default}
-                        )
-                        for key, option in adapter.options.items()
+                        option.name: {**option.describe(), "help": option.help}
+                        for option in spec.options
                     },
                     "levels": list(LEVELS),
                     "explain": adapter.tree,
@@ -597,7 +606,7 @@ class Api:
             after, theirs = _with_ai_move(game, move_text_ai)
             return _answer(after, [*played, theirs], thinking, degraded)
 
-        return JSONResponse(await self.lanes.fast.run(finish))
+        return JSONResponse(await self.lanes.urgent.run(finish))
 
     async def _ai_move(
         self, game: Game, level: str, seed: int, budget: Budget, clock: Clock
@@ -606,16 +615,19 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        if name == "tictactoe":
+        if game.adapter.spec.quick:
             move, thinking = await fast.run(ai_move, game, level, seed, budget)
             return state.format_move(move), thinking, False
         alphabeta_only = False
-        if name == "connect4" and level == "hard":
-            booked = await fast.run(connect4_book_choice, state, seed)
+        engine = game.adapter.engine
+        if engine is not None and engine.book_choice is not None and level == "hard":
+            booked = await fast.run(engine.book_choice, state, seed)
             if booked is not None:
                 return state.format_move(booked.move), _thinking(state, booked), False
-            if clock.search_time() >= MIN_SEARCH:
-                solved = await fast.run(connect4_solver_choice, state, seed, clock.search_time())
+            if engine.solver_choice is not None and clock.search_time() >= MIN_SEARCH:
+                solved = await self.lanes.urgent.run(
+                    engine.solver_choice, state, seed, clock.search_time()
+                )
                 if solved is not None:
                     return state.format_move(solved.move), _thinking(state, solved), False
             alphabeta_only = True
@@ -636,7 +648,7 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer["move"], answer["thinking"], False
-        move, thinking = await fast.run(quick_move, state, clock.quick_time())
+        move, thinking = await self.lanes.urgent.run(quick_move, state, clock.quick_time())
         return state.format_move(move), thinking, True
 
     async def analyze(self, request: Request) -> JSONResponse:
@@ -654,15 +666,24 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        if name == "tictactoe" or state.is_terminal():
+        if game.adapter.spec.quick and not state.is_terminal():
+            return dict(await fast.run(solved_quick, name, state)), False
+        if game.adapter.spec.quick or state.is_terminal():
             return await fast.run(analyze_position, state, game.adapter, budget), False
         generic = False
-        if name == "connect4":
-            booked = await fast.run(connect4_book_values, state)
-            if booked is None and clock.search_time() >= MIN_SEARCH:
-                booked = await fast.run(connect4_solver_values, state, clock.search_time() * 2 / 3)
+        engine = game.adapter.engine
+        if engine is not None and engine.book_values is not None:
+            booked = await fast.run(engine.book_values, state)
+            if (
+                booked is None
+                and engine.solver_values is not None
+                and clock.search_time() >= MIN_SEARCH
+            ):
+                booked = await self.lanes.urgent.run(
+                    engine.solver_values, state, clock.search_time() * 2 / 3
+                )
             if booked is not None:
-                return await fast.run(analysis_json, state, booked), False
+                return await self.lanes.urgent.run(analysis_json, state, booked), False
             generic = True
         seconds = clock.search_time()
         if seconds >= MIN_SEARCH:
@@ -680,7 +701,7 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer, False
-        return await fast.run(quick_analysis, state, clock.quick_time()), True
+        return await self.lanes.urgent.run(quick_analysis, state, clock.quick_time()), True
 
     async def tree(self, request: Request) -> JSONResponse:
         data = await read_json(request)
@@ -690,7 +711,8 @@ class Api:
             game = load_game(data)
             if not game.adapter.tree:
                 raise UnknownGameError(
-                    f"the minimax tree is drawn for tic-tac-toe only, not for {game.adapter.name!r}"
+                    f"the minimax tree is not drawn for {game.adapter.name!r}: expected one of "
+                    + ", ".join(name for name in available_games() if adapter_for(name).tree)
                 )
             return explain(game.state, path)
 

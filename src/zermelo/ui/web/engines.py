@@ -12,9 +12,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from zermelo.agents.levels import make_agent
+from zermelo.agents.spec import make_agent
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError
+from zermelo.core.record import GameSpec
 from zermelo.core.scores import WIN
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
@@ -93,7 +94,9 @@ def generic_values(
     return analysis
 
 
-def generic_choose(game: str, state: Any, level: str, seed: int, time_limit: float) -> Choice:
+def generic_choose(
+    game: str | GameSpec, state: Any, level: str, seed: int, time_limit: float
+) -> Choice:
     """The move of :func:`zermelo.agents.make_agent`'s player for ``game`` at ``level``."""
     agent = make_agent(game, level, seed=seed, time_limit=time_limit)
     move = agent.choose(state)

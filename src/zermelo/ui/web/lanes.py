@@ -121,9 +121,17 @@ class SearchPool:
             raise BusyError("the server is busy with other searches; try again in a moment")
         self.active += 1
         try:
-            return await anyio.to_thread.run_sync(
-                self._call, target, args, deadline, limiter=self._limiter, abandon_on_cancel=True
-            )
+            # Waiting for a free process counts against the deadline: no request waits longer.
+            with anyio.move_on_after(deadline - time.monotonic()) as waiting:
+                await self._limiter.acquire()
+            if waiting.cancelled_caught:
+                raise WorkerTimeout("no search process was free before the deadline")
+            try:
+                return await anyio.to_thread.run_sync(
+                    self._call, target, args, deadline, abandon_on_cancel=True
+                )
+            finally:
+                self._limiter.release()
         finally:
             self.active -= 1
 
@@ -135,8 +143,9 @@ class SearchPool:
         try:
             return worker.call(target, *args, timeout=timeout)
         except WorkerTimeout:
-            self.kills += 1
-            self._renew_later(worker)
+            if not worker.running:  # stopped at its deadline, not merely busy
+                self.kills += 1
+                self._renew_later(worker)
             raise
         finally:
             if worker.resident_bytes() > WORKER_MEMORY or worker.calls >= WORKER_CALLS:
@@ -147,8 +156,8 @@ class SearchPool:
 
     def _take(self) -> Worker:
         with self._free_lock:
-            running = [worker for worker in self._free if worker.running]
-            worker = (running or self._free)[0]
+            ready = [worker for worker in self._free if worker.running and not worker.starting]
+            worker = (ready or self._free)[0]
             self._free.remove(worker)
             return worker
 
@@ -158,12 +167,15 @@ class SearchPool:
 
     def _renew_later(self, worker: Worker) -> threading.Thread:
         def renew() -> None:
+            worker.starting = True
             try:
                 worker.start()
                 worker.call("zermelo.ui.web.tasks:ready", timeout=60.0)
             except (WorkerTimeout, WorkerFailed) as error:
                 if not worker.closed:
                     _log.warning("a search process did not start: %s", error)
+            finally:
+                worker.starting = False
 
         thread = threading.Thread(target=renew, name=f"{worker.name}-start", daemon=True)
         thread.start()

@@ -64,6 +64,16 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("Connect Four"),
     N_("Gomoku (caro)"),
     N_("Checkers"),
+    N_("Chess"),
+    # chess: pieces, promotion and the game's file
+    N_("king"),
+    N_("queen"),
+    N_("rook"),
+    N_("bishop"),
+    N_("knight"),
+    N_("pawn"),
+    N_("Choose the piece to promote to."),
+    N_("Save as PGN"),
     # checkers: sides, pieces and the clicks of a move
     N_("Black"),
     N_("White"),

@@ -26,7 +26,12 @@ _GAME_FIELDS: dict[str, Any] = {
 
 _BUDGET: dict[str, Any] = {
     "type": "object",
-    "description": "Search budget; the server clamps time_ms to 10..3000 and nodes to 100..400000.",
+    "description": (
+        "The whole request's budget: the server clamps time_ms to 50..3000 (default 1000) and "
+        "nodes to 100..400000, and refuses numbers beyond 10^12. The answer comes within the "
+        "budget plus a tenth of it (250 ms at most); a search that cannot finish in time gives "
+        'a degraded answer, marked "degraded": true.'
+    ),
     "properties": {"time_ms": {"type": "number"}, "nodes": {"type": "integer"}},
 }
 
@@ -71,7 +76,9 @@ def _post(summary: str, description: str, extra: dict[str, Any]) -> dict[str, An
                 "200": {"description": "The answer, as JSON."},
                 "400": _ERROR,
                 "404": _ERROR,
+                "408": _ERROR,
                 "413": _ERROR,
+                "415": _ERROR,
                 "422": _ERROR,
                 "503": _ERROR,
             },
@@ -89,17 +96,20 @@ def openapi() -> dict[str, Any]:
             "description": (
                 "Stateless: every request carries the game, an optional start position and the "
                 "moves played, and the server replays them. Errors are JSON "
-                '{"error": {"type", "message"}} with status 400 (bad input), 404 (unknown game), '
-                "413 (body over 64 KiB), 422 (illegal move or impossible position) or 503 (too "
-                "many searches waiting). Searches run under a budget the server clamps."
+                '{"error": {"type", "message"}} with status 400 (bad input, or a Host header '
+                "that does not name this server), 404 (unknown game), 408 (body not sent within "
+                "5 s), 413 (body over 64 KiB), 415 (a POST body that is not application/json), "
+                "422 (illegal move or impossible position) or 503 with Retry-After (too many "
+                "requests waiting). Searches run under a budget the server clamps."
             ),
         },
         "paths": {
             "/api/games": {
                 "get": {
                     "summary": "The games this server plays",
-                    "description": "Name, title, kind of grid (place, drop or checkers), the options and "
-                    "their ranges, the levels, and the initial position of each game.",
+                    "description": "Name, title, kind of board (place, drop, checkers, or grid for "
+                    "any game, plugins included), the options with their ranges and help, the "
+                    "levels, and the initial position of each game.",
                     "responses": {"200": {"description": "A list of games."}},
                 }
             },

@@ -13,13 +13,16 @@ Gomoku's engine checks its clock as it searches, and so do the tables it builds.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import random
+import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from zermelo.core.scores import is_decided
 from zermelo.games.connect4 import mirror_code
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
@@ -27,6 +30,9 @@ from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, sort_val
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
+    "CONNECT4",
+    "GOMOKU",
+    "WebEngine",
     "connect4_book_choice",
     "connect4_book_values",
     "connect4_choose",
@@ -42,9 +48,24 @@ __all__ = [
 _log = logging.getLogger("zermelo.web")
 
 CONNECT4_PV_LIMIT = 12
-SOLVER_START_RATE = 1_000_000
-"""Nodes a second the solver is assumed to search until it has measured itself (compiled; the
-plain-Python kernel starts from a tenth of it)."""
+SOLVER_START_RATE = 500_000
+"""Nodes a second the solver is assumed to search until its answers have measured it."""
+_SPEED = {"rate": float(SOLVER_START_RATE)}
+"""The solver's speed as this server measured it: kept here, not in the solver's process, so
+that it survives a restart, and halved whenever the solver had to be stopped."""
+
+
+def _node_budget(seconds: float) -> int:
+    """Nodes the solver may search in ``seconds``, with room to spare."""
+    return max(int(_SPEED["rate"] * seconds * 0.6), 1000)
+
+
+def _measure(answer: dict[str, Any]) -> None:
+    nodes, elapsed = answer.get("nodes", 0), answer.get("elapsed", 0.0)
+    if nodes > 50_000 and elapsed > 0.02:
+        _SPEED["rate"] = 0.7 * _SPEED["rate"] + 0.3 * nodes / elapsed
+
+
 _CONNECT4 = Worker("zermelo-connect4-solver")
 
 
@@ -107,7 +128,9 @@ def connect4_book_choice(state: Any, seed: int) -> Choice | None:
 def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | None:
     """The exact solver's best move when it finds one within ``seconds`` (it is given a node
     budget for that time, so it stops by itself), else ``None``."""
-    answer = _ask_solver("connect4_best", state, seed, CONNECT4_PV_LIMIT, seconds, time=seconds)
+    answer = _ask_solver(
+        "connect4_best", state, seed, CONNECT4_PV_LIMIT, _node_budget(seconds), time=seconds
+    )
     if answer is None:
         return None
     move = answer["move"]
@@ -118,7 +141,7 @@ def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | No
 
 def connect4_solver_values(state: Any, seconds: float) -> ValuedMoves | None:
     """Every column's exact value from the solver within ``seconds``, else ``None``."""
-    answer = _ask_solver("connect4_values_exact", state, seconds, time=seconds)
+    answer = _ask_solver("connect4_values_exact", state, _node_budget(seconds), time=seconds)
     if answer is None:
         return None
     values = [
@@ -148,7 +171,13 @@ def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Cho
 
 def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str, Any] | None:
     """The solver's answer, or ``None`` when it declines (too early, or not within its node
-    budget) or when it is still busy at the deadline (then it is stopped)."""
+    budget), when it is still busy at the deadline (then it is stopped and started again in the
+    background), or while it is starting (loading its compiled code takes seconds: no request
+    waits for that)."""
+    if _CONNECT4.starting or not _CONNECT4.running:
+        if not _CONNECT4.starting and not _CONNECT4.closed:
+            _warm_up_later()
+        return None
     try:
         answer: dict[str, Any] = _CONNECT4.call(
             f"zermelo.ui.web.solvers:{function}",
@@ -159,19 +188,40 @@ def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str,
             timeout=time + min(0.1 * time, 0.1),
         )
     except (WorkerTimeout, WorkerFailed) as error:
+        if isinstance(error, WorkerTimeout) and _stopped():
+            _SPEED["rate"] /= 2
+            _warm_up_later()
         _log.warning("connect4 solver gave up on %r: %s", state.notation(), error)
         return None
+    _measure(answer)
     return None if answer.get("declined") else answer
 
 
+def _stopped() -> bool:
+    """True when the solver's process is gone (stopped at a deadline, or ended)."""
+    return not _CONNECT4.running
+
+
+def _warm_up_later() -> None:
+    threading.Thread(target=warm_up_connect4, name="zermelo-connect4-start", daemon=True).start()
+
+
 def warm_up_connect4() -> None:
-    """Load the solver in its worker with a position it answers at once."""
+    """Start the solver's process and load the solver in it with a position it answers at once
+    (requests do not use it meanwhile)."""
+    if _CONNECT4.starting:
+        return
+    _CONNECT4.starting = True
     try:
+        _CONNECT4.start()
         _CONNECT4.call(
-            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, 30.0, timeout=120.0
+            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, 10**9, timeout=120.0
         )
     except (WorkerTimeout, WorkerFailed) as error:  # pragma: no cover - depends on the machine
-        _log.warning("connect4 solver warm-up failed: %s", error)
+        if not _CONNECT4.closed:
+            _log.warning("connect4 solver warm-up failed: %s", error)
+    finally:
+        _CONNECT4.starting = False
 
 
 def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
@@ -190,43 +240,52 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMov
 
 def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
     """The gomoku engine at ``level`` (threats first, then alpha-beta) within ``time_limit``."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine(level).search(state, time_limit=time_limit, rng=random.Random(seed))
-    pv = found.pv if found.pv and found.pv[0] == found.move else (found.move,)
-    result = SearchResult(
-        found.move,
-        float(found.value),
-        pv,
-        found.depth,
-        is_decided(found.value),
-        SearchStats(nodes=found.nodes, elapsed=found.elapsed),
-    )
-    return Choice(found.move, result)
+    move = move_of(found)
+    pv = found.pv if found.pv and found.pv[0] == move else (move,)
+    return Choice(move, dataclasses.replace(found, pv=pv))
 
 
 def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
-    from zermelo.solvers.gomoku import Engine
+    from zermelo.solvers.gomoku.engine import Engine, move_of
 
     found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
-    scores = dict(found.scores) or {found.move: found.value}
-    scores.setdefault(found.move, found.value)
-    values = [
-        MoveValue(
-            move,
-            float(score),
-            is_decided(score),
-            found.pv if move == found.move and found.pv else (move,),
-        )
-        for move, score in scores.items()
-    ]
+    move = move_of(found)
+    values = list(found.moves)
+    if all(value.move != move for value in values):
+        values.append(MoveValue(move, found.value, found.exact, found.pv))
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
-    ordered.sort(key=lambda mv: mv.move != found.move)
-    return ValuedMoves(ordered, found.nodes, found.elapsed)
+    ordered.sort(key=lambda mv: mv.move != move)
+    return ValuedMoves(ordered, found.stats.nodes, found.stats.elapsed)
+
+
+@dataclass(frozen=True)
+class WebEngine:
+    """A game's own engines for the page, named by its record's ``web_engine``.
+
+    ``choose`` and ``values`` replace the generic engine in the search processes. The optional
+    hooks answer in the server's fast lane when they can, before any search process is asked:
+    ``book_choice(state, seed)`` and ``book_values(state)`` from an opening book at once,
+    ``solver_choice(state, seed, seconds)`` and ``solver_values(state, seconds)`` from an exact
+    solver under a deadline (each returns ``None`` when it cannot answer; the hard level only).
+    ``warm_up`` runs when the server starts, ``stop`` when it stops, ``kill_now`` on SIGTERM.
+    """
+
+    choose: Callable[[Any, str, int, float], Choice]
+    values: Callable[[Any, float, int], ValuedMoves]
+    book_choice: Callable[[Any, int], Choice | None] | None = None
+    book_values: Callable[[Any], ValuedMoves | None] | None = None
+    solver_choice: Callable[[Any, int, float], Choice | None] | None = None
+    solver_values: Callable[[Any, float], ValuedMoves | None] | None = None
+    warm_up: Callable[[], None] | None = None
+    stop: Callable[[], None] | None = None
+    kill_now: Callable[[], None] | None = None
 
 
 # -- run in the solver's child process ---------------------------------------------------------
@@ -241,26 +300,11 @@ CONNECT4_VALUES_MIN_PLY = 8
 second (the deadline still guards it); earlier, the overlay shows alpha-beta's values."""
 
 
-_RATE: dict[str, float] = {}
-"""The solver's measured nodes a second in this child process."""
-
-
 @functools.lru_cache(maxsize=2)
 def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
     from zermelo.solvers.connect4.solver import Connect4Solver
 
     return Connect4Solver(width, height)
-
-
-def _node_budget(solver: Any, seconds: float) -> int:  # pragma: no cover - child process
-    start = SOLVER_START_RATE if solver.compiled else SOLVER_START_RATE // 10
-    return max(int(_RATE.get("rate", start) * seconds * 0.8), 1000)
-
-
-def _measured(nodes: int, elapsed: float) -> None:  # pragma: no cover - child process
-    if nodes > 100_000 and elapsed > 0.05:
-        rate = nodes / elapsed
-        _RATE["rate"] = rate if "rate" not in _RATE else 0.7 * _RATE["rate"] + 0.3 * rate
 
 
 def _within_reach(
@@ -272,10 +316,10 @@ def _within_reach(
 
 
 def connect4_best(
-    notation: str, width: int, height: int, seed: int, pv_limit: int, seconds: float
+    notation: str, width: int, height: int, seed: int, pv_limit: int, budget: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """A best move (drawn with ``seed`` among equals), its negamax value and the line after it;
-    declined when the solver needs more nodes than ``seconds`` give."""
+    declined when the solver needs more than ``budget`` nodes."""
     solver = _solver(width, height)
     state = solver.position(notation)
     if not _within_reach(solver, state, CONNECT4_BEST_MIN_PLY):
@@ -284,7 +328,6 @@ def connect4_best(
     from zermelo.solvers.connect4.scores import to_negamax
 
     started, nodes = time.perf_counter(), solver.nodes
-    budget = _node_budget(solver, seconds)
     try:
         move, score = solver.best_move(state, rng=random.Random(seed), node_budget=budget)
         after = state.play(move)
@@ -296,10 +339,9 @@ def connect4_best(
         finally:
             solver.node_limit = None
     except BudgetError:
-        _measured(solver.nodes - nodes, time.perf_counter() - started)
-        return {"declined": True}
+        spent = {"nodes": solver.nodes - nodes, "elapsed": time.perf_counter() - started}
+        return {"declined": True, **spent}
     elapsed = time.perf_counter() - started
-    _measured(solver.nodes - nodes, elapsed)
     return {
         "move": move,
         "value": to_negamax(score, state.ply, width, height),
@@ -310,10 +352,10 @@ def connect4_best(
 
 
 def connect4_values_exact(
-    notation: str, width: int, height: int, seconds: float
+    notation: str, width: int, height: int, budget: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """Every legal column's exact negamax value for the side to move; declined when one column
-    needs more nodes than its share of ``seconds`` gives."""
+    needs more than its share of ``budget`` nodes."""
     from zermelo.core.errors import BudgetError
     from zermelo.solvers.connect4.scores import to_negamax
 
@@ -323,14 +365,14 @@ def connect4_values_exact(
     if not _within_reach(solver, state, CONNECT4_VALUES_MIN_PLY):
         return {"declined": True}
     nodes = solver.nodes
-    solver.node_limit = max(_node_budget(solver, seconds) // max(width, 1), 1000)
+    solver.node_limit = max(budget // max(width, 1), 1000)
     try:
         scores = solver.analyze(state)
     except BudgetError:
-        return {"declined": True}
+        spent = {"nodes": solver.nodes - nodes, "elapsed": time.perf_counter() - started}
+        return {"declined": True, **spent}
     finally:
         solver.node_limit = None
-        _measured(solver.nodes - nodes, time.perf_counter() - started)
     values = [
         (column, to_negamax(score, state.ply, width, height))
         for column, score in enumerate(scores)
@@ -341,3 +383,47 @@ def connect4_values_exact(
         "nodes": solver.nodes - nodes,
         "elapsed": time.perf_counter() - started,
     }
+
+
+CONNECT4 = WebEngine(
+    connect4_choose,
+    connect4_values,
+    book_choice=connect4_book_choice,
+    book_values=connect4_book_values,
+    solver_choice=connect4_solver_choice,
+    solver_values=connect4_solver_values,
+    warm_up=warm_up_connect4,
+    stop=_CONNECT4.stop,
+    kill_now=_CONNECT4.kill_now,
+)
+GOMOKU = WebEngine(gomoku_choose, gomoku_values)
+
+
+# -- chess ---------------------------------------------------------------------------------------
+
+
+def chess_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    """The chess level's move (:mod:`zermelo.agents.chess`) within ``time_limit``, with the
+    engine's search behind it."""
+    from zermelo.agents.chess import ChessAgent
+    from zermelo.agents.spec import make_agent
+    from zermelo.games.chess import SPEC
+    from zermelo.solvers.chess.tools import search_result
+
+    agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
+    move = agent.choose(state)
+    found = agent.last if isinstance(agent, ChessAgent) else None
+    if found is None or isinstance(found, list):
+        return Choice(move)
+    return Choice(move, search_result(found))
+
+
+def chess_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
+    """Every legal move's value from the chess engine, within ``time_limit`` and ``node_limit``."""
+    from zermelo.solvers.chess.tools import analyze
+
+    found = analyze(state, None, time_limit, nodes=node_limit)
+    return ValuedMoves(list(found.moves), found.stats.nodes, found.stats.elapsed)
+
+
+CHESS = WebEngine(chess_choose, chess_values)

@@ -27,9 +27,22 @@ server's deadline for the whole request follows soon after."""
 
 
 def ready() -> bool:
-    """Load the engines (called once when the process starts)."""
-    import zermelo.solvers.gomoku  # noqa: F401
+    """Load every game and its engines, and search each start position one ply (called once when
+    the process starts, so that no request pays for the imports and the first tables)."""
+    from zermelo.agents.spec import make_agent
+    from zermelo.core.record import LEVELS
+    from zermelo.ui.web.adapters import adapter_for, available_games
 
+    for name in available_games():
+        adapter = adapter_for(name)
+        adapter.engine  # noqa: B018 - imports the game's own web engine
+        for level in LEVELS:
+            make_agent(adapter.spec, level, seed=0)
+        state = load_game({"game": name}).state
+        alphabeta(state, depth=1)
+        evaluate = getattr(state, "evaluate", None)
+        if callable(evaluate):
+            evaluate()
     return True
 
 

@@ -54,6 +54,8 @@ class Worker:
         self.calls = 0
         self.closed = False
         """Set by :meth:`kill_now`: the server is stopping, no call starts a child again."""
+        self.starting = False
+        """True while a child is being started and loaded in the background."""
 
     @property
     def running(self) -> bool:
@@ -118,7 +120,7 @@ class Worker:
         when the function raised or the child died."""
         deadline = time.monotonic() + timeout
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
-            raise WorkerTimeout(f"the solver was busy for {timeout:.1f} s")
+            raise WorkerTimeout(f"{self.name} was busy for {timeout:.1f} s")
         try:
             if self.closed:
                 raise WorkerFailed("the server is stopping")
@@ -133,15 +135,15 @@ class Worker:
                 process.stdin.flush()
             except (BrokenPipeError, OSError) as error:
                 self.stop()
-                raise WorkerFailed(f"the solver process ended: {error}") from None
+                raise WorkerFailed(f"{self.name} ended: {error}") from None
             line = _read_line(process.stdout, deadline)
             if line is None:
                 self.stop()
                 self.restarts += 1
-                raise WorkerTimeout(f"the solver did not finish within {timeout:.1f} s")
+                raise WorkerTimeout(f"{self.name} did not finish within {timeout:.1f} s")
             if not line:
                 self.stop()
-                raise WorkerFailed("the solver process ended")
+                raise WorkerFailed(f"{self.name} ended")
         finally:
             self._lock.release()
         answer = json.loads(line)

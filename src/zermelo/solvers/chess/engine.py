@@ -1,0 +1,708 @@
+"""The chess engine: Python front of the compiled kernel (:mod:`.kernel`).
+
+:class:`ChessEngine` owns the kernel's arrays (transposition table, position stack, move lists,
+counters) and runs iterative deepening with aspiration windows around the kernel's principal
+variation search, under a depth, a node count, a time per move or a clock with increment. The
+kernel works on its own bitboards; positions and moves come in and go out through python-chess.
+
+Scores are from the side to move: centipawns, or ``WIN - plies`` for a mate found ``plies``
+half-moves from the root (negative when the side to move is mated), as in
+:mod:`zermelo.core.scores`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Final
+
+import chess
+
+from zermelo.core.errors import BudgetError, InvalidPositionError
+from zermelo.core.scores import WIN, describe
+from zermelo.games.chess import board_from_text, move_from_text, termination
+from zermelo.solvers.chess import kernel as compiled_kernel
+
+__all__ = [
+    "DEFAULT_HASH_MB",
+    "LEVELS",
+    "ChessEngine",
+    "ChessSearchInfo",
+    "ChessSearchResult",
+    "MoveAnalysis",
+    "board_of",
+    "kernel_module",
+    "legal_moves",
+    "load_position",
+    "mate_in",
+    "perft",
+]
+
+DEFAULT_HASH_MB: Final = 64
+PURE_TABLE_SLOTS: Final = 1 << 16
+MAX_HASH_MB: Final = 4096
+MATE_BOUND: Final = compiled_kernel.MATE_BOUND
+INFINITY: Final = compiled_kernel.INFINITY
+NO_LIMIT: Final = (1 << 62) - 1
+MOVE_OVERHEAD: Final = 0.03
+"""Seconds kept back from every clock-bound search for the moves to travel."""
+
+LEVELS: Final = {"easy": 1, "medium": 4, "hard": None}
+"""Depth caps of the levels: easy looks one ply ahead (plus captures), medium four, hard has no
+cap beyond the time or nodes it is given."""
+
+_PURE_KERNEL: ModuleType | None = None
+
+
+def kernel_module(compiled: bool | None = None) -> ModuleType:
+    """The kernel: the compiled module (when numba is usable), or a plain-Python copy of it.
+
+    ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
+    loaded from the same source file with compilation switched off."""
+    global _PURE_KERNEL
+    if compiled is None or compiled:
+        if compiled and not compiled_kernel.COMPILED:
+            raise InvalidPositionError(
+                "the compiled chess kernel is unavailable: install numba ('zermelo[fast]') and "
+                "unset ZERMELO_NO_NUMBA"
+            )
+        if compiled_kernel.COMPILED or compiled is None:
+            return compiled_kernel
+    if not compiled_kernel.COMPILED:
+        return compiled_kernel
+    if _PURE_KERNEL is None:
+        name = "zermelo.solvers.chess._kernel_pure"
+        spec = importlib.util.spec_from_file_location(name, compiled_kernel.__file__)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        module.__dict__["FORCE_PURE"] = True
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _PURE_KERNEL = module
+    return _PURE_KERNEL
+
+
+def _array(kernel: ModuleType, size: int, *, floats: bool = False) -> Any:
+    if kernel.COMPILED:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.float64 if floats else np.int64)
+    return [0.0] * size if floats else [0] * size
+
+
+def _fill(array: Any, start: int, stop: int) -> None:
+    """Zero ``array[start:stop]`` at once (a numpy array or a list)."""
+    if isinstance(array, list):
+        array[start:stop] = [0] * (stop - start)
+    else:
+        array[start:stop] = 0
+
+
+def board_of(position: str | chess.Board, moves: Iterable[str | chess.Move] = ()) -> chess.Board:
+    """A board from FEN text (or ``startpos``) or a board (copied), with ``moves`` played (SAN,
+    UCI or :class:`chess.Move`). Raises zermelo's parse and illegal-move errors."""
+    board = position.copy() if isinstance(position, chess.Board) else board_from_text(position)
+    for move in moves:
+        if isinstance(move, chess.Move):
+            if move not in board.legal_moves:
+                move_from_text(board, move.uci())
+            board.push(move)
+        else:
+            board.push(move_from_text(board, move))
+    return board
+
+
+def load_position(kernel: ModuleType, stack: Any, board: chess.Board, ply: int = 0) -> None:
+    """Write ``board`` into slot ``ply`` of ``stack`` (see the kernel's layout)."""
+    base = ply * kernel.POS_SIZE
+    for piece in range(6):
+        stack[base + piece] = kernel._word(
+            int(board.pieces_mask(piece + 1, chess.WHITE))
+            | int(board.pieces_mask(piece + 1, chess.BLACK))
+        )
+    stack[base + kernel.P_WHITE] = kernel._word(int(board.occupied_co[chess.WHITE]))
+    stack[base + kernel.P_WHITE + 1] = kernel._word(int(board.occupied_co[chess.BLACK]))
+    stack[base + kernel.P_SIDE] = 0 if board.turn == chess.WHITE else 1
+    rights = board.clean_castling_rights()
+    castle = 0
+    for bit, square in ((1, chess.H1), (2, chess.A1), (4, chess.H8), (8, chess.A8)):
+        if rights & chess.BB_SQUARES[square]:
+            castle |= bit
+    stack[base + kernel.P_CASTLE] = castle
+    ep = -1
+    if board.ep_square is not None and board.has_pseudo_legal_en_passant():
+        ep = board.ep_square
+    stack[base + kernel.P_EP] = ep
+    stack[base + kernel.P_HALFMOVE] = board.halfmove_clock
+    stack[base + kernel.P_NULL] = 0
+    stack[base + kernel.P_HASH] = 0
+    stack[base + kernel.P_HASH] = kernel.compute_hash(stack, base)
+
+
+def _kernel_move(move: int) -> chess.Move:
+    promotion = (move >> 12) & 7
+    return chess.Move(move & 63, (move >> 6) & 63, promotion + 1 if promotion else None)
+
+
+def perft(
+    position: str | chess.Board,
+    depth: int,
+    *,
+    moves: Iterable[str] = (),
+    compiled: bool | None = None,
+) -> int:
+    """The number of leaf nodes of the legal move tree ``depth`` plies deep (Stockfish's ``perft``),
+    counted by zermelo's own bitboard move generator."""
+    if depth < 0 or depth > 20:
+        raise BudgetError(f"invalid perft depth {depth!r}: expected a depth from 0 to 20")
+    board = board_of(position, moves)
+    kernel = kernel_module(compiled)
+    stack = _array(kernel, kernel.STACK_SIZE)
+    move_list = _array(kernel, kernel.MOVES_SIZE)
+    load_position(kernel, stack, board)
+    return int(kernel.perft(stack, move_list, 0, depth))
+
+
+def legal_moves(
+    position: str | chess.Board, *, moves: Iterable[str] = (), compiled: bool | None = None
+) -> tuple[str, ...]:
+    """The legal moves of a position in UCI, as zermelo's own move generator finds them."""
+    board = board_of(position, moves)
+    kernel = kernel_module(compiled)
+    stack = _array(kernel, kernel.STACK_SIZE)
+    move_list = _array(kernel, kernel.MOVES_SIZE)
+    load_position(kernel, stack, board)
+    count = kernel.legal_moves(stack, 0, move_list, 0)
+    return tuple(_kernel_move(int(move_list[i])).uci() for i in range(count))
+
+
+def mate_in(score: int) -> int | None:
+    """Moves to mate of a decided score (positive: the side to move mates), else ``None``."""
+    if abs(score) <= MATE_BOUND:
+        return None
+    plies = WIN - abs(score)
+    moves = (plies + 1) // 2
+    return moves if score > 0 else -moves
+
+
+@dataclass(frozen=True, slots=True)
+class ChessSearchInfo:
+    """Progress after one completed iteration (what UCI's ``info`` line says)."""
+
+    depth: int
+    seldepth: int
+    score: int
+    nodes: int
+    time: float
+    pv: tuple[str, ...]
+
+    @property
+    def nps(self) -> int:
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+    @property
+    def mate(self) -> int | None:
+        return mate_in(self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class ChessSearchResult:
+    """The engine's answer. ``move`` and ``pv`` are UCI strings; ``move`` is ``None`` only when
+    the game is already over (then ``score`` is the game's result for the side to move)."""
+
+    move: str | None
+    score: int
+    pv: tuple[str, ...]
+    depth: int
+    seldepth: int
+    nodes: int
+    time: float
+    ponder: str | None = None
+    infos: tuple[ChessSearchInfo, ...] = field(default=(), repr=False)
+
+    @property
+    def nps(self) -> int:
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+    @property
+    def mate(self) -> int | None:
+        """Moves to mate (negative: the side to move is mated), or ``None``."""
+        return mate_in(self.score)
+
+    def describe(self) -> str:
+        """The score in English words: "win in 3", "loss in 2" or centipawns as pawns."""
+        if self.mate is not None:
+            return describe(self.score)
+        return f"{self.score / 100:+.2f}"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnalysis:
+    """One legal root move with its value for the side that plays it (the root's side)."""
+
+    move: str
+    san: str
+    score: int
+    pv: tuple[str, ...]
+    depth: int
+
+    @property
+    def mate(self) -> int | None:
+        return mate_in(self.score)
+
+
+@dataclass(frozen=True, slots=True)
+class _Budget:
+    depth: int
+    nodes: int
+    soft: float | None
+    hard: float | None
+
+
+class ChessEngine:
+    """Negamax alpha-beta with principal-variation search, in the compiled kernel.
+
+    ``hash_mb`` sizes the transposition table (rounded down to a power of two of 16-byte slots);
+    ``compiled=False`` runs the plain-Python copy of the kernel (slow; for tests and machines
+    without numba). ``weights`` replaces the evaluation's weights (see
+    :mod:`zermelo.solvers.chess.evaluation`). One engine searches one position at a time; give
+    each thread its own engine.
+    """
+
+    def __init__(
+        self,
+        *,
+        hash_mb: int = DEFAULT_HASH_MB,
+        compiled: bool | None = None,
+        weights: Sequence[float] | None = None,
+    ) -> None:
+        self.kernel = kernel_module(compiled)
+        k = self.kernel
+        self._stack = _array(k, k.STACK_SIZE)
+        self._moves = _array(k, k.MOVES_SIZE)
+        self._order = _array(k, k.MOVES_SIZE)
+        self._features = _array(k, k.FEATURES_SIZE, floats=True)
+        self._weights = _array(k, k.N_TERMS, floats=True)
+        self._work = _array(k, k.WORK_SIZE)
+        self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
+        self._table: Any = None
+        self._hash_mb = 0
+        self.resize(hash_mb)
+        self._lock = threading.Lock()
+
+    # -- options -------------------------------------------------------------------------------
+
+    @property
+    def compiled(self) -> bool:
+        return bool(self.kernel.COMPILED)
+
+    @property
+    def hash_mb(self) -> int:
+        return self._hash_mb
+
+    def resize(self, hash_mb: int) -> None:
+        """A new, empty transposition table of ``hash_mb`` MiB (1 to 4096)."""
+        if not isinstance(hash_mb, int) or not 1 <= hash_mb <= MAX_HASH_MB:
+            raise BudgetError(f"invalid hash size {hash_mb!r}: expected 1 to {MAX_HASH_MB} MiB")
+        slots = 1
+        while slots * 2 * 16 <= hash_mb << 20:
+            slots *= 2
+        if not self.compiled:
+            slots = min(slots, PURE_TABLE_SLOTS)
+        self._table = _array(self.kernel, 2 * slots)
+        self._hash_mb = hash_mb
+
+    def set_weights(self, weights: Sequence[float]) -> None:
+        if len(weights) != self.kernel.N_TERMS:
+            raise BudgetError(
+                f"invalid weights {list(weights)!r}: expected {self.kernel.N_TERMS} numbers"
+            )
+        for i, weight in enumerate(weights):
+            self._weights[i] = float(weight)
+        k = self.kernel
+        _fill(self._work, k.EVAL_BASE, k.WORK_SIZE)
+
+    @property
+    def weights(self) -> tuple[float, ...]:
+        return tuple(float(w) for w in self._weights)
+
+    def new_game(self) -> None:
+        """Forget everything learnt: the transposition table, killer moves and history."""
+        _fill(self._table, 0, len(self._table))
+        _fill(self._work, 0, self.kernel.WORK_SIZE)
+
+    # -- positions -------------------------------------------------------------------------------
+
+    def _prepare(self, board: chess.Board) -> None:
+        """Load ``board`` at ply 0 and its earlier positions (since the last irreversible move)
+        into the repetition history; reset the counters and the killers; age the history."""
+        k = self.kernel
+        work = self._work
+        earlier: list[int] = []
+        replay = board.copy()
+        steps = min(len(replay.move_stack), board.halfmove_clock, k.GAME_SIZE)
+        for _ in range(steps):
+            replay.pop()
+            load_position(k, self._stack, replay)
+            earlier.append(self._stack[k.P_HASH])
+        earlier.reverse()
+        for i, key in enumerate(earlier):
+            work[k.GAME_BASE + i] = key
+        work[k.W_HISTORY_LENGTH] = len(earlier)
+        load_position(k, self._stack, board)
+        work[k.W_NODES] = 0
+        work[k.W_QNODES] = 0
+        work[k.W_STOP] = 0
+        work[k.W_SELDEPTH] = 0
+        _fill(work, k.KILLER_BASE, k.HISTORY_BASE)
+        if isinstance(work, list):
+            work[k.HISTORY_BASE : k.PV_LENGTH_BASE] = [
+                value >> 2 for value in work[k.HISTORY_BASE : k.PV_LENGTH_BASE]
+            ]
+        else:
+            work[k.HISTORY_BASE : k.PV_LENGTH_BASE] >>= 2
+
+    def _legal_root(self) -> list[int]:
+        k = self.kernel
+        count = k.legal_moves(self._stack, 0, self._moves, 0)
+        return [int(self._moves[i]) for i in range(count)]
+
+    def _pv(self, ply: int, board: chess.Board) -> tuple[str, ...]:
+        """The principal variation stored for ``ply``, cut at the first move that is not legal
+        (a safeguard: the kernel only stores moves it searched)."""
+        k = self.kernel
+        work = self._work
+        row = k.PV_BASE + ply * (k.MAX_PLY + 4)
+        length = int(work[k.PV_LENGTH_BASE + ply])
+        line: list[str] = []
+        replay = board.copy(stack=False)
+        for i in range(ply, length):
+            move = _kernel_move(int(work[row + i]))
+            if move not in replay.legal_moves:
+                break
+            line.append(move.uci())
+            replay.push(move)
+        return tuple(line)
+
+    def evaluate(self, position: str | chess.Board) -> int:
+        """The static evaluation of a position in centipawns, from the side to move."""
+        board = board_of(position)
+        load_position(self.kernel, self._stack, board)
+        return int(self.kernel.evaluate(self._stack, 0, self._weights, self._features))
+
+    def features(self, position: str | chess.Board) -> tuple[float, ...]:
+        """The evaluation's feature values (White minus Black), then the middle-game phase (1
+        at the start, 0 with only kings and pawns)."""
+        board = board_of(position)
+        load_position(self.kernel, self._stack, board)
+        self.kernel.evaluate(self._stack, 0, self._weights, self._features)
+        return tuple(float(x) for x in self._features)
+
+    def quiesce(self, position: str | chess.Board) -> int:
+        """The quiescence-search value (captures only) from the side to move."""
+        board = board_of(position)
+        with self._lock:
+            self._prepare(board)
+            self._work[self.kernel.W_NODE_LIMIT] = NO_LIMIT
+            return int(
+                self.kernel.quiesce(
+                    self._stack,
+                    self._moves,
+                    self._order,
+                    self._work,
+                    self._weights,
+                    self._features,
+                    0,
+                    -INFINITY,
+                    INFINITY,
+                )
+            )
+
+    # -- budgets ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _budget(
+        board: chess.Board,
+        depth: int | None,
+        movetime: float | None,
+        nodes: int | None,
+        wtime: float | None,
+        btime: float | None,
+        winc: float,
+        binc: float,
+        movestogo: int | None,
+    ) -> _Budget:
+        if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= 100):
+            raise BudgetError(f"invalid depth {depth!r}: expected 1 to 100 plies")
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise BudgetError(f"invalid node count {nodes!r}: expected a positive number")
+        if movetime is not None and not movetime > 0:
+            raise BudgetError(f"invalid time per move {movetime!r}: expected seconds above 0")
+        if movestogo is not None and movestogo < 1:
+            raise BudgetError(f"invalid movestogo {movestogo!r}: expected at least 1")
+        soft: float | None = None
+        hard: float | None = None
+        if movetime is not None:
+            hard = max(0.005, movetime - min(MOVE_OVERHEAD, movetime * 0.1))
+            soft = hard
+        clock = wtime if board.turn == chess.WHITE else btime
+        increment = winc if board.turn == chess.WHITE else binc
+        if clock is not None:
+            usable = max(0.0, clock - MOVE_OVERHEAD)
+            to_go = movestogo if movestogo is not None else 30
+            share = usable / (to_go + 1) + 0.75 * max(0.0, increment)
+            share = min(share, usable * 0.5)
+            clock_hard = max(0.002, min(share * 3.0, usable * 0.6))
+            clock_soft = max(0.001, share * 0.6)
+            hard = clock_hard if hard is None else min(hard, clock_hard)
+            soft = clock_soft if soft is None else min(soft, clock_soft)
+        return _Budget(depth or 100, nodes or NO_LIMIT, soft, hard)
+
+    def _watch(
+        self, started: float, hard: float | None, stop_event: threading.Event | None
+    ) -> tuple[threading.Thread | None, threading.Event]:
+        """A thread that raises the kernel's stop flag at the hard time limit or when
+        ``stop_event`` is set, until the returned event says the search is over."""
+        finished = threading.Event()
+        if hard is None and stop_event is None:
+            return None, finished
+        work = self._work
+        flag = self.kernel.W_STOP
+
+        def watch() -> None:
+            while not finished.is_set():
+                if stop_event is not None and stop_event.is_set():
+                    break
+                if hard is not None and time.perf_counter() - started >= hard:
+                    break
+                finished.wait(0.002)
+            work[flag] = 1
+
+        thread = threading.Thread(target=watch, name="zermelo-chess-clock", daemon=True)
+        thread.start()
+        return thread, finished
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def search(
+        self,
+        fen_or_board: str | chess.Board,
+        *,
+        moves: Iterable[str | chess.Move] = (),
+        depth: int | None = None,
+        movetime: float | None = None,
+        nodes: int | None = None,
+        wtime: float | None = None,
+        btime: float | None = None,
+        winc: float = 0,
+        binc: float = 0,
+        movestogo: int | None = None,
+        stop_event: threading.Event | None = None,
+        on_info: Callable[[ChessSearchInfo], None] | None = None,
+    ) -> ChessSearchResult:
+        """The best move of a position under the given limits (times in seconds).
+
+        Without any limit it searches until ``stop_event`` is set (UCI's ``go infinite``), or to
+        depth 100. With a clock it spends a share of the remaining time plus most of the
+        increment, and never more than 60% of what is left. ``on_info`` is called after every
+        completed iteration."""
+        board = board_of(fen_or_board, moves)
+        budget = self._budget(board, depth, movetime, nodes, wtime, btime, winc, binc, movestogo)
+        with self._lock:
+            return self._search(board, budget, stop_event, on_info)
+
+    def _search(
+        self,
+        board: chess.Board,
+        budget: _Budget,
+        stop_event: threading.Event | None,
+        on_info: Callable[[ChessSearchInfo], None] | None,
+    ) -> ChessSearchResult:
+        k = self.kernel
+        started = time.perf_counter()
+        if termination(board) is not None:
+            score = -WIN if board.is_checkmate() else 0
+            return ChessSearchResult(None, score, (), 0, 0, 0, 0.0)
+        self._prepare(board)
+        work = self._work
+        work[k.W_NODE_LIMIT] = budget.nodes
+        root_moves = self._legal_root()
+        best_move = _kernel_move(root_moves[0]).uci()
+        best_score = 0
+        best_pv: tuple[str, ...] = (best_move,)
+        completed = 0
+        seldepth = 0
+        infos: list[ChessSearchInfo] = []
+        watcher, finished = self._watch(started, budget.hard, stop_event)
+        try:
+            previous = 0
+            for iteration in range(1, budget.depth + 1):
+                window = 30
+                if iteration >= 5 and abs(previous) < MATE_BOUND:
+                    alpha, beta = previous - window, previous + window
+                else:
+                    alpha, beta = -INFINITY, INFINITY
+                while True:
+                    score = int(
+                        k.negamax(
+                            self._stack,
+                            self._moves,
+                            self._order,
+                            self._table,
+                            work,
+                            self._weights,
+                            self._features,
+                            0,
+                            iteration,
+                            alpha,
+                            beta,
+                        )
+                    )
+                    if work[k.W_STOP]:
+                        break
+                    if score <= alpha:
+                        beta = (alpha + beta) // 2
+                        alpha = max(-INFINITY, score - window)
+                    elif score >= beta:
+                        beta = min(INFINITY, score + window)
+                    else:
+                        break
+                    window *= 2
+                    if window > 600:
+                        alpha, beta = -INFINITY, INFINITY
+                stopped = bool(work[k.W_STOP])
+                pv = self._pv(0, board)
+                if stopped:
+                    if pv and iteration > 1:
+                        best_move, best_pv = pv[0], pv
+                    break
+                if pv:
+                    best_move, best_pv = pv[0], pv
+                best_score = previous = score
+                completed = iteration
+                seldepth = int(work[k.W_SELDEPTH])
+                elapsed = time.perf_counter() - started
+                info = ChessSearchInfo(
+                    iteration, seldepth, score, int(work[k.W_NODES]), elapsed, best_pv
+                )
+                infos.append(info)
+                if on_info is not None:
+                    on_info(info)
+                if len(root_moves) == 1 and budget.soft is not None:
+                    break
+                if (
+                    abs(score) > MATE_BOUND
+                    and WIN - abs(score) < iteration
+                    and (budget.soft is not None or budget.nodes != NO_LIMIT)
+                ):
+                    break
+                if budget.soft is not None and elapsed >= budget.soft:
+                    break
+                if work[k.W_NODES] >= budget.nodes:
+                    break
+        finally:
+            finished.set()
+            if watcher is not None:
+                watcher.join()
+        elapsed = time.perf_counter() - started
+        if best_move not in {_kernel_move(m).uci() for m in root_moves}:
+            best_move = _kernel_move(root_moves[0]).uci()
+            best_pv = (best_move,)
+        ponder = best_pv[1] if len(best_pv) > 1 else None
+        return ChessSearchResult(
+            best_move,
+            best_score,
+            best_pv,
+            completed,
+            seldepth,
+            int(work[k.W_NODES]),
+            elapsed,
+            ponder,
+            tuple(infos),
+        )
+
+    def analyze_moves(
+        self,
+        fen_or_board: str | chess.Board,
+        *,
+        moves: Iterable[str | chess.Move] = (),
+        depth: int | None = None,
+        movetime: float | None = None,
+        nodes: int | None = None,
+        stop_event: threading.Event | None = None,
+    ) -> list[MoveAnalysis]:
+        """Every legal move with its value for the side to move, best first (ties in UCI order).
+
+        Each move is searched with a full window, depth by depth, until the limit; a move keeps
+        the value of the deepest iteration it completed. Without a limit the depth is 6."""
+        board = board_of(fen_or_board, moves)
+        if depth is None and movetime is None and nodes is None and stop_event is None:
+            depth = 6
+        budget = self._budget(board, depth, movetime, nodes, None, None, 0, 0, None)
+        with self._lock:
+            return self._analyze(board, budget, stop_event)
+
+    def _analyze(
+        self, board: chess.Board, budget: _Budget, stop_event: threading.Event | None
+    ) -> list[MoveAnalysis]:
+        k = self.kernel
+        started = time.perf_counter()
+        if termination(board) is not None:
+            return []
+        self._prepare(board)
+        work = self._work
+        work[k.W_NODE_LIMIT] = budget.nodes
+        root_moves = self._legal_root()
+        results: dict[int, MoveAnalysis] = {}
+        watcher, finished = self._watch(started, budget.hard, stop_event)
+        try:
+            for iteration in range(1, budget.depth + 1):
+                for move in root_moves:
+                    if iteration == 1:
+                        # depth 0 is the quiescence search alone: every move gets a value
+                        work[k.W_STOP] = 0
+                        work[k.W_NODE_LIMIT] = NO_LIMIT
+                    k.make_move(self._stack, 0, move)
+                    score = -int(
+                        k.negamax(
+                            self._stack,
+                            self._moves,
+                            self._order,
+                            self._table,
+                            work,
+                            self._weights,
+                            self._features,
+                            1,
+                            iteration - 1,
+                            -INFINITY,
+                            INFINITY,
+                        )
+                    )
+                    if work[k.W_STOP]:
+                        break
+                    chess_move = _kernel_move(move)
+                    after = board.copy(stack=False)
+                    after.push(chess_move)
+                    line = (chess_move.uci(), *self._pv(1, after))
+                    results[move] = MoveAnalysis(
+                        chess_move.uci(), board.san(chess_move), score, line, iteration
+                    )
+                work[k.W_NODE_LIMIT] = budget.nodes
+                if watcher is not None and not watcher.is_alive():
+                    break
+                if work[k.W_STOP] or work[k.W_NODES] >= budget.nodes:
+                    break
+                if budget.soft is not None and time.perf_counter() - started >= budget.soft:
+                    break
+        finally:
+            finished.set()
+            if watcher is not None:
+                watcher.join()
+        analyses = list(results.values())
+        analyses.sort(key=lambda a: (-a.score, a.move))
+        return analyses

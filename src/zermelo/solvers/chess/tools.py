@@ -1,0 +1,284 @@
+"""The chess engine behind the game record's tools (:attr:`zermelo.core.record.GameSpec.tools`):
+perft, the value of every move, and the evaluation term by term.
+
+They take a :class:`zermelo.games.chess.ChessState` and return the values the command line shows:
+move values in the search's result types (:class:`~zermelo.search.result.MoveValue`,
+:class:`~zermelo.search.result.SearchResult`), with centipawns turned into pawns (``+0.35``) and
+mates kept as ``WIN - plies`` scores, so that "win in 3" and "+0.35" read alike for every game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+import chess.pgn
+
+from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
+from zermelo.games.chess import ChessMove, ChessState, board_from_text
+from zermelo.games.chess_openings import OPENINGS
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.solvers.chess import engine as chess_engine
+from zermelo.solvers.chess import evaluation
+from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine, ChessSearchResult
+
+__all__ = [
+    "TERMS",
+    "EvaluationRow",
+    "FitReport",
+    "analyze",
+    "explain",
+    "fit",
+    "opening_positions",
+    "pawns",
+    "perft",
+]
+
+
+def N_(message: str) -> str:  # noqa: N802 - the name the catalogs' extraction looks for
+    return message
+
+
+TERMS: tuple[tuple[str, str], ...] = (
+    (N_("material and squares"), N_("piece values and piece-square tables, middle game to end")),
+    (N_("mobility"), N_("squares the pieces reach that no enemy pawn guards")),
+    (N_("king shelter"), N_("own pawns in front of the king, in the middle game")),
+    (N_("king attack"), N_("attacks on the squares around the enemy king, in the middle game")),
+    (N_("passed pawns"), N_("passed pawns, by the square of how far they have come")),
+    (N_("doubled pawns"), N_("extra pawns on a file")),
+    (N_("isolated pawns"), N_("pawns with no own pawn on a file next to them")),
+    (N_("bishop pair"), N_("both bishops still on the board")),
+)
+"""Name and description of each evaluation term, in the order of the engine's weights."""
+
+_ENGINE: ChessEngine | None = None
+"""One engine for the analyses of a process (its table stays warm between positions)."""
+
+
+def _engine() -> ChessEngine:
+    global _ENGINE
+    if _ENGINE is None:
+        _ENGINE = ChessEngine()
+    return _ENGINE
+
+
+def perft(state: Any, depth: int) -> int:
+    """The leaf count of the legal move tree ``depth`` plies below ``state``, from zermelo's own
+    bitboard move generator (compiled with numba when available)."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 20:
+        raise BudgetError(f"invalid perft depth {depth!r}: expected a depth from 0 to 20")
+    return chess_engine.perft(state.board, depth)
+
+
+def pawns(score: int) -> float:
+    """An engine score for people: a mate stays a ``WIN - plies`` score, centipawns become pawns."""
+    return float(score) if abs(score) > MATE_BOUND else score / 100
+
+
+def search_result(found: ChessSearchResult) -> SearchResult[ChessMove]:
+    """The engine's answer as the search's result type, scores in pawns (see :func:`pawns`)."""
+    return SearchResult(
+        None if found.move is None else ChessMove.uci_move(found.move),
+        pawns(found.score),
+        tuple(ChessMove.uci_move(uci) for uci in found.pv),
+        found.depth,
+        abs(found.score) > MATE_BOUND,
+        SearchStats(nodes=found.nodes, elapsed=found.time),
+    )
+
+
+def analyze(
+    state: Any, depth: int | None, time_limit: float | None, *, nodes: int | None = None
+) -> SearchResult[ChessMove]:
+    """The engine's search of ``state`` (best move, principal variation, depth, nodes and time)
+    with every legal move's value in ``moves`` (best first), each under ``depth``,
+    ``time_limit`` and ``nodes`` (without any: one second each). The time is split evenly: half
+    for the moves' values, half for the search of the position."""
+    board: chess.Board = state.board
+    if depth is None and time_limit is None and nodes is None:
+        time_limit = 1.0
+    share = None if time_limit is None else time_limit / 2
+    engine = _engine()
+    values = [
+        MoveValue(
+            ChessMove.uci_move(value.move),
+            pawns(value.score),
+            abs(value.score) > MATE_BOUND,
+            tuple(ChessMove.uci_move(uci) for uci in value.pv),
+        )
+        for value in engine.analyze_moves(board, depth=depth, movetime=share, nodes=nodes)
+    ]
+    found = search_result(engine.search(board, depth=depth, movetime=share, nodes=nodes))
+    return dataclasses.replace(found, moves=tuple(values))
+
+
+@dataclass(frozen=True)
+class EvaluationRow:
+    """One term of f(s): its name and description (English, for the catalogs), its value ``x``
+    from the side to move, and its weight ``w``."""
+
+    name: str
+    description: str
+    value: float
+    weight: float
+
+    @property
+    def contribution(self) -> float:
+        return self.value * self.weight
+
+
+def explain(state: Any, weights: Sequence[float] | None = None) -> tuple[list[EvaluationRow], int]:
+    """The engine's evaluation of ``state`` term by term from the side to move
+    (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
+    rounds it."""
+    if weights is not None and len(weights) != len(TERMS):
+        raise ParseError(f"expected {len(TERMS)} weights, one per term, got {len(weights)}")
+    found = evaluation.explain(state.board, weights=weights)
+    sign = 1.0 if found.white_to_move else -1.0
+    described = dict(zip(evaluation.TERMS, TERMS, strict=True))
+    rows = [
+        EvaluationRow(*described[term.name], sign * term.value + 0.0, term.weight)
+        for term in found.terms
+    ]
+    return rows, found.score
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """What :func:`fit` did: how many games and positions it learnt from, the error before and
+    after, the weights (one per term of :data:`TERMS`) and, when a match was asked for, the tuned
+    weights' wins, losses and draws against the current ones."""
+
+    games: int
+    positions: int
+    error_before: float
+    error_after: float
+    weights: tuple[float, ...]
+    match: tuple[int, int, int] | None = None
+
+
+Progress = Callable[[str, int, int], None]
+
+
+def fit(
+    games: int,
+    match_games: int,
+    seed: int,
+    pgn_text: str | None = None,
+    *,
+    nodes: int = 2_000,
+    progress: Progress | None = None,
+) -> FitReport:
+    """Fit the evaluation's weights by Texel's method on quiet positions labelled with their
+    game's result: the games of ``pgn_text`` (those with a result), or ``games`` games of seeded
+    self-play at ``nodes`` per move. Then, if ``match_games``, the tuned weights play the current
+    ones from the built-in openings (each with both colours) at ``nodes`` per move."""
+    import io
+
+    def tell(stage: str, done: int, total: int) -> None:
+        if progress is not None:
+            progress(stage, done, total)
+
+    if pgn_text is not None:
+        samples = evaluation.samples_from_pgn(io.StringIO(pgn_text))
+        learnt_from = len(re.findall(r'^\[Result "(?:1-0|0-1|1/2-1/2)"\]', pgn_text, re.M))
+    else:
+        samples = evaluation.self_play_samples(
+            games, nodes=nodes, seed=seed, progress=lambda done: tell("self-play", done, games)
+        )
+        learnt_from = games
+    iterations = 200
+    result = evaluation.tune(
+        samples, iterations=iterations, progress=lambda done: tell("fit", done, iterations)
+    )
+    match = None
+    if match_games:
+        match = _weights_match(
+            result.weights,
+            match_games,
+            nodes,
+            opening_positions(),
+            lambda d: tell("match", d, match_games),
+        )
+    return FitReport(
+        learnt_from, result.samples, result.error_before, result.error_after, result.weights, match
+    )
+
+
+def _weights_match(
+    tuned: Sequence[float],
+    games: int,
+    nodes: int,
+    openings: Sequence[str],
+    progress: Callable[[int], None],
+    max_plies: int = 300,
+) -> tuple[int, int, int]:
+    """Wins, losses and draws of ``tuned`` against the current weights."""
+    engines = (ChessEngine(hash_mb=8, weights=tuned), ChessEngine(hash_mb=8))
+    wins = losses = draws = 0
+    for index in range(games):
+        board = chess.Board(openings[(index // 2) % len(openings)])
+        tuned_plays_white = index % 2 == 0
+        for engine in engines:
+            engine.new_game()
+        while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
+            tuned_to_move = (board.turn == chess.WHITE) == tuned_plays_white
+            answer = engines[0 if tuned_to_move else 1].search(board, nodes=nodes)
+            assert answer.move is not None
+            board.push(chess.Move.from_uci(answer.move))
+        outcome = board.outcome(claim_draw=True)
+        if outcome is None or outcome.winner is None:
+            draws += 1
+        elif (outcome.winner == chess.WHITE) == tuned_plays_white:
+            wins += 1
+        else:
+            losses += 1
+        progress(index + 1)
+    return wins, losses, draws
+
+
+def opening_positions(text: str | None = None) -> list[str]:
+    """Start positions (FEN) for matches: the built-in :data:`zermelo.games.chess_openings.OPENINGS` when ``text`` is
+    ``None``, else the positions of an EPD text (one position per line, its operations such as
+    ``bm`` ignored) or a PGN text (the position at the end of each game). Raises
+    :class:`ParseError` naming the line or game that cannot be read."""
+    if text is None:
+        return [ChessState.parse("startpos", moves.split()).fen() for _name, moves in OPENINGS]
+    if "[" in text.lstrip()[:1] or re.search(r"^\s*1\.", text, re.MULTILINE):
+        return _pgn_positions(text)
+    positions = []
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split()
+        if not fields or line.lstrip().startswith("#"):
+            continue
+        fen = (
+            " ".join(fields[:6])
+            if len(fields) >= 6 and fields[4].isdigit()
+            else " ".join(fields[:4])
+        )
+        try:
+            positions.append(board_from_text(fen).fen())
+        except (ParseError, InvalidPositionError) as error:
+            raise ParseError(f"line {number}: {error}") from None
+    return positions
+
+
+def _pgn_positions(text: str) -> list[str]:
+
+    positions = []
+    stream = io.StringIO(text)
+    number = 0
+    while True:
+        game = chess.pgn.read_game(stream)
+        if game is None:
+            break
+        number += 1
+        if game.errors:
+            raise ParseError(f"game {number} of the PGN: {game.errors[0]}")
+        positions.append(game.end().board().fen())
+    return positions

@@ -1,0 +1,59 @@
+// The "grid" board of any game: cells with short texts, and buttons for moves on no cell.
+
+import { clickMove } from "../../app.js";
+import { t } from "../i18n.js";
+import { $ } from "../state.js";
+
+
+// -- the generic grid: any game's cells with their texts; a click on a cell plays its move -------
+
+export function renderGrid(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
+  board.setAttribute("role", "grid");
+  const legal = new Set(view.legal);
+  view.board.cells.forEach((row, r) => {
+    const line = document.createElement("div");
+    line.className = "row";
+    line.setAttribute("role", "row");
+    row.forEach((text, c) => {
+      const move = view.board.points[r][c];
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.move = move === null ? "" : move;
+      button.setAttribute("role", "gridcell");
+      let label = text;
+      if (move !== null) label = text ? t("Square {move}, {mark}", { move, mark: text }) : t("Square {move}, empty", { move });
+      button.setAttribute("aria-label", label);
+      if (move === null || !legal.has(move) || !playable) button.setAttribute("aria-disabled", "true");
+      const mark = document.createElement("span");
+      mark.className = "text";
+      mark.textContent = text;
+      button.append(mark);
+      if (r === lastRow && c === lastCol) button.classList.add("last");
+      if (onLine.has(`${r},${c}`)) button.classList.add("winning");
+      const badge = document.createElement("span");
+      badge.className = "value";
+      button.append(badge);
+      if (move !== null) button.addEventListener("click", () => clickMove(move));
+      line.append(button);
+    });
+    board.append(line);
+  });
+}
+
+// Legal moves on no cell of the board (a pass, say), as buttons under it.
+export function renderExtraMoves(view, playable) {
+  const box = $("#extra-moves");
+  const extra = view.board.extra || [];
+  box.replaceChildren();
+  box.hidden = extra.length === 0;
+  for (const move of extra) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.extra = move;
+    button.textContent = move;
+    button.disabled = !playable;
+    button.addEventListener("click", () => clickMove(move));
+    box.append(button);
+  }
+}

@@ -1,0 +1,44 @@
+// The "place" board: every empty point is a move (tic-tac-toe with letters, m,n,k and gomoku with
+// stones).
+
+import { clickMove } from "../../app.js";
+import { t } from "../i18n.js";
+import { ui } from "../state.js";
+
+export function markElement(mark) {
+  const span = document.createElement("span");
+  span.className = `mark mark-${mark}`;
+  span.setAttribute("aria-hidden", "true");
+  if (ui.game.marks === "letters") span.textContent = mark;
+  return span;
+}
+
+export function renderPlace(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
+  board.setAttribute("role", "grid");
+  view.board.points.forEach((row, r) => {
+    const line = document.createElement("div");
+    line.className = "row";
+    line.setAttribute("role", "row");
+    row.forEach((move, c) => {
+      const mark = view.board.cells[r][c];
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "cell";
+      button.dataset.move = move;
+      button.setAttribute("role", "gridcell");
+      const label = mark === "." ? t("Square {move}, empty", { move }) : t("Square {move}, {mark}", { move, mark });
+      const last = r === lastRow && c === lastCol;
+      button.setAttribute("aria-label", last ? `${label} (${t("last move")})` : label);
+      if (mark !== "." || !playable) button.setAttribute("aria-disabled", "true");
+      if (mark !== ".") button.append(markElement(mark));
+      if (last) button.classList.add("last");
+      if (onLine.has(`${r},${c}`)) button.classList.add("winning");
+      const badge = document.createElement("span");
+      badge.className = "value";
+      button.append(badge);
+      button.addEventListener("click", () => clickMove(move));
+      line.append(button);
+    });
+    board.append(line);
+  });
+}

@@ -1,0 +1,133 @@
+// The thinking overlay: every move's value on the board and in the side panel.
+
+import { t, tn } from "./i18n.js";
+import { $, ui } from "./state.js";
+
+
+export function valueClass(value) {
+  if (value.kind === "estimate") return value.estimate >= 0 ? "estimate-up" : "estimate-down";
+  return value.kind;
+}
+
+export function valueStrength(value, largest) {
+  // Faster wins and faster losses are drawn stronger; estimates by their size among this
+  // position's estimates (each game's evaluation has its own scale).
+  if (value.kind === "win" || value.kind === "loss") return Math.max(0.45, 1 - (value.moves - 1) * 0.12);
+  if (value.kind === "estimate") return largest > 0 ? 0.2 + 0.6 * (Math.abs(value.estimate) / largest) : 0.2;
+  return 0.6;
+}
+
+export function estimateText(estimate) {
+  const size = Math.abs(estimate);
+  const digits = size >= 10 ? 0 : size >= 1 ? 1 : 2;
+  const text = estimate.toFixed(digits);
+  return estimate > 0 && Number(text) !== 0 ? `+${text}` : text.replace(/^-(0(\.0+)?)$/, "$1");
+}
+
+export function valueWords(value) {
+  if (value.kind === "win") return value.moves ? t("win in {n}", { n: value.moves }) : t("won");
+  if (value.kind === "loss") return value.moves ? t("loss in {n}", { n: value.moves }) : t("lost");
+  if (value.kind === "draw") return t("draw");
+  return t("estimate {value}", { value: estimateText(value.estimate) });
+}
+
+export function valueShort(value) {
+  if (value.kind === "win") return `+${value.moves}`;
+  if (value.kind === "loss") return `−${value.moves}`;
+  if (value.kind === "draw") return "=";
+  return estimateText(value.estimate);
+}
+
+export function renderOverlay() {
+  const board = $("#board");
+  const on = $("#thinking").checked && ui.analysis && !ui.view.terminal;
+  board.classList.toggle("thinking-on", Boolean(on));
+  for (const element of board.querySelectorAll("[data-move]")) {
+    element.classList.remove("win", "loss", "draw", "estimate-up", "estimate-down", "best");
+    delete element.dataset.value;
+    element.style.removeProperty("--strength");
+    element.removeAttribute("title");
+    const badge = element.querySelector(".value");
+    if (badge) badge.textContent = "";
+  }
+  renderMoveList(on);
+  if (!on) return;
+  const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
+  const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));
+  for (const entry of ui.analysis.moves) {
+    const element = board.querySelector(`[data-move="${CSS.escape(entry.move)}"]`);
+    if (!element) continue;
+    const words = valueWords(entry.value);
+    element.classList.add(valueClass(entry.value));
+    element.style.setProperty("--strength", valueStrength(entry.value, largest).toFixed(2));
+    element.dataset.value = words;
+    element.title = `${entry.move}: ${words}` + (entry.value.exact ? "" : ` (${t("heuristic")})`);
+    if (entry.move === ui.analysis.best) element.classList.add("best");
+    const badge = element.querySelector(".value");
+    if (badge) badge.textContent = valueShort(entry.value);
+  }
+}
+
+// Checkers and chess moves are not one square each: their values are listed beside the board,
+// best first.
+export function renderMoveList(on) {
+  const list = $("#move-values");
+  const show = Boolean(on) && (ui.game.kind === "checkers" || ui.game.kind === "chess");
+  list.hidden = !show;
+  list.replaceChildren();
+  if (!show) return;
+  const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
+  const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));
+  for (const entry of ui.analysis.moves) {
+    const item = document.createElement("li");
+    item.className = `move-value ${valueClass(entry.value)}`;
+    if (entry.move === ui.analysis.best) item.classList.add("best");
+    item.dataset.moveValue = entry.move;
+    item.style.setProperty("--strength", valueStrength(entry.value, largest).toFixed(2));
+    const name = document.createElement("strong");
+    name.textContent = entry.move;
+    const words = document.createElement("span");
+    words.className = "words";
+    words.textContent = valueWords(entry.value) + (entry.value.exact ? "" : ` (${t("heuristic")})`);
+    item.title = entry.pv.join(" ");
+    item.append(name, words);
+    list.append(item);
+  }
+}
+
+export function renderThinking() {
+  const panel = $("#thinking-panel");
+  panel.hidden = !$("#thinking").checked;
+  $("#best-label").textContent = t("Best move");
+  $("#pv-label").textContent = t("Principal variation");
+  $("#stats-label").textContent = t("Search");
+  const analysis = ui.analysis;
+  if (ui.view && ui.view.terminal) {
+    $("#best").textContent = t("Nothing to think about: the game is over.");
+    $("#pv").textContent = "–";
+    $("#stats").textContent = "–";
+  } else if (analysis) {
+    $("#best").textContent = `${analysis.best} · ${valueWords(analysis.value)}`;
+    $("#pv").textContent = analysis.pv.join(" ");
+    $("#stats").textContent = tn("{nodes} nodes in {ms} ms", analysis.nodes, {
+      nodes: analysis.nodes.toLocaleString(ui.lang),
+      ms: analysis.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
+    });
+  } else {
+    $("#best").textContent = "…";
+    $("#pv").textContent = "…";
+    $("#stats").textContent = "…";
+  }
+  const last = ui.thinking;
+  if (last) {
+    $("#ai-last").textContent =
+      `${t("The AI's last move: {move}", { move: last.move })} · ${valueWords(last.value)} · ` +
+      `${t("Principal variation: {line}", { line: last.pv.join(" ") })} · ` +
+      tn("{nodes} nodes in {ms} ms", last.nodes, {
+        nodes: last.nodes.toLocaleString(ui.lang),
+        ms: last.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
+      });
+  } else {
+    $("#ai-last").textContent = "";
+  }
+}
