@@ -7,6 +7,8 @@ combinations cheap (small depths, short times), so a timeout means a real hang.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -38,7 +40,15 @@ OPTIONS = {
     "replay": ["--game"],
     "tune": ["--games", "--match", "--seed"],
 }
-AGENTS = ["random", "easy:time=1e400", "mcts:iterations=99999999999", "engine:depth=-1", "x:y"]
+AGENTS = [
+    "random",
+    "easy:time=1e400",
+    "easy:time=1e300",
+    "mcts:iterations=99999999999",
+    "engine:depth=100",
+    "engine:depth=-1",
+    "x:y",
+]
 STDIN = st.one_of(
     st.binary(max_size=64),
     st.sampled_from([b"\xff\n", b"4\n" * 20, b"[" * 10_000, b"\x00\x01\n"]),
@@ -82,14 +92,22 @@ def _argv(data: st.DataObject, tmp: Path) -> list[str]:
 def test_no_input_makes_a_traceback_or_a_hang(data: st.DataObject, tmp_path: Path) -> None:
     argv = _argv(data, tmp_path)
     stdin = data.draw(STDIN)
-    completed = subprocess.run(
+    # A session of its own, so that a hang kills the arena's pool workers with the command.
+    process = subprocess.Popen(
         [sys.executable, "-m", "zermelo", *argv],
-        input=stdin,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         env=english_env({"LC_ALL": "C.UTF-8"}),
-        timeout=60,
-        check=False,
+        start_new_session=True,
     )
+    try:
+        out, err_bytes = process.communicate(stdin, timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise AssertionError(f"zermelo {argv} did not finish in 60 s") from None
+    completed = subprocess.CompletedProcess(argv, process.returncode, out, err_bytes)
     err = completed.stderr.decode("utf-8", "replace")
     assert "Traceback" not in err, (argv, err)
     if completed.returncode not in (0, 1, 2):

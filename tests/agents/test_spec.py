@@ -88,3 +88,17 @@ def test_game_defaults_fill_what_the_spec_leaves_out() -> None:
     own = parse_agent("mcts:time=1,cutoff=none").build(game, 0)
     assert isinstance(own, MctsAgent)
     assert (own.search.cutoff, own.search.eval_scale) == (None, 5.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("mcts:iterations=99999999999", "iterations must be at most 10,000,000"),
+        ("easy:time=1e300", "time must be at most 3,600"),
+        ("engine:depth=100", "depth must be at most 99"),
+        ("uci:cmd=x,elo=99999", "elo must be at most 4,000"),
+    ],
+)
+def test_every_budget_an_agent_takes_is_bounded(text: str, words: str) -> None:
+    with pytest.raises(ParseError, match=words):
+        parse_agent(text)

@@ -207,6 +207,19 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+_MOST: dict[str, float] = {
+    "depth": 99,
+    "iterations": 10_000_000,
+    "elo": 4000,
+    "cutoff": 1000,
+    "time": 3600.0,
+    "scale": 1e9,
+    "c": 1e9,
+    "noise": 1e9,
+}
+"""The largest value each option takes: every budget an agent is given is finite and bounded."""
+
+
 def _bad(text: str, problem: str) -> ParseError:
     return ParseError(f"bad agent {text!r}: {problem}; expected one of {FORMS}")
 
@@ -253,6 +266,14 @@ def _value(text: str, kind: str, name: str, raw: str) -> Any:
         raise _bad(text, f"{name}={raw!r} is not valid, {name} must be {expected}") from None
 
 
+def _bounded(text: str, name: str, raw: str, value: Any) -> Any:
+    most = _MOST.get(name)
+    if most is not None and isinstance(value, int | float) and value > most:
+        shown = f"{int(most):,}" if float(most).is_integer() else f"{most:g}"
+        raise _bad(text, f"{name}={raw!r} is too large, {name} must be at most {shown}")
+    return value
+
+
 def parse_agent(text: str) -> AgentSpec:
     """Read an agent spec such as ``"mcts:time=1"``; raises :class:`ParseError` quoting ``text``."""
     kind_text, _, rest = text.strip().partition(":")
@@ -272,7 +293,7 @@ def parse_agent(text: str) -> AgentSpec:
                 raise _bad(text, f"unknown option {name!r} for {kind} (its options: {names})")
             if name in options:
                 raise _bad(text, f"option {name!r} is given twice")
-            options[name] = _value(text, kind, name, raw)
+            options[name] = _bounded(text, name, raw, _value(text, kind, name, raw))
     elif rest or text.strip().endswith(":"):
         raise _bad(text, "nothing after ':'")
     if kind == "uci" and "cmd" not in options:
