@@ -8,14 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
-from zermelo.core.state import Player, State
+from zermelo.core.state import Player
 from zermelo.games.chess import ChessState, board_from_text, move_from_text, termination
 from zermelo.games.chess_openings import OPENINGS, opening_board
 
 
 def test_initial_state_follows_the_protocol() -> None:
     state = ChessState.initial()
-    assert isinstance(state, State)
     assert state.to_move is Player.FIRST and state.ply == 0 and state.winner is None
     assert len(state.legal_moves()) == 20 and not state.is_terminal()
     assert state.notation() == chess.STARTING_FEN

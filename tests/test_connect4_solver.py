@@ -322,6 +322,7 @@ def test_searching_without_the_table_near_the_end_changes_no_score(shallow: int,
     assert nodes != baseline
 
 
+@pytest.mark.slow  # compiles the whole kernel afresh: a minute of CPU
 @pytest.mark.skipif(not COMPILED, reason="numba is not installed")
 def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> None:
     # The second process loads what the first compiled; a call numba specialises on a constant
@@ -331,7 +332,9 @@ def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> Non
         "s = S(table_bits=12);"
         "print(s.compiled, s.score('2252576253462244111563365343671351441'), s.solve('4453').score)"
     )
-    env = english_env({"NUMBA_CACHE_DIR": str(tmp_path), "ZERMELO_NO_NUMBA": ""})
+    env = english_env(
+        {"NUMBA_CACHE_DIR": str(tmp_path), "ZERMELO_NO_NUMBA": "", "ZERMELO_NO_AOT": "1"}
+    )  # numba's own kernel, not the ahead-of-time copy built from it
     for _ in range(2):
         run = subprocess.run(
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False

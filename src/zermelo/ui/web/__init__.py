@@ -127,7 +127,7 @@ class Guard:
         try:
             await self.app(scope, receive, send_guarded)
         except ClientDisconnect:
-            _log.info("%s %s: the client went away mid-request", scope["method"], scope["path"])
+            _log.warning("%s %s: the client went away mid-request", scope["method"], scope["path"])
 
 
 _GUARDED_NAMES = frozenset(name for name, _ in _RAW_SECURITY_HEADERS) | {
@@ -152,7 +152,9 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
         except ZermeloError as error:
             return error_response(error)
         except ClientDisconnect:
-            _log.info("%s %s: the client went away mid-request", request.method, request.url.path)
+            _log.warning(
+                "%s %s: the client went away mid-request", request.method, request.url.path
+            )
             return Response(status_code=400)
         except Exception:
             _log.exception("unexpected error in %s", request.url.path)
