@@ -13,7 +13,7 @@ def test_serve_binds_loopback_by_default_and_prints_the_address(
     calls: list[tuple[str, int, tuple[str, ...]]] = []
     monkeypatch.setattr(
         "zermelo.ui.web.serve",
-        lambda host, port, allowed_hosts: calls.append((host, port, allowed_hosts)),
+        lambda host, port, allowed_hosts, games=(): calls.append((host, port, allowed_hosts)),
     )
     cli.main(["serve", "--lang", "en"])
     assert calls == [("127.0.0.1", 8000, ())]
@@ -26,7 +26,7 @@ def test_serve_takes_host_and_port(
     calls: list[tuple[str, int, tuple[str, ...]]] = []
     monkeypatch.setattr(
         "zermelo.ui.web.serve",
-        lambda host, port, allowed_hosts: calls.append((host, port, allowed_hosts)),
+        lambda host, port, allowed_hosts, games=(): calls.append((host, port, allowed_hosts)),
     )
     cli.main(["serve", "--host", "::1", "--port", "8123", "--allowed-host", "box.lan"])
     assert calls == [("::1", 8123, ("box.lan",))]
