@@ -167,7 +167,9 @@ def section_nps(console: Console, nodes: int) -> None:
     console.print(table)
 
 
-def section_wac(console: Console, count: int, seconds: float) -> None:
+def section_wac(
+    console: Console, count: int, seconds: float, nodes: int | None, progress: Path | None
+) -> None:
     lines = (ROOT / "benchmarks" / "data" / "wac.epd").read_text().splitlines()[:count]
     engine = ChessEngine()
     engine.search("startpos", depth=4)
@@ -178,7 +180,10 @@ def section_wac(console: Console, count: int, seconds: float) -> None:
         task = bar.add_task("Win At Chess", total=len(lines))
         for line in lines:
             board, operations = chess.Board.from_epd(line)
-            result = engine.search(board, movetime=seconds)
+            if nodes is not None:
+                result = engine.search(board, nodes=nodes)
+            else:
+                result = engine.search(board, movetime=seconds)
             depths += result.depth
             best = operations.get("bm", [])
             avoid = operations.get("am", [])
@@ -188,7 +193,14 @@ def section_wac(console: Console, count: int, seconds: float) -> None:
             if not ok:
                 missed.append(str(operations.get("id", "?")))
             bar.advance(task)
-    table = Table(title=f"Win At Chess, {seconds:g} s per position")
+            if progress is not None:
+                with progress.open("a") as handle:
+                    handle.write(
+                        f"{time.strftime('%H:%M:%S')} WAC {operations.get('id')}: "
+                        f"{solved} solved so far\n"
+                    )
+    budget = f"{nodes:,} nodes" if nodes is not None else f"{seconds:g} s"
+    table = Table(title=f"Win At Chess, {budget} per position")
     for column in ("positions", "solved", "mean depth", "missed"):
         table.add_column(column)
     shown = ", ".join(m.replace("WAC.", "") for m in missed[:40])
@@ -279,13 +291,14 @@ def run_match(
     seconds: float,
     max_plies: int,
     progress: Path | None,
+    first: int = 0,
 ) -> MatchResult:
     ours = open_engine(zermelo_command(), {})
     theirs = open_engine(command, options)
     tally = Tally()
     adjudicated = 0
     longest = 0.0
-    openings = [OPENINGS[i % len(OPENINGS)] for i in range(games)]
+    openings = [OPENINGS[(first + i) % len(OPENINGS)] for i in range(games)]
     try:
         with progress_bar(console) as bar:
             task = bar.add_task(name, total=2 * len(openings))
@@ -356,9 +369,18 @@ def main(argv: list[str] | None = None) -> None:
         default=50,
         help="openings per match, each played with both colours (default 50)",
     )
+    parser.add_argument(
+        "--first-opening",
+        type=int,
+        default=0,
+        help="index of the first opening used (to split a match over runs)",
+    )
     parser.add_argument("--nodes", type=int, default=2_000_000, help="nodes per position for nps")
     parser.add_argument("--wac-count", type=int, default=300, help="WAC positions (default 300)")
     parser.add_argument("--wac-time", type=float, default=0.5, help="seconds per WAC position")
+    parser.add_argument(
+        "--wac-nodes", type=int, help="nodes per WAC position instead of a time (a loaded machine)"
+    )
     parser.add_argument(
         "--sunfish-time", type=float, default=0.5, help="seconds per move vs sunfish"
     )
@@ -387,7 +409,7 @@ def main(argv: list[str] | None = None) -> None:
     if "nps" in sections:
         section_nps(console, args.nodes)
     if "wac" in sections:
-        section_wac(console, args.wac_count, args.wac_time)
+        section_wac(console, args.wac_count, args.wac_time, args.wac_nodes, args.progress)
     if "sunfish" in sections:
         command = shutil.which("sunfish-uci")
         if command is None:
@@ -402,6 +424,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.sunfish_time,
                 args.max_plies,
                 args.progress,
+                args.first_opening,
             )
             console.print(
                 match_table(
@@ -426,6 +449,7 @@ def main(argv: list[str] | None = None) -> None:
                     args.stockfish_time,
                     args.max_plies,
                     args.progress,
+                    args.first_opening,
                 )
                 rows.append((f"Stockfish UCI_Elo {level}", result))
                 console.print(

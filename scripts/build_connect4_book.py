@@ -1,73 +1,114 @@
-"""Build the Connect Four opening book that ships in the package.
+"""Build the Connect Four opening book, resumably, on a local pool or a Dask cluster.
 
-    python scripts/build_connect4_book.py --depth 3 --table-bits 23
+    python scripts/build_connect4_book.py --depth 6 --cluster local          # a local Dask cluster
+    python scripts/build_connect4_book.py --depth 6 --jobs 2                 # a local process pool
+    python scripts/build_connect4_book.py --depth 6 --cluster tcp://10.0.0.5:8786
 
-solves every position with ``depth`` stones, scores the shallower ones from them, and writes
-``src/zermelo/solvers/connect4/book_7x6.bin`` (or ``--output``). With ``--checkpoint FILE`` every
-solved position is appended to a JSON-lines file, and a stopped build resumes from it. See
-:mod:`zermelo.solvers.connect4.book` for the format and what the shipped book took to build.
+Only the positions with ``--depth`` stones are solved (one task each); every shallower position
+is then scored from its children, so each ply deeper costs about as much as solving that ply.
+Each solved score is appended to the progress file as soon as it arrives; stop the build at any
+time (Ctrl-C, a lost machine) and run the same command again to go on where it stopped. When the
+deepest ply is complete the book is written (``--output``, default the package's
+``book_WxH.bin``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import functools
+import sys
 import time
 from pathlib import Path
 
-from zermelo.games.connect4 import Connect4State
-from zermelo.solvers.connect4.book import book_path, write_book
-from zermelo.solvers.connect4.builder import build_book
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from zermelo.core.errors import ZermeloError  # noqa: E402
+from zermelo.parallel import ResultStore, open_executor  # noqa: E402
+from zermelo.solvers.connect4 import book, builder  # noqa: E402
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Build the Connect Four opening book.")
-    parser.add_argument("--depth", type=int, default=2)
+def default_progress_file(width: int, height: int, depth: int) -> Path:
+    return ROOT / "data" / "connect4" / f"book_{width}x{height}_d{depth}.progress.jsonl"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--depth", type=int, default=6, help="stones of the deepest ply")
     parser.add_argument("--width", type=int, default=7)
     parser.add_argument("--height", type=int, default=6)
-    parser.add_argument("--output", type=Path, default=None)
     parser.add_argument(
-        "--table-bits", type=int, default=None, help="table of 2**bits slots (default 22: 64 MiB)"
+        "--cluster", default=None, help="'local', 'local:N' or a Dask scheduler address"
     )
+    parser.add_argument("--jobs", type=int, default=None, help="processes (default: CPUs)")
     parser.add_argument(
-        "--checkpoint", type=Path, default=None, help="JSON-lines file to resume a build from"
+        "--table-bits", type=int, default=None, help="each worker's table: 2**bits slots"
     )
+    parser.add_argument("--progress-file", type=Path, default=None, help="resumable results")
+    parser.add_argument("--output", type=Path, default=None, help="the book file to write")
     args = parser.parse_args(argv)
-    resume: dict[int, int] = {}
-    if args.checkpoint is not None and args.checkpoint.exists():
-        for line in args.checkpoint.read_text().splitlines():
-            if line.strip():
-                entry = json.loads(line)
-                resume[int(entry["code"])] = int(entry["score"])
+    console = Console(stderr=True)
+    if not 0 <= args.depth <= args.width * args.height - 1:
+        console.print(f"--depth {args.depth}: expected 0 to {args.width * args.height - 1}")
+        return 2
+    progress_file = args.progress_file or default_progress_file(args.width, args.height, args.depth)
+    try:
+        store = ResultStore(progress_file, builder.store_meta(args.depth, args.width, args.height))
+        tasks = builder.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
+        warm = functools.partial(builder.warm_up, args.width, args.height, args.table_bits)
+        started = time.perf_counter()
+        with open_executor(args.cluster, args.jobs, warm) as executor:
+            done = sum(key in store for key in tasks)
+            console.print(
+                f"{len(tasks)} positions with {args.depth} stones on {args.width}x{args.height}, "
+                f"{done} already solved ({progress_file}); {executor.workers} workers"
+            )
+            columns = (
+                TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+            )  # fmt: skip
+            with Progress(*columns, console=console) as bar:
+                task = bar.add_task("book", total=len(tasks), completed=done, rate="")
+                first = time.perf_counter()
+                fresh = 0
 
-    def save(code: int, score: int) -> None:
-        if args.checkpoint is not None:
-            with args.checkpoint.open("a") as handle:
-                handle.write(json.dumps({"code": code, "score": score}) + "\n")
+                def advance(key: str, score: object, finished: int, total: int) -> None:
+                    nonlocal fresh
+                    fresh += 1
+                    rate = fresh / max(time.perf_counter() - first, 1e-9)
+                    bar.update(task, completed=finished, rate=f"{rate * 3600:,.0f}/h")
 
-    def report(done: int, total: int, state: Connect4State, score: int, seconds: float) -> None:
-        print(
-            f"{done}/{total} {state.notation() or '(empty)'} score {score} {seconds:.1f}s",
-            flush=True,
-        )
-
-    started = time.perf_counter()
-    book = build_book(
-        args.depth,
-        args.width,
-        args.height,
-        progress=report,
-        resume=resume,
-        checkpoint=save,
-        table_bits=args.table_bits,
+                scores = builder.build_book(
+                    args.depth, args.width, args.height, executor=executor, store=store,
+                    on_result=advance, table_bits=args.table_bits,
+                )  # fmt: skip
+    except ZermeloError as error:
+        console.print(str(error))
+        return 1
+    except KeyboardInterrupt:
+        console.print(f"stopped; run the same command again to resume from {progress_file}")
+        return 130
+    output = args.output or book.book_path(args.width, args.height)
+    book.write_book(scores, output, args.width, args.height, args.depth)
+    console.print(
+        f"{len(scores)} positions, depth {args.depth}, {output.stat().st_size:,} bytes, "
+        f"{time.perf_counter() - started:.0f} s this run -> {output}"
     )
-    output = args.output or book_path(args.width, args.height)
-    write_book(book, output, args.width, args.height, args.depth)
-    print(
-        f"{len(book)} positions, depth {args.depth}, "
-        f"{time.perf_counter() - started:.0f}s -> {output}"
-    )
+    return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
+if __name__ == "__main__":
+    sys.exit(main())

@@ -140,3 +140,21 @@ def test_incremental_hash_equals_hash_from_scratch(compiled: bool | None) -> Non
             load_position(kernel, other, child)
             size = kernel.POS_SIZE
             assert list(stack[size : 2 * size]) == list(other[0:size]), (board.fen(), child.fen())
+
+
+@pytest.mark.parametrize("compiled", [False, None])
+def test_slider_attacks_equal_attacks_walked_square_by_square(compiled: bool | None) -> None:
+    import random
+
+    kernel = kernel_module(compiled)
+    rng = random.Random(11)
+    straight = ((1, 0), (-1, 0), (0, 1), (0, -1))
+    diagonal = ((1, 1), (-1, -1), (1, -1), (-1, 1))
+    for _ in range(3000):
+        occupied = rng.getrandbits(64) & rng.getrandbits(64)
+        sq = rng.randrange(64)
+        word = kernel._word(occupied)
+        assert kernel._word(kernel._slide(sq, occupied, straight)) == kernel.rook_attacks(sq, word)
+        assert kernel._word(kernel._slide(sq, occupied, diagonal)) == kernel.bishop_attacks(
+            sq, word
+        )

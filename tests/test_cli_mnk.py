@@ -63,7 +63,10 @@ def test_explain_shows_every_feature_and_the_total() -> None:
         ),
         (["play", "mnk", "--size", "5x5", "--k", "9"], "invalid row length k=9"),
         (["explain", "gomoku", "h8 z99"], "move 'z99' is off the 15x15 board"),
-        (["explain", "tictactoe", "........."], "explain works on gomoku, mnk"),
+        (
+            ["explain", "tictactoe", "........."],
+            "explain works on gomoku, mnk, chess, not on tictactoe",
+        ),
         (["solve", "tictactoe", "--k", "4"], "--k is not a rule of tictactoe"),
         (["solve", "checkers"], "solve works on tictactoe, connect4, mnk, not on checkers"),
         (["tune", "tictactoe"], "tune works on gomoku"),

@@ -41,8 +41,11 @@ except ImportError:  # pragma: no cover - depends on the environment
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     if sync_playwright is None:
-        pytest.skip("the playwright package is not installed (pip install zermelo[test])")
+        pytest.fail("the playwright package is not installed (pip install zermelo[test])")
     if not CHROMIUM.exists():
+        # CI installs Chromium (.ci/run): there a missing browser is a failure, never a skip.
+        if os.environ.get("CI"):
+            pytest.fail(f"no Chromium at {CHROMIUM}: scripts/install-browser.sh did not install it")
         pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browser.sh")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(

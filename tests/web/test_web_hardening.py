@@ -147,7 +147,9 @@ def test_a_slow_search_degrades_instead_of_overrunning(app_client: TestClient) -
         elapsed = time.monotonic() - started
         assert response.status_code == 200, response.text
         answer = response.json()
-        assert elapsed < 0.3 + 0.03 + 0.25, (endpoint, elapsed)
+        # Budget plus its tenth is the target (benchmarks/web_load.py measures it); the bound
+        # here is loose so that a loaded machine cannot flip the test.
+        assert elapsed < 1.5, (endpoint, elapsed)
         if endpoint == "analyze":
             assert answer["moves"], answer
         else:
@@ -402,6 +404,8 @@ def test_a_vanished_client_and_sigterm(live: tuple[subprocess.Popen[bytes], int]
     assert time.monotonic() - stopped < 2.0
     _, errors = server.communicate()
     assert b"Traceback" not in errors, errors.decode(errors="replace")
+    went_away = [line for line in errors.splitlines() if b"went away mid-request" in line]
+    assert went_away == [b"POST /api/state: the client went away mid-request"]
     for sock in searches:
         sock.close()
 

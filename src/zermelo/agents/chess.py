@@ -44,7 +44,7 @@ LEVEL_SETTINGS: dict[str, tuple[int | None, float]] = {
     "medium": (4, 30.0),
     "hard": (None, 0.0),
 }
-"""Level -> (depth cap in plies, noise in centipawns); the UCI engine's ``Level`` plays them too."""
+"""Level -> (depth cap in plies, noise in centipawns)."""
 
 
 def noisy_choice(values: Sequence[MoveAnalysis], rng: random.Random, noise: float) -> MoveAnalysis:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -11,7 +12,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, fail, lang_option, read_text_lines
+from zermelo.cli.common import (
+    Command,
+    cluster_options,
+    console,
+    fail,
+    lang_option,
+    read_text_lines,
+)
 from zermelo.i18n import gettext as _
 
 
@@ -86,6 +94,7 @@ def command() -> click.Command:
         metavar="PLIES",
         help=_("Adjudicate a game still on after this many moves (plies) as a draw."),
     )
+    @cluster_options
     @lang_option
     def arena(
         game: str,
@@ -98,6 +107,8 @@ def command() -> click.Command:
         save: str | None,
         openings: str | None,
         max_moves: int | None,
+        cluster: str | None,
+        resume: str | None,
     ) -> None:
         from rich.progress import (
             BarColumn,
@@ -149,13 +160,27 @@ def command() -> click.Command:
         with progress:
             bar = progress.add_task(_("Games"), total=len(tasks), rate="")
 
+            played = [0]
+
             def finished(record: GameRecord) -> None:
-                done = progress.tasks[0].completed + 1
-                per_minute = 60.0 * done / max(time.perf_counter() - began, 1e-9)
+                played[0] += 1
+                per_minute = 60.0 * played[0] / max(time.perf_counter() - began, 1e-9)
                 rate = _("{rate:.1f} games/min").format(rate=per_minute)
                 progress.update(bar, advance=1, rate=rate)
 
-            records = run_tasks(tasks, jobs=workers, on_record=finished)
+            if cluster is None and resume is None:
+                records = run_tasks(tasks, jobs=workers, on_record=finished)
+            else:
+                from zermelo.parallel import ResultStore, open_executor
+                from zermelo.play.tournament import tournament_meta
+
+                store = None
+                if resume is not None:
+                    store = ResultStore(Path(resume), tournament_meta(tasks))
+                    progress.update(bar, completed=sum(str(t.index) in store for t in tasks))
+                with open_executor(cluster, workers) as executor:
+                    workers = executor.workers
+                    records = run_tasks(tasks, executor=executor, store=store, on_record=finished)
         elapsed = time.perf_counter() - began
         out = console()
         if not out.is_terminal:

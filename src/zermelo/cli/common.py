@@ -308,3 +308,26 @@ def format_line(state: Any, line: Sequence[Any]) -> list[str]:
         words.append(state.format_move(move))
         state = state.play(move)
     return words
+
+
+def cluster_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--cluster`` (where the work runs) and ``--resume FILE`` (results kept as they come)."""
+    command = click.option(
+        "--resume",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        help=_(
+            "Keep each result in FILE as soon as it is known; the same command run again "
+            "skips what FILE holds."
+        ),
+    )(command)
+    return click.option(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help=_(
+            "Run on a Dask cluster: 'local' or 'local:N' (N worker processes here) or a "
+            "scheduler address such as tcp://10.0.0.5:8786. Needs zermelo[cluster]."
+        ),
+    )(command)

@@ -44,9 +44,23 @@ def command() -> click.Command:
             "and --host are always allowed, any other name is refused."
         ),
     )
+    @click.option(
+        "--game",
+        "games",
+        multiple=True,
+        metavar="NAME",
+        help=_(
+            "Also offer this game, drawn as text with its legal moves, for games without a board "
+            "of their own (openspiel:breakthrough). May be given more than once."
+        ),
+    )
     @lang_option
-    def serve(host: str, port: int, allowed_hosts: tuple[str, ...]) -> None:
+    def serve(host: str, port: int, allowed_hosts: tuple[str, ...], games: tuple[str, ...]) -> None:
+        from zermelo.games.registry import get_game
         from zermelo.ui.web import serve as run_server
+
+        for name in games:
+            get_game(name)  # a bad name is one line before the server starts
 
         shown = f"[{host}]" if ":" in host else host
         click.echo(
@@ -54,6 +68,6 @@ def command() -> click.Command:
                 address=shown, port=port
             )
         )
-        run_server(host, port, allowed_hosts=allowed_hosts)
+        run_server(host, port, allowed_hosts=allowed_hosts, games=games)
 
     return serve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import click
@@ -12,6 +13,7 @@ from rich.markup import escape
 from zermelo.cli.common import (
     Command,
     RateColumn,
+    cluster_options,
     console,
     game_options,
     game_tool,
@@ -19,6 +21,7 @@ from zermelo.cli.common import (
     read_text_lines,
     rule_options,
 )
+from zermelo.core.errors import ZermeloError
 from zermelo.core.record import GameSpec
 from zermelo.core.state import Player
 from zermelo.i18n import gettext as _
@@ -48,6 +51,7 @@ def command() -> click.Command:
     @click.option(
         "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
     )
+    @cluster_options
     @lang_option
     def solve(
         game: str,
@@ -57,6 +61,8 @@ def command() -> click.Command:
         stats: bool,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
+        cluster: str | None,
+        resume: str | None,
         **rules: Any,
     ) -> None:
         from zermelo.games.registry import get_game
@@ -64,7 +70,21 @@ def command() -> click.Command:
         spec = get_game(game)
         solver = game_tool(spec, "solve", "solve")
         options = game_options(spec, rules, size, rule_texts)
-        sys.exit(solver(spec, options, positions, weak=weak, best=best, stats=stats))
+        extra: dict[str, Any] = {}
+        if cluster is not None or resume is not None:
+            if spec.name != "connect4":
+                raise click.UsageError(
+                    _("--cluster and --resume solve connect4 positions; {game} takes neither")
+                    .format(game=spec.name)
+                )  # fmt: skip
+            if stats:
+                raise click.UsageError(
+                    _(
+                        "--stats times each position in this process; leave out --cluster and --resume"
+                    )
+                )
+            extra = {"cluster": cluster, "resume": resume}
+        sys.exit(solver(spec, options, positions, weak=weak, best=best, stats=stats, **extra))
 
     return solve
 
@@ -168,6 +188,8 @@ def solve_lines(
     weak: bool,
     best: bool,
     stats: bool,
+    cluster: str | None = None,
+    resume: str | None = None,
 ) -> int:
     """Solve Connect Four lines (the ``solve`` tool of Connect Four)."""
     if options:
@@ -176,13 +198,32 @@ def solve_lines(
                 game=spec.name
             )
         )
-    return _solve_connect4(positions, weak=weak, best=best, stats=stats)
+    return _solve_connect4(
+        positions, weak=weak, best=best, stats=stats, cluster=cluster, resume=resume
+    )
 
 
-def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats: bool) -> int:
+_CHUNK = 64
+"""Lines per kernel call when solving a stream (the progress bar moves once per chunk)."""
+_CLUSTER_CHUNK = 256
+"""Positions per task on a cluster: enough work to outweigh sending it."""
+
+
+def _solve_connect4(
+    positions: tuple[str, ...],
+    *,
+    weak: bool,
+    best: bool,
+    stats: bool,
+    cluster: str | None = None,
+    resume: str | None = None,
+) -> int:
     """Solve Connect Four lines; ``MOVES SCORE`` per line on stdout, errors by line on stderr.
 
-    The exit status is 1 when any line was bad (the others are still solved), else 0.
+    Without ``stats`` the positions are solved in batches, one kernel call each; with it one at
+    a time, each timed on its own, after the table's pages are touched and the kernel is loaded
+    (so that neither counts as solving time). The exit status is 1 when any line was bad (the
+    others are still solved), else 0.
     """
     from rich.progress import (
         BarColumn,
@@ -192,7 +233,7 @@ def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats
         TimeRemainingColumn,
     )
 
-    from zermelo.solvers.connect4 import solve_lines
+    from zermelo.solvers.connect4 import default_solver, solve_chunks, solve_lines
 
     lines = list(positions) if positions else read_text_lines(sys.stdin.buffer, "standard input")
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -209,8 +250,21 @@ def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats
         disable=not show_bar,
     ) as bar:
         task = bar.add_task("solve", total=len(lines))
-        for outcome in solve_lines(lines, weak=weak, best_moves=best):
-            bar.advance(task)
+        if cluster is not None or resume is not None:
+            outcomes: Iterable[Any] = _solve_on_cluster(
+                lines, weak, best, cluster, resume, lambda n: bar.advance(task, n)
+            )
+        elif stats:
+            solver = default_solver()
+            solver.prefault()
+            solver.warm_up()
+            outcomes = solve_lines(lines, weak=weak, best_moves=best, solver=solver)
+        else:
+            chunks = (lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK))
+            outcomes = solve_chunks(chunks, weak=weak, best_moves=best)
+        for outcome in outcomes:
+            if cluster is None and resume is None:
+                bar.update(task, completed=outcome.line_number)
             if outcome.result is None:
                 failed = True
                 bar.console.print(
@@ -229,3 +283,57 @@ def _solve_connect4(positions: tuple[str, ...], *, weak: bool, best: bool, stats
                 fields += [str(result.nodes), f"{result.microseconds:.0f}"]
             click.echo(" ".join(fields))
     return 1 if failed else 0
+
+
+def _solve_on_cluster(
+    lines: list[str],
+    weak: bool,
+    best: bool,
+    cluster: str | None,
+    resume: str | None,
+    advance: Callable[[int], None],
+) -> Iterator[Any]:
+    """The outcomes of ``lines`` solved as tasks of ``_CLUSTER_CHUNK`` positions on the
+    executor, in input order; with ``resume`` the tasks already in that file are not redone."""
+    import hashlib
+    from pathlib import Path
+
+    from zermelo.games.connect4 import Connect4State
+    from zermelo.parallel import ResultStore, open_executor, run_job
+    from zermelo.solvers.connect4 import LineOutcome
+    from zermelo.solvers.connect4.api import solve_texts
+    from zermelo.solvers.connect4.solver import Connect4Result
+
+    parsed: list[tuple[int, str, Any]] = []
+    for number, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        text = stripped.split()[0]
+        try:
+            parsed.append((number, text, Connect4State.parse(text)))
+        except ZermeloError as error:
+            parsed.append((number, text, error))
+    texts = [item.notation() for _n, _t, item in parsed if not isinstance(item, ZermeloError)]
+    tasks = {
+        f"{i // _CLUSTER_CHUNK:06d}": (texts[i : i + _CLUSTER_CHUNK], 7, 6, weak, best)
+        for i in range(0, len(texts), _CLUSTER_CHUNK)
+    }
+    store = None
+    if resume is not None:
+        digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
+        meta = {"job": "connect4-solve", "positions": digest, "weak": weak, "best": best}
+        store = ResultStore(Path(resume), meta)
+    with open_executor(cluster) as executor:
+        results = run_job(
+            executor, solve_texts, tasks, store=store,
+            on_result=lambda key, value, done, total: advance(len(value)),
+        )  # fmt: skip
+    answers = iter([answer for key in tasks for answer in results[key]])
+    for number, text, item in parsed:
+        if isinstance(item, ZermeloError):
+            yield LineOutcome(number, text, None, item)
+            continue
+        answer = next(answers)
+        score, moves = (answer[0], tuple(answer[1])) if best else (answer, ())
+        yield LineOutcome(number, text, Connect4Result(text, item.ply, score, weak, moves))

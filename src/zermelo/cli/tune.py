@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, game_tool, lang_option
+from zermelo.cli.common import Command, cluster_options, console, game_tool, lang_option
 from zermelo.core.errors import ZermeloError
 from zermelo.core.record import GameSpec
 from zermelo.i18n import N_
@@ -59,17 +59,32 @@ def command() -> click.Command:
         metavar="FILE",
         help=_("Learn from the games of this PGN file instead of self-play (chess)."),
     )
+    @cluster_options
     @lang_option
     def tune(
-        game: str, games: int, match_games: int, seed: int, out: str | None, pgn: str | None
+        game: str,
+        games: int,
+        match_games: int,
+        seed: int,
+        out: str | None,
+        pgn: str | None,
+        cluster: str | None,
+        resume: str | None,
     ) -> None:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
         tool = game_tool(spec, "tune", "tune")
         path = out if out is not None else f"{spec.name}_weights.json"
+        if (cluster is not None or resume is not None) and tool is not tune_gomoku:
+            raise click.UsageError(
+                _("--cluster and --resume tune gomoku by self-play; {game} takes neither")
+                .format(game=spec.name)
+            )  # fmt: skip
         if pgn is not None:
             tool(games, match_games, seed, path, pgn=pgn, spec=spec)
+        elif cluster is not None or resume is not None:
+            tool(games, match_games, seed, path, cluster=cluster, resume=resume)
         else:
             tool(games, match_games, seed, path)
 
@@ -94,7 +109,24 @@ def tune_gomoku(games: int, match_games: int, seed: int, out: str, **more: Any) 
                 tasks[stage] = bar.add_task(stage, total=total)
             bar.update(tasks[stage], completed=done, total=total)
 
-        report = tune_weights(games, seed=seed, path=out, progress=progress)
+        store = None
+        if more.get("resume") is not None:
+            from pathlib import Path
+
+            from zermelo.parallel import ResultStore
+
+            meta = {"job": "gomoku-self-play", "games": games, "seed": seed}
+            store = ResultStore(Path(more["resume"]), meta)
+        if more.get("cluster") is None:
+            report = tune_weights(games, seed=seed, path=out, progress=progress, store=store)
+        else:
+            from zermelo.parallel import open_executor
+
+            with open_executor(more["cluster"]) as executor:
+                report = tune_weights(
+                    games, seed=seed, path=out, progress=progress, executor=executor,
+                    store=store,
+                )  # fmt: skip
         result = None
         if match_games:
             result = play_match(

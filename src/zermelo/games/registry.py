@@ -40,6 +40,12 @@ _BUILT_IN: dict[str, str] = {
 
 _failed: dict[str, str] = {}
 
+# Families of games named by a prefix and built on demand: prefix -> "module:function" that makes
+# the record of a name with that prefix (``openspiel:hex(board_size=5)``).
+_FAMILIES: dict[str, str] = {
+    "openspiel:": "zermelo.interop.openspiel:openspiel_spec",
+}
+
 
 class _PluginError(UnknownGameError):
     """A plugin's game that does not load; ``package`` and ``problem`` say why."""
@@ -119,6 +125,10 @@ def get_game(name: str) -> GameSpec:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in _BUILT_IN or key in _plugins():
         return _load(key)
+    for prefix, target in _FAMILIES.items():
+        if key.startswith(prefix):
+            family: GameSpec = Ref(target).resolve()(key)
+            return family
     for spec in all_games():
         if key in spec.aliases:
             return spec

@@ -23,9 +23,18 @@ from typing import Any
 
 from zermelo.agents.spec import AgentSpec
 from zermelo.core.errors import ZermeloError
+from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.play.match import GameRecord, run_game, start_state
 
-__all__ = ["GameTask", "derive_seed", "play_task", "round_robin", "run_tasks", "unique_labels"]
+__all__ = [
+    "GameTask",
+    "derive_seed",
+    "play_task",
+    "round_robin",
+    "run_tasks",
+    "tournament_meta",
+    "unique_labels",
+]
 
 
 def derive_seed(seed: int, *parts: int) -> int:
@@ -128,11 +137,19 @@ def run_tasks(
     *,
     jobs: int = 1,
     on_record: Callable[[GameRecord], None] | None = None,
+    executor: Executor | None = None,
+    store: ResultStore | None = None,
 ) -> list[GameRecord]:
-    """Play ``tasks`` with ``jobs`` worker processes (1: here, in order) and return their records
-    in schedule order; ``on_record`` hears of each game as it finishes."""
+    """Play ``tasks`` with ``jobs`` worker processes (1: here, in order), or on ``executor`` (a
+    local pool or a Dask cluster, see :mod:`zermelo.parallel`), and return their records in
+    schedule order; ``on_record`` hears of each game as it finishes.
+
+    With ``store`` each record is kept as it arrives, and the games it holds already are not
+    played again (their records come from it), so an interrupted tournament resumes."""
     if jobs < 1:
         raise ZermeloError(f"jobs must be at least 1, got {jobs}")
+    if executor is not None or store is not None:
+        return _run_on(executor or LocalExecutor(jobs), tasks, on_record, store)
     records: dict[int, GameRecord] = {}
     if jobs == 1 or len(tasks) <= 1:
         for task in tasks:
@@ -156,3 +173,30 @@ def run_tasks(
                     future.cancel()
                 raise
     return [records[task.index] for task in tasks]
+
+
+def _run_on(
+    executor: Executor,
+    tasks: Sequence[GameTask],
+    on_record: Callable[[GameRecord], None] | None,
+    store: ResultStore | None,
+) -> list[GameRecord]:
+    def heard(key: str, record: GameRecord, done: int, total: int) -> None:
+        if on_record is not None:
+            on_record(record)
+
+    by_key = {str(task.index): (task,) for task in tasks}
+    if len(by_key) != len(tasks):
+        raise ZermeloError("two games of the schedule have the same number")
+    results = run_job(
+        executor, play_task, by_key, store=store, on_result=heard,
+        encode=GameRecord.to_json, decode=GameRecord.from_json,
+    )  # fmt: skip
+    return [results[str(task.index)] for task in tasks]
+
+
+def tournament_meta(tasks: Sequence[GameTask]) -> dict[str, Any]:
+    """What identifies a tournament's result store (its first line): the schedule's digest, so
+    that games of another schedule are never mixed in."""
+    digest = hashlib.sha256(repr(tasks).encode()).hexdigest()[:16]
+    return {"job": "arena", "games": len(tasks), "schedule": digest}

@@ -32,6 +32,7 @@ from zermelo.games.mnk_eval import (
     feature_vector,
     weights_from_vector,
 )
+from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.solvers.gomoku import Engine, Level
 from zermelo.solvers.gomoku.engine import move_of
 from zermelo.solvers.gomoku.weights import save_evaluation
@@ -42,6 +43,7 @@ __all__ = [
     "fit_logistic",
     "play_match",
     "self_play",
+    "self_play_game",
     "tune",
 ]
 
@@ -105,6 +107,33 @@ def play_game(
     return positions
 
 
+def self_play_game(
+    seed: int,
+    game: int,
+    rules: Rules = GOMOKU,
+    evaluation: Evaluation | None = None,
+    nodes_per_move: int = 400,
+    quiet_only: bool = True,
+) -> tuple[list[list[int]], list[float]]:
+    """Feature rows and labels of one self-play game: game ``game`` of the series ``seed``, with
+    its own generator, so it plays the same in any process and any order (a task of
+    :func:`self_play` on :mod:`zermelo.parallel`)."""
+    rng = random.Random(f"{seed}:{game}")
+    engine = Engine(TUNING_LEVEL, evaluation)
+    positions = play_game(engine, engine, rng, rules=rules, nodes_per_move=nodes_per_move)
+    rows: list[list[int]] = []
+    labels: list[float] = []
+    final = positions[-1]
+    if final.winner is not None:
+        for state in positions[:-1]:
+            features = feature_vector(state)
+            if quiet_only and any(features[i] for i in _FOUR_FEATURES):
+                continue
+            rows.append(list(features))
+            labels.append(1.0 if state.to_move == final.winner else 0.0)
+    return rows, labels
+
+
 def self_play(
     games: int,
     *,
@@ -114,27 +143,29 @@ def self_play(
     nodes_per_move: int = 400,
     quiet_only: bool = True,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    store: ResultStore | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Features and labels of the positions of ``games`` seeded self-play games.
 
     With ``quiet_only`` positions where either side has a four are left out: the search reads
-    those to the end, so the evaluation only ever judges quiet positions."""
-    rng = random.Random(seed)
-    engine = Engine(TUNING_LEVEL, evaluation)
-    rows: list[tuple[int, ...]] = []
-    labels: list[float] = []
-    for game in range(games):
-        positions = play_game(engine, engine, rng, rules=rules, nodes_per_move=nodes_per_move)
-        final = positions[-1]
-        if final.winner is not None:
-            for state in positions[:-1]:
-                features = feature_vector(state)
-                if quiet_only and any(features[i] for i in _FOUR_FEATURES):
-                    continue
-                rows.append(features)
-                labels.append(1.0 if state.to_move == final.winner else 0.0)
+    those to the end, so the evaluation only ever judges quiet positions. The games run on
+    ``executor`` (default: this process) and, with ``store``, are kept as they finish so that a
+    stopped run resumes; the result does not depend on either."""
+    tasks = {
+        f"{game:06d}": (seed, game, rules, evaluation, nodes_per_move, quiet_only)
+        for game in range(games)
+    }
+
+    def heard(key: str, value: object, done: int, total: int) -> None:
         if progress is not None:
-            progress("self-play", game + 1, games)
+            progress("self-play", done, total)
+
+    results = run_job(
+        executor or LocalExecutor(1), self_play_game, tasks, store=store, on_result=heard
+    )
+    rows = [row for key in tasks for row in results[key][0]]
+    labels = [label for key in tasks for label in results[key][1]]
     x = np.array(rows, dtype=np.float64).reshape(-1, len(FEATURE_NAMES))
     return x, np.array(labels, dtype=np.float64)
 
@@ -216,6 +247,8 @@ def tune(
     path: str | Path | None = None,
     name: str = "tuned",
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    store: ResultStore | None = None,
 ) -> TuningReport:
     """Fit weights to ``games`` seeded self-play games of the ``base`` evaluation (default: the
     shipped weights); save them to ``path`` when given. ``l2`` pulls the weights towards the
@@ -228,6 +261,8 @@ def tune(
         evaluation=base,
         nodes_per_move=nodes_per_move,
         progress=progress,
+        executor=executor,
+        store=store,
     )
     start = np.array(base.weight_vector) / SCALE
     loss_before = log_loss(start, x, y) if len(y) else math.nan

@@ -65,10 +65,14 @@ class NimState(NamedTuple):
         """Read ``1.3.5.7 x``; the side may be left out (then ``x`` moves)."""
         parts = text.split()
         if not 1 <= len(parts) <= 2:
-            raise ParseError(f"invalid Nim position {text!r}: expected heaps and a side, like 1.3.5.7 x")
+            raise ParseError(
+                f"invalid Nim position {text!r}: expected heaps and a side, like 1.3.5.7 x"
+            )
         sizes = parts[0].split(".")
         if not all(size.isascii() and size.isdigit() and len(size) <= 2 for size in sizes):
-            raise ParseError(f"invalid Nim position {text!r}: heap sizes are numbers joined by dots")
+            raise ParseError(
+                f"invalid Nim position {text!r}: heap sizes are numbers joined by dots"
+            )
         heaps = tuple(int(size) for size in sizes)
         if len(heaps) > MAX_HEAPS or max(heaps) > MAX_HEAP:
             raise InvalidPositionError(
@@ -90,9 +94,7 @@ class NimState(NamedTuple):
     def legal_moves(self) -> list[Move]:
         """Taking the most stones first, heap by heap: big moves end the game sooner."""
         return [
-            (heap, count)
-            for heap, size in enumerate(self.heaps)
-            for count in range(size, 0, -1)
+            (heap, count) for heap, size in enumerate(self.heaps) for count in range(size, 0, -1)
         ]
 
     def play(self, move: Move) -> NimState:

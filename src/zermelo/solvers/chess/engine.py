@@ -25,7 +25,7 @@ import chess
 
 from zermelo.core.errors import BudgetError, InvalidPositionError
 from zermelo.core.scores import WIN, describe
-from zermelo.games.chess import board_from_text, move_from_text
+from zermelo.games.chess import board_from_text, move_from_text, termination
 from zermelo.solvers.chess import kernel as compiled_kernel
 
 __all__ = [
@@ -93,6 +93,14 @@ def _array(kernel: ModuleType, size: int, *, floats: bool = False) -> Any:
 
         return np.zeros(size, dtype=np.float64 if floats else np.int64)
     return [0.0] * size if floats else [0] * size
+
+
+def _fill(array: Any, start: int, stop: int) -> None:
+    """Zero ``array[start:stop]`` at once (a numpy array or a list)."""
+    if isinstance(array, list):
+        array[start:stop] = [0] * (stop - start)
+    else:
+        array[start:stop] = 0
 
 
 def board_of(position: str | chess.Board, moves: Iterable[str | chess.Move] = ()) -> chess.Board:
@@ -317,8 +325,7 @@ class ChessEngine:
         for i, weight in enumerate(weights):
             self._weights[i] = float(weight)
         k = self.kernel
-        for i in range(k.EVAL_BASE, k.WORK_SIZE):
-            self._work[i] = 0
+        _fill(self._work, k.EVAL_BASE, k.WORK_SIZE)
 
     @property
     def weights(self) -> tuple[float, ...]:
@@ -326,10 +333,8 @@ class ChessEngine:
 
     def new_game(self) -> None:
         """Forget everything learnt: the transposition table, killer moves and history."""
-        for i in range(len(self._table)):
-            self._table[i] = 0
-        for i in range(self.kernel.WORK_SIZE):
-            self._work[i] = 0
+        _fill(self._table, 0, len(self._table))
+        _fill(self._work, 0, self.kernel.WORK_SIZE)
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -354,10 +359,13 @@ class ChessEngine:
         work[k.W_QNODES] = 0
         work[k.W_STOP] = 0
         work[k.W_SELDEPTH] = 0
-        for i in range(k.KILLER_BASE, k.HISTORY_BASE):
-            work[i] = 0
-        for i in range(k.HISTORY_BASE, k.PV_LENGTH_BASE):
-            work[i] >>= 2
+        _fill(work, k.KILLER_BASE, k.HISTORY_BASE)
+        if isinstance(work, list):
+            work[k.HISTORY_BASE : k.PV_LENGTH_BASE] = [
+                value >> 2 for value in work[k.HISTORY_BASE : k.PV_LENGTH_BASE]
+            ]
+        else:
+            work[k.HISTORY_BASE : k.PV_LENGTH_BASE] >>= 2
 
     def _legal_root(self) -> list[int]:
         k = self.kernel
@@ -517,7 +525,7 @@ class ChessEngine:
     ) -> ChessSearchResult:
         k = self.kernel
         started = time.perf_counter()
-        if board.is_game_over(claim_draw=True):
+        if termination(board) is not None:
             score = -WIN if board.is_checkmate() else 0
             return ChessSearchResult(None, score, (), 0, 0, 0, 0.0)
         self._prepare(board)
@@ -644,7 +652,7 @@ class ChessEngine:
     ) -> list[MoveAnalysis]:
         k = self.kernel
         started = time.perf_counter()
-        if board.is_game_over(claim_draw=True):
+        if termination(board) is not None:
             return []
         self._prepare(board)
         work = self._work

@@ -272,8 +272,69 @@ def _reductions() -> list[int]:
     return table
 
 
-def _table(values: list[int]) -> Any:
-    words = [_word(v) for v in values]
+B_FILE_MULTIPLIER = 0x0202020202020202
+"""Multiplying a diagonal's squares by this gathers their files on rank 8, shifted one file."""
+C7_H2_MULTIPLIER = 0x0004081020408000
+"""Multiplying the a-file's squares by this gathers their ranks on rank 8."""
+
+
+def _slide(sq: int, occupied: int, steps: tuple[tuple[int, int], ...]) -> int:
+    """Squares a slider on ``sq`` attacks along ``steps`` (computed square by square)."""
+    board = 0
+    for df, dr in steps:
+        f, r = sq % 8 + df, sq // 8 + dr
+        while _on_board(f, r):
+            board |= 1 << (r * 8 + f)
+            if occupied & (1 << (r * 8 + f)):
+                break
+            f, r = f + df, r + dr
+    return board
+
+
+def _subsets(mask: int) -> list[int]:
+    subsets, subset = [], 0
+    while True:
+        subsets.append(subset)
+        subset = (subset - mask) & mask
+        if subset == 0:
+            return subsets
+
+
+def _line_masks() -> tuple[list[int], list[int]]:
+    """The a1-h8 diagonal and the h1-a8 diagonal through each square, the square excluded."""
+    diagonals, anti = [], []
+    for sq in range(64):
+        diagonals.append(_slide(sq, 0, ((1, 1), (-1, -1))))
+        anti.append(_slide(sq, 0, ((-1, 1), (1, -1))))
+    return diagonals, anti
+
+
+def _kindergarten() -> tuple[list[int], list[int]]:
+    """Kindergarten tables: per file and 6-bit occupancy of files b-g, the squares attacked on
+    every rank (``FILL``); per rank and 6-bit occupancy of ranks 2-7 of the a-file, the a-file
+    squares attacked (``A_FILE``). Both are filled from the indices the search computes, so that
+    table and index cannot disagree."""
+    fill = [0] * (8 * 64)
+    for file in range(8):
+        for occupied in _subsets(0x7E):
+            attacks = _slide(file, occupied, ((1, 0), (-1, 0)))
+            index = (occupied >> 1) & 63
+            fill[file * 64 + index] = attacks * 0x0101010101010101
+    a_file = [0] * (8 * 64)
+    inner = 0x0001010101010100
+    for rank in range(8):
+        for occupied in _subsets(inner):
+            attacks = _slide(rank * 8, occupied, ((0, 1), (0, -1)))
+            index = ((occupied * C7_H2_MULTIPLIER) >> 58) & 63
+            assert a_file[rank * 64 + index] in (0, attacks)
+            a_file[rank * 64 + index] = attacks
+    return fill, a_file
+
+
+def _table(values: list[int], *, bitboards: bool = True) -> Any:
+    """An int64 array when compiled, else a list; bitboards become words as ``_word`` says,
+    other numbers (scores, counts) keep their sign."""
+    words = [_word(v) for v in values] if bitboards else list(values)
     if COMPILED:
         import numpy as np
 
@@ -292,20 +353,26 @@ KING_ATTACKS = _table(
 PAWN_ATTACKS = _table(_pawn_attacks())
 RAYS = _table(_rays())
 LINES = _table([_queen_lines(sq) for sq in range(64)])
-CASTLE_MASK = _table(_castle_masks())
+_DIAGONALS, _ANTI_DIAGONALS = _line_masks()
+DIAGONAL = _table(_DIAGONALS)
+ANTI_DIAGONAL = _table(_ANTI_DIAGONALS)
+_FILL, _A_FILE = _kindergarten()
+FILL = _table(_FILL)
+A_FILE = _table(_A_FILE)
+CASTLE_MASK = _table(_castle_masks(), bitboards=False)
 PASSED = _table(_passed_masks())
 FILES = _table(_FILES)
 NEIGHBOUR_FILES = _table(_NEIGHBOURS)
 SHELTER = _table(_shelter_masks())
-MG_PSQ = _table(_MG)
-EG_PSQ = _table(_EG)
+MG_PSQ = _table(_MG, bitboards=False)
+EG_PSQ = _table(_EG, bitboards=False)
 ZOBRIST = _table(_zobrist())
 Z_CASTLE = 12 * 64
 Z_EP = Z_CASTLE + 16
 Z_SIDE = Z_EP + 8
-PHASE = _table(list(PHASE_WEIGHTS))
-SEE = _table(list(SEE_VALUES))
-REDUCTION = _table(_reductions())
+PHASE = _table(list(PHASE_WEIGHTS), bitboards=False)
+SEE = _table(list(SEE_VALUES), bitboards=False)
+REDUCTION = _table(_reductions(), bitboards=False)
 
 DEFAULT_WEIGHTS = (1.0, 3.0, 8.0, 5.0, 3.0, -15.0, -10.0, 30.0)
 
@@ -360,33 +427,31 @@ def lsb(x: int) -> int:
 
 
 @jit()
-def ray_attacks(sq: int, occupied: int, direction: int) -> int:
-    ray: int = RAYS[direction * 64 + sq]
-    blockers = ray & occupied
-    if blockers != 0:
-        blocker = lsb(blockers) if direction < 4 else msb(blockers)
-        ray ^= RAYS[direction * 64 + blocker]
-    return ray
+def line_attacks(sq: int, occupied: int, line: int) -> int:
+    """Attacks along one diagonal ``line`` through ``sq`` (kindergarten bitboards: the
+    multiplication gathers the line's blockers on one rank; the product's high bits past bit 63
+    are cut by the final mask, so words and unbounded ints agree)."""
+    index = (((occupied & line) * B_FILE_MULTIPLIER) >> 58) & 63
+    attacks: int = FILL[(sq & 7) * 64 + index] & line
+    return attacks
 
 
 @jit()
 def rook_attacks(sq: int, occupied: int) -> int:
-    return (
-        ray_attacks(sq, occupied, 0)
-        | ray_attacks(sq, occupied, 1)
-        | ray_attacks(sq, occupied, 4)
-        | ray_attacks(sq, occupied, 5)
-    )
+    file = sq & 7
+    rank_shift = sq & 56
+    rank_index = (occupied >> (rank_shift + 1)) & 63
+    rank_attacks = (FILL[file * 64 + rank_index] & 255) << rank_shift
+    column = (occupied >> file) & FILE_A
+    file_index = ((column * C7_H2_MULTIPLIER) >> 58) & 63
+    file_attacks = A_FILE[(sq >> 3) * 64 + file_index] << file
+    result: int = rank_attacks | file_attacks
+    return result
 
 
 @jit()
 def bishop_attacks(sq: int, occupied: int) -> int:
-    return (
-        ray_attacks(sq, occupied, 2)
-        | ray_attacks(sq, occupied, 3)
-        | ray_attacks(sq, occupied, 6)
-        | ray_attacks(sq, occupied, 7)
-    )
+    return line_attacks(sq, occupied, DIAGONAL[sq]) | line_attacks(sq, occupied, ANTI_DIAGONAL[sq])
 
 
 @jit()
@@ -449,6 +514,14 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
     With ``quiet`` false only captures and queen promotions (for the quiescence search).
     Castling is generated only when it is legal: the king is not in check and does not pass
     through an attacked square (its arrival square is checked like any king move's)."""
+    return generate_some(stack, base, moves, start, quiet, True)
+
+
+@jit()
+def generate_some(
+    stack: Any, base: int, moves: Any, start: int, quiet: bool, with_pieces: bool
+) -> int:
+    """:func:`generate`, leaving out knights, bishops, rooks and queens unless ``with_pieces``."""
     side = stack[base + P_SIDE]
     us = stack[base + P_WHITE + side]
     them = stack[base + P_WHITE + 1 - side]
@@ -489,7 +562,7 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
                     count += 1
 
     targets_mask = (~us & ALL) if quiet else them
-    for piece in range(KNIGHT, KING + 1):
+    for piece in range(KNIGHT if with_pieces else KING, KING + 1):
         pieces = stack[base + piece] & us
         while pieces != 0:
             frm = lsb(pieces)
@@ -684,6 +757,54 @@ def legal_moves(stack: Any, base: int, moves: Any, start: int) -> int:
     return kept
 
 
+@jit()
+def count_legal(stack: Any, base: int, moves: Any, start: int) -> int:
+    """How many legal moves the position has (perft's last ply). Out of check, a knight, bishop,
+    rook or queen off every line through its king moves freely, so its moves are counted from
+    its attack set without being listed; the rest are listed and tested."""
+    side = stack[base + P_SIDE]
+    us = stack[base + P_WHITE + side]
+    occupied = us | stack[base + P_WHITE + 1 - side]
+    king_sq = lsb(stack[base + KING] & us)
+    checked = attacked(stack, base, king_sq, 1 - side, occupied, ALL)
+    total = 0
+    if checked:
+        count = generate(stack, base, moves, start, True)
+        for i in range(start, start + count):
+            if is_legal(stack, base, moves[i], True):
+                total += 1
+        return total
+    lines = LINES[king_sq]
+    free = ~us & ALL
+    for piece in range(KNIGHT, KING):
+        pieces = stack[base + piece] & us
+        while pieces != 0:
+            frm = lsb(pieces)
+            pieces &= pieces - 1
+            if piece == KNIGHT:
+                attacks = KNIGHT_ATTACKS[frm]
+            elif piece == BISHOP:
+                attacks = bishop_attacks(frm, occupied)
+            elif piece == ROOK:
+                attacks = rook_attacks(frm, occupied)
+            else:
+                attacks = bishop_attacks(frm, occupied) | rook_attacks(frm, occupied)
+            attacks &= free
+            if (1 << frm) & lines == 0:
+                total += popcount(attacks)
+            else:
+                while attacks != 0:
+                    to = lsb(attacks)
+                    attacks &= attacks - 1
+                    if is_legal(stack, base, frm | to << 6, False):
+                        total += 1
+    count = generate_some(stack, base, moves, start, True, False)
+    for i in range(start, start + count):
+        if is_legal(stack, base, moves[i], False):
+            total += 1
+    return total
+
+
 @jit("int64(int64[::1], int64[::1], int64, int64)")
 def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
     """Leaf nodes of the legal move tree ``depth`` plies below the position at ``ply``."""
@@ -691,16 +812,14 @@ def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
     if depth == 0:
         return 1
     start = ply * MAX_MOVES
+    if depth == 1:
+        return count_legal(stack, base, moves, start)
     count = generate(stack, base, moves, start, True)
     checked = in_check(stack, base)
     total = 0
     for i in range(start, start + count):
         move = moves[i]
-        if not is_legal(stack, base, move, checked):
-            continue
-        if depth == 1:
-            total += 1
-        else:
+        if is_legal(stack, base, move, checked):
             make_move(stack, base, move)
             total += perft(stack, moves, ply + 1, depth - 1)
     return total
@@ -726,8 +845,6 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
     phase = 0
     mg = 0
     eg = 0
-    for i in range(FEATURES_SIZE):
-        features[i] = 0.0
     for colour in range(2):
         for piece in range(6):
             pieces = stack[base + piece] & stack[base + P_WHITE + colour]
@@ -749,6 +866,13 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
 
     white_pawns = stack[base + PAWN] & stack[base + P_WHITE]
     black_pawns = stack[base + PAWN] & stack[base + P_WHITE + 1]
+    mobility_term = 0.0
+    attack_term = 0.0
+    shelter_term = 0.0
+    pair_term = 0.0
+    passed_term = 0.0
+    doubled_term = 0.0
+    isolated_term = 0.0
     for colour in range(2):
         sign = 1.0 if colour == WHITE else -1.0
         us = stack[base + P_WHITE + colour]
@@ -777,14 +901,14 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
                     attacks = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
                 mobility += popcount(attacks & safe)
                 attacks_on_king += popcount(attacks & zone)
-        features[F_MOBILITY] += sign * mobility
-        features[F_KING_ATTACK] += sign * attacks_on_king * middle
+        mobility_term += sign * mobility
+        attack_term += sign * attacks_on_king * middle
         king = stack[base + KING] & us
         if king != 0:
             shelter = popcount(SHELTER[colour * 64 + lsb(king)] & own_pawns)
-            features[F_KING_SHELTER] += sign * shelter * middle
+            shelter_term += sign * shelter * middle
         if popcount(stack[base + BISHOP] & us) >= 2:
-            features[F_BISHOP_PAIR] += sign
+            pair_term += sign
         passed = 0
         isolated = 0
         pawns = own_pawns
@@ -796,14 +920,21 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
                 passed += advance * advance
             if NEIGHBOUR_FILES[sq & 7] & own_pawns == 0:
                 isolated += 1
-        doubled = 0
-        for file in range(8):
-            on_file = popcount(FILES[file] & own_pawns)
-            if on_file > 1:
-                doubled += on_file - 1
-        features[F_PASSED] += sign * passed
-        features[F_DOUBLED] += sign * doubled
-        features[F_ISOLATED] += sign * isolated
+        # pawns never stand on rank 8, so these right shifts see no sign bit
+        files = own_pawns | (own_pawns >> 8)
+        files |= files >> 16
+        files |= files >> 32
+        doubled = popcount(own_pawns) - popcount(files & 255)
+        passed_term += sign * passed
+        doubled_term += sign * doubled
+        isolated_term += sign * isolated
+    features[F_MOBILITY] = mobility_term
+    features[F_KING_ATTACK] = attack_term
+    features[F_KING_SHELTER] = shelter_term
+    features[F_BISHOP_PAIR] = pair_term
+    features[F_PASSED] = passed_term
+    features[F_DOUBLED] = doubled_term
+    features[F_ISOLATED] = isolated_term
     total = 0.0
     for i in range(N_TERMS):
         total += weights[i] * features[i]
@@ -1012,6 +1143,8 @@ def quiesce(
     best = stand
     start = ply * MAX_MOVES
     count = generate(stack, base, moves, start, False)
+    if count == 0:
+        return best
     score_moves(stack, base, moves, order, start, count, 0, work, ply)
     checked = in_check(stack, base)
     for i in range(start, start + count):

@@ -12,6 +12,7 @@ from zermelo.solvers.connect4.api import (
     analyze,
     choose_move,
     solve,
+    solve_chunks,
     solve_lines,
 )
 from zermelo.solvers.connect4.scores import (
@@ -43,6 +44,7 @@ __all__ = [
     "plies_to_finish",
     "score_bounds",
     "solve",
+    "solve_chunks",
     "solve_lines",
     "to_negamax",
 ]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from zermelo.core.errors import BudgetError, ParseError, ZermeloError
 from zermelo.games.connect4 import Connect4State
@@ -26,7 +27,9 @@ __all__ = [
     "hard_move",
     "hard_node_limit",
     "solve",
+    "solve_chunks",
     "solve_lines",
+    "solve_texts",
 ]
 
 LEVELS = ("easy", "medium", "hard")
@@ -88,6 +91,61 @@ def solve_lines(
         if fresh:
             solver.new_generation()
         yield LineOutcome(number, text, solver.solve(state, weak=weak, best_moves=best_moves))
+
+
+def solve_chunks(
+    chunks: Iterable[Sequence[str]],
+    *,
+    weak: bool = False,
+    best_moves: bool = False,
+    solver: Connect4Solver | None = None,
+) -> Iterator[LineOutcome]:
+    """:func:`solve_lines` for lines that arrive in chunks (for example, whatever a pipe holds
+    when it is read): the positions of a chunk are solved in one kernel call
+    (:meth:`Connect4Solver.solve_many`), and their outcomes are yielded, in order, before the
+    next chunk is asked for, so a caller that answers line by line never waits for input it has
+    not been sent. Line numbers run on across chunks. ``result.microseconds`` is the chunk's
+    mean; use :func:`solve_lines` for each position's own time."""
+    solver = solver or default_solver()
+    number = 0
+    for chunk in chunks:
+        parsed: list[tuple[int, str, Connect4State | ZermeloError]] = []
+        for raw in chunk:
+            number += 1
+            stripped = raw.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            text = stripped.split()[0]
+            try:
+                parsed.append(
+                    (number, text, Connect4State.parse(text, solver.width, solver.height))
+                )
+            except ZermeloError as error:
+                parsed.append((number, text, error))
+        states = [item for _, _, item in parsed if isinstance(item, Connect4State)]
+        results = iter(solver.solve_many(states, weak=weak, best_moves=best_moves))
+        for line_number, text, item in parsed:
+            if isinstance(item, ZermeloError):
+                yield LineOutcome(line_number, text, None, item)
+            else:
+                yield LineOutcome(line_number, text, next(results))
+
+
+def solve_texts(
+    texts: Sequence[str],
+    width: int = 7,
+    height: int = 6,
+    weak: bool = False,
+    best_moves: bool = False,
+) -> list[Any]:
+    """The scores of positions given as move strings, solved as one batch by this process's
+    shared solver (its table stays warm from one call to the next): a task of a batch solve on
+    :mod:`zermelo.parallel`. With ``best_moves`` each item is ``[score, best columns]``, the
+    columns 0-based. A text that does not parse raises, quoting it."""
+    results = default_solver(width, height).solve_many(texts, weak=weak, best_moves=best_moves)
+    if best_moves:
+        return [[r.score, list(r.best_moves)] for r in results]
+    return [r.score for r in results]
 
 
 @dataclass(frozen=True, slots=True)

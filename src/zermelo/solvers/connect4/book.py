@@ -7,13 +7,14 @@ most ``depth`` stones, keyed by the position's mirror-canonical code (``current 
 every position up to ``depth - 1`` are read from the book without search.
 
 Building it is the work of :mod:`zermelo.solvers.connect4.builder`, run as a tool by
-``python scripts/build_connect4_book.py --depth 3 --table-bits 23``: it solves every position with
-``depth`` stones (sharing one transposition table), then scores the shallower ones by negamax over
-their children, and writes ``book_7x6.bin`` beside this module; ``--checkpoint FILE`` lets a
-stopped build resume. The shipped depth-3 book (121 positions after three moves, 151
-entries in all, 1,370 bytes) took 31 minutes in one process on the shared 2-core development VM;
-its 30 entries of the first two plies equal those of the depth-2 book built before by direct
-solving. Each extra ply multiplies the positions by about five, and they are harder.
+``python scripts/build_connect4_book.py --depth D --cluster local --table-bits 23``: it solves every
+position with ``D`` stones as tasks on a local pool or a Dask cluster, keeping each score in a
+progress file as it arrives (the same command run again resumes), then scores the shallower ones
+by negamax over their children, and writes ``book_7x6.bin`` beside this module. The shipped
+depth-3 book (121 positions after three moves, 151 entries in all, 1,370 bytes) took 31 minutes in
+one process on the shared 2-core development VM; its 30 entries of the first two plies equal those
+of the depth-2 book built before by direct solving. Each extra ply multiplies the positions by
+about four (8,231 with six stones, up to mirror symmetry).
 
 File format (little-endian): ``b"ZC4B"``, then width, height, depth (one byte each), the entry
 count (uint32), then the sorted codes (uint64 each) followed by the scores (int8 each).

@@ -1,19 +1,33 @@
 """Building the Connect Four opening book (:mod:`zermelo.solvers.connect4.book`) with the solver.
 
-A long computation (half an hour for three plies on two cores) that reports through callbacks and
+Only the deepest ply is solved, one task per position (on any :class:`zermelo.parallel.Executor`:
+this process, a local pool or a Dask cluster); every shallower position is then scored from its
+children (:func:`back_up`), so each ply deeper costs about as much as solving that one ply. The
+scores of the deepest ply go to a :class:`zermelo.parallel.ResultStore` as they arrive, so a build
+stopped at any point resumes where it was. A long computation that reports through a callback and
 never prints; ``scripts/build_connect4_book.py`` is the command that runs it and writes the file.
 """
 
 from __future__ import annotations
 
-import time
+import functools
 from collections.abc import Callable
+from typing import Any
 
 from zermelo.games.connect4 import Connect4State
+from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.solvers.connect4.book import canonical
 from zermelo.solvers.connect4.solver import Connect4Solver
 
-__all__ = ["build_book", "positions_at"]
+__all__ = [
+    "back_up",
+    "build_book",
+    "deepest_tasks",
+    "positions_at",
+    "solve_position",
+    "store_meta",
+    "warm_up",
+]
 
 
 def positions_at(ply: int, width: int = 7, height: int = 6) -> list[Connect4State]:
@@ -31,43 +45,45 @@ def positions_at(ply: int, width: int = 7, height: int = 6) -> list[Connect4Stat
     return [state for state in layer.values() if not state.is_terminal()]
 
 
-def build_book(
-    depth: int,
-    width: int = 7,
-    height: int = 6,
-    *,
-    progress: Callable[[int, int, Connect4State, int, float], None] | None = None,
-    resume: dict[int, int] | None = None,
-    checkpoint: Callable[[int, int], None] | None = None,
-    table_bits: int | None = None,
-) -> dict[int, int]:
-    """Exact scores of every running position with at most ``depth`` stones.
-
-    ``progress(done, total, state, score, seconds)`` is called after each solved position of the
-    deepest ply; ``resume`` holds scores solved before (by code), ``checkpoint(code, score)`` is
-    called with each new one so that a long build can be resumed. ``table_bits`` sizes the
-    transposition table that all the solves share.
-    """
-    solver = Connect4Solver(
+@functools.cache
+def _book_solver(width: int, height: int, table_bits: int | None) -> Connect4Solver:
+    """The solver this process uses for book positions, built once and then kept warm: its
+    compiled kernel and its table serve every position the process is given."""
+    return Connect4Solver(
         width, height, book=False, symmetry=width * height, etc_levels=99, table_bits=table_bits
     )
-    cells = width * height
-    book: dict[int, int] = {}
+
+
+def warm_up(width: int = 7, height: int = 6, table_bits: int | None = None) -> None:
+    """Build this process's book solver now (load the kernel, allocate and touch the table)."""
+    _book_solver(width, height, table_bits).prefault()
+
+
+def solve_position(width: int, height: int, moves: str, table_bits: int | None = None) -> int:
+    """The exact score of one position: a task of a book build, run in any worker process."""
+    state = Connect4State.parse(moves, width, height)
+    return int(_book_solver(width, height, table_bits).score(state))
+
+
+def deepest_tasks(
+    depth: int, width: int = 7, height: int = 6, table_bits: int | None = None
+) -> dict[str, tuple[int, int, str, int | None]]:
+    """The positions a book of ``depth`` solves directly (every running position with ``depth``
+    stones, one per mirror pair) as :func:`zermelo.parallel.run_job` tasks keyed by canonical
+    code; central lines first, since they share the most subtrees."""
     deepest = positions_at(depth, width, height)
-    # Central lines first: they share the most subtrees.
-    deepest.sort(key=lambda s: sum(abs(int(c) - width // 2) for c in s.moves))
-    for done, state in enumerate(deepest, 1):
-        code = canonical(state)
-        started = time.perf_counter()
-        if resume is not None and code in resume:
-            score = resume[code]
-        else:
-            score = solver.score(state)
-            if checkpoint is not None:
-                checkpoint(code, score)
-        book[code] = score
-        if progress is not None:
-            progress(done, len(deepest), state, score, time.perf_counter() - started)
+    deepest.sort(key=lambda s: (sum(abs(int(c) - width // 2) for c in s.moves), s.moves))
+    return {
+        str(canonical(state)): (width, height, state.notation(), table_bits) for state in deepest
+    }
+
+
+def back_up(depth: int, deepest: dict[int, int], width: int = 7, height: int = 6) -> dict[int, int]:
+    """The whole book from the scores of the deepest ply: each shallower ply's positions are
+    scored by negamax over their children, from ``depth - 1`` down to the empty board. Children
+    that end the game score themselves; every other child must be in the book."""
+    cells = width * height
+    book = dict(deepest)
     for ply in range(depth - 1, -1, -1):
         for state in positions_at(ply, width, height):
             best = -cells
@@ -82,3 +98,31 @@ def build_book(
                 best = max(best, value)
             book[canonical(state)] = best
     return book
+
+
+def build_book(
+    depth: int,
+    width: int = 7,
+    height: int = 6,
+    *,
+    executor: Executor | None = None,
+    store: ResultStore | None = None,
+    on_result: Callable[[str, Any, int, int], None] | None = None,
+    table_bits: int | None = None,
+) -> dict[int, int]:
+    """Exact scores of every running position with at most ``depth`` stones.
+
+    The deepest ply is solved as tasks on ``executor`` (default: this process); ``store`` keeps
+    each score as it arrives and skips what it holds already, and ``on_result`` hears of each new
+    one (see :func:`zermelo.parallel.run_job`). The shallower plies are then backed up
+    (:func:`back_up`), which takes seconds. ``table_bits`` sizes each worker's transposition
+    table, which the positions that worker solves share."""
+    tasks = deepest_tasks(depth, width, height, table_bits)
+    executor = executor or LocalExecutor(1)
+    scores = run_job(executor, solve_position, tasks, store=store, on_result=on_result)
+    return back_up(depth, {int(code): int(score) for code, score in scores.items()}, width, height)
+
+
+def store_meta(depth: int, width: int, height: int) -> dict[str, Any]:
+    """What identifies a book build's progress file (its first line)."""
+    return {"job": "connect4-book", "depth": depth, "width": width, "height": height}

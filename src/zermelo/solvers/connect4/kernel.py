@@ -32,12 +32,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from zermelo.solvers.connect4._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
+from zermelo.solvers.connect4 import aot
+from zermelo.solvers.connect4._jit import make_jit, numba_available, numba_disabled
 
-COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
+_PLAIN = numba_disabled() or bool(globals().get("FORCE_PURE", False))
+_AHEAD = None if _PLAIN else aot.load()
+COMPILED: bool = not _PLAIN and (_AHEAD is not None or numba_available())
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""
+AHEAD_OF_TIME: bool = _AHEAD is not None
+"""Whether the entry points come from the ahead-of-time extension (:mod:`.aot`), not numba."""
 
-jit = make_jit(COMPILED)
+jit = make_jit(COMPILED and not AHEAD_OF_TIME)
 
 # geo layout
 G_WIDTH = 0
@@ -447,3 +452,15 @@ def at_most(current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, wor
         current, mask, nb, bound, bound + 1, winning_cells(current ^ mask, height, board), tt, geo,
         work,
     ) <= bound  # fmt: skip
+
+
+if _AHEAD is not None:
+    # The same functions compiled ahead of time: numba is never imported.
+    solve = _AHEAD.solve
+    solve_many = _AHEAD.solve_many
+    at_most = _AHEAD.at_most
+    mirror = _AHEAD.mirror
+    has_alignment = _AHEAD.has_alignment
+    canonical = _AHEAD.canonical
+elif COMPILED:
+    aot.build_in_background()

@@ -12,7 +12,10 @@ when a measurement needs a cold table.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import importlib.util
+import mmap
 import random
 import sys
 import time
@@ -201,11 +204,12 @@ class Connect4Solver:
 
             self._geo: Any = np.array(geo, dtype=np.int64)
             self._work: Any = np.array(work, dtype=np.int64)
-            self._tt = np.zeros(2 << table_bits, dtype=np.int64)
+            self._tt = _table_array(2 << table_bits)
         else:
             self._geo = geo
             self._work = work
             self._tt = [0] * (2 << table_bits)
+        self._prefaulted = False
         self._limit: int | None = None
         self._stop_at: int | None = None
         self.nodes = 0
@@ -217,9 +221,28 @@ class Connect4Solver:
 
     def prefault(self) -> None:
         """Write the whole table once, so that no later solve pays for the first touch of a
-        memory page (costly on some virtual machines). Benchmarks call it before timing."""
-        if self.compiled:
+        memory page (costly on virtual machines: a fresh 4 KiB page per slot reached). Where the
+        system gives huge pages (see :func:`_table_array`) this takes a few milliseconds. The
+        command line and the benchmarks call it before the first position."""
+        if self.compiled and not self._prefaulted:
             self._tt.fill(0)
+            self._prefaulted = True
+
+    def warm_up(self) -> None:
+        """Load (or compile) the kernel's entry points now, so that the first position solved
+        afterwards is not charged for it: numba loads a function from its cache on its first
+        call. Uses a position that is decided at once, so the table is not touched."""
+        if self.height < 4:
+            return
+        state = Connect4State.parse("12" * 3, self.width, self.height)  # 3 stacked: a win next
+        k = self.kernel
+        work = self._start_call()
+        k.solve(state.current, state.mask, state.ply, False, self._tt, self._geo, work)
+        k.at_most(state.current, state.mask, state.ply, 0, self._tt, self._geo, work)
+        self.solve_batch([(state.current, state.mask, state.ply)], fresh=False)
+        k.mirror(state.current + state.mask, self.width, self.height)
+        k.has_alignment(state.current, self.height)
+        k.canonical(state.current + state.mask, state.ply, self.width, self.height, 0)
 
     # -- table --------------------------------------------------------------------------------
 
@@ -500,7 +523,87 @@ class Connect4Solver:
         self.kernel.solve_many(
             currents, masks, plies, weak, fresh, self._tt, self._geo, self._work, scores, nodes
         )
+        self.nodes += int(sum(nodes))
+        self._check_budget()
         return [int(s) for s in scores], [int(x) for x in nodes]
+
+    def solve_many(
+        self, positions: Sequence[Position], *, weak: bool = False, best_moves: bool = False
+    ) -> list[Connect4Result]:
+        """Solve many positions: the book and finished games answer first, and every other
+        position is searched in one kernel call, with no Python between two positions.
+
+        The table is kept between the positions, as for :meth:`solve`. Each result's ``nodes``
+        are its own; its ``elapsed`` is the batch's time spread evenly over the positions (a
+        position's own time needs :meth:`solve`). A position that does not parse, or is not of
+        this board size, raises before anything is solved."""
+        started = time.perf_counter()
+        states = [self.position(p) for p in positions]
+        results: list[Connect4Result | None] = [None] * len(states)
+        searched: list[int] = []
+        for i, state in enumerate(states):
+            over = _over(state)
+            if over is not None:
+                results[i] = Connect4Result(
+                    state.notation(), state.ply, over if not weak else (over > 0) - (over < 0),
+                    weak, (), 0, 0.0, False, True, state.winner, self.width, self.height,
+                )  # fmt: skip
+                continue
+            booked = self.book_score(state.current, state.mask)
+            if booked is None:
+                searched.append(i)
+                continue
+            if weak:
+                booked = (booked > 0) - (booked < 0)
+            results[i] = Connect4Result(
+                state.notation(), state.ply, booked, weak, (), 0, 0.0, True, False, None,
+                self.width, self.height,
+            )  # fmt: skip
+        if searched:
+            scores, nodes = self.solve_batch(
+                [(states[i].current, states[i].mask, states[i].ply) for i in searched],
+                weak=weak,
+                fresh=False,
+            )
+            for i, score, count in zip(searched, scores, nodes, strict=True):
+                results[i] = Connect4Result(
+                    states[i].notation(), states[i].ply, score, weak, (), count, 0.0, False,
+                    False, None, self.width, self.height,
+                )  # fmt: skip
+        done = [r for r in results if r is not None]
+        if best_moves:
+            done = [
+                r if r.over else _with_moves(r, *self._best_moves(states[i], r.score, weak))
+                for i, r in enumerate(done)
+            ]
+        share = (time.perf_counter() - started) / len(done) if done else 0.0
+        return [_with_elapsed(r, share) for r in done]
+
+
+def _with_moves(result: Connect4Result, moves: tuple[int, ...], nodes: int) -> Connect4Result:
+    return dataclasses.replace(result, best_moves=moves, nodes=result.nodes + nodes)
+
+
+def _with_elapsed(result: Connect4Result, elapsed: float) -> Connect4Result:
+    return dataclasses.replace(result, elapsed=elapsed)
+
+
+def _table_array(words: int) -> Any:
+    """A zeroed int64 array of ``words`` for the transposition table.
+
+    On Linux it is an anonymous mapping advised to use transparent huge pages: the table is
+    probed at random, and with 2 MiB pages both its first touch (32 page faults for 64 MiB
+    instead of 16,384) and the TLB misses of every probe are cheaper. Elsewhere, ``numpy.zeros``.
+    """
+    import numpy as np
+
+    advice = getattr(mmap, "MADV_HUGEPAGE", None)
+    if advice is None or not hasattr(mmap, "MAP_ANONYMOUS"):
+        return np.zeros(words, dtype=np.int64)
+    buffer = mmap.mmap(-1, words * 8, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    with contextlib.suppress(OSError):  # without transparent huge pages: small pages
+        buffer.madvise(advice)
+    return np.frombuffer(buffer, dtype=np.int64)
 
 
 def _over(state: Connect4State) -> int | None:

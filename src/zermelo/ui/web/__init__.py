@@ -12,7 +12,7 @@ import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -127,7 +127,7 @@ class Guard:
         try:
             await self.app(scope, receive, send_guarded)
         except ClientDisconnect:
-            _log.info("%s %s: the client went away mid-request", scope["method"], scope["path"])
+            _log.warning("%s %s: the client went away mid-request", scope["method"], scope["path"])
 
 
 _GUARDED_NAMES = frozenset(name for name, _ in _RAW_SECURITY_HEADERS) | {
@@ -152,7 +152,9 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
         except ZermeloError as error:
             return error_response(error)
         except ClientDisconnect:
-            _log.info("%s %s: the client went away mid-request", request.method, request.url.path)
+            _log.warning(
+                "%s %s: the client went away mid-request", request.method, request.url.path
+            )
             return Response(status_code=400)
         except Exception:
             _log.exception("unexpected error in %s", request.url.path)
@@ -218,15 +220,21 @@ def create_app(
     warm_up: bool = False,
     host: str = "127.0.0.1",
     allowed_hosts: Iterable[str] = (),
+    games: Sequence[str] = (),
 ) -> Starlette:
     """The web application: the page at ``/``, the API docs at ``/api``, the API under ``/api/``.
 
     Requests must name this server in their ``Host`` header: the loopback names, ``host`` or one
     of ``allowed_hosts``. ``warm_up`` starts the search processes and loads the Connect Four
     solver at startup, so that the first moves do not pay for it (``zermelo serve`` does; tests
-    do not need to)."""
+    do not need to). ``games`` adds games that no list holds to the page's list
+    (``openspiel:breakthrough``); they are checked here, so that a bad name stops the server
+    before it starts."""
+    from zermelo.ui.web.adapters import available_games
+
+    available_games(games)
     lanes = lanes or Lanes()
-    api = Api(lanes)
+    api = Api(lanes, games)
     routes: list[Any] = [
         Route("/", _page("index.html")),
         Route("/api", _page("api.html")),
@@ -339,8 +347,9 @@ def serve(
     *,
     allowed_hosts: Iterable[str] = (),
     log_level: str = "warning",
+    games: Sequence[str] = (),
 ) -> None:
-    """Run the application with uvicorn until interrupted."""
+    """Run the application with uvicorn until interrupted; ``games`` as in :func:`create_app`."""
     lanes = Lanes()
-    app = create_app(lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts)
+    app = create_app(lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts, games=games)
     _Server(server_config(app, host, port, log_level=log_level), lanes).run()

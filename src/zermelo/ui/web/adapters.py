@@ -373,6 +373,12 @@ def web_engines() -> list[Any]:
     return engines
 
 
-def available_games() -> list[str]:
-    """Every game that loads (built-in ones first, then plugins)."""
-    return [spec.name for spec in all_games()]
+def available_games(extra: Sequence[str] = ()) -> list[str]:
+    """Every game that loads (built-in ones first, then plugins), then the ``extra`` games asked
+    for by name (``openspiel:breakthrough``), which no list holds."""
+    names = [spec.name for spec in all_games()]
+    for name in extra:
+        registered = get_game(name).name
+        if registered not in names:
+            names.append(registered)
+    return names

@@ -24,6 +24,7 @@ import functools
 import json
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -313,9 +314,13 @@ def load_game(data: dict[str, Any]) -> Game:
     return Game(adapter, start, tuple(moves), tuple(states))
 
 
+MAX_MOVE_TEXT = 80
+"""Longest move text accepted: OpenSpiel's amazons writes a move in about 45 characters."""
+
+
 def _play_text(state: Any, text: Any, index: int | None = None) -> tuple[Any, Any]:
     where = "" if index is None else f" (move {index + 1})"
-    if not isinstance(text, str) or len(text) > 16:
+    if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         raise ParseError(f"move {str(text)[:20]!r}{where}: expected a move in the game's notation")
     move = state.parse_move(text)
     if state.is_terminal():
@@ -529,12 +534,13 @@ def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
 class Api:
     """The endpoints, sharing one :class:`Lanes`."""
 
-    def __init__(self, lanes: Lanes | None = None) -> None:
+    def __init__(self, lanes: Lanes | None = None, games: Sequence[str] = ()) -> None:
         self.lanes = lanes or Lanes()
+        self.extra_games = tuple(games)
 
     def games_json(self) -> dict[str, Any]:
         games = []
-        for name in available_games():
+        for name in available_games(self.extra_games):
             adapter = adapter_for(name)
             spec = adapter.spec
             games.append(

@@ -1,0 +1,547 @@
+"""OpenSpiel games as zermelo states.
+
+Any OpenSpiel game that is two-player, zero-sum, sequential, deterministic and of perfect
+information fits the :class:`~zermelo.core.state.State` protocol, so zermelo's alpha-beta, MCTS,
+levels, arena and front ends run on it. :func:`load` checks the game type's fields and refuses a
+game that misses one, naming what is missing.
+
+Turns and moves
+    zermelo's search is negamax: the sides alternate. Most OpenSpiel games alternate action by
+    action, and there a move is one OpenSpiel action (an ``int``). Some split a turn into several
+    actions of the same player (amazons: the queen's start, its end, the arrow; checkers: the hops
+    of a multiple jump). There a move is the tuple of actions up to the next change of player,
+    and :meth:`OpenSpielState.legal_moves` lists every such tuple.
+
+Notation
+    A move is written with OpenSpiel's action strings (``"x(1,1)"``, ``"a2a3"``; the actions of a
+    compound move joined by ``"; "``); :meth:`~OpenSpielState.parse_move` also takes the action
+    numbers. A position is the game's history of actions, numbers separated by spaces (``""`` for
+    the start); :func:`OpenSpielGame.parse` reads it back, action strings allowed too.
+
+Keys and values
+    The transposition key is the side to move, the move number and OpenSpiel's observation string
+    (the whole position in a perfect-information game), or the state's string where the game has
+    no observation string. There is no heuristic evaluation: alpha-beta reads to the end (or stops
+    at its time or node budget, calling unread leaves unknown), and MCTS plays out. The winner is
+    the player with the positive return.
+
+Players
+    :attr:`Player.FIRST` is the OpenSpiel player who moves in the initial state (white in chess is
+    OpenSpiel's player 1, and it is zermelo's first player).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Hashable
+from typing import Any, Final
+
+from zermelo.core.errors import (
+    BudgetError,
+    IllegalMoveError,
+    InvalidPositionError,
+    ParseError,
+    UnknownGameError,
+    ZermeloError,
+)
+from zermelo.core.record import GameSpec, Grid, Ref
+from zermelo.core.state import Player
+from zermelo.interop import require
+from zermelo.search.alphabeta import alphabeta
+from zermelo.search.mcts import Mcts
+from zermelo.search.table import TranspositionTable
+
+__all__ = [
+    "PREFIX",
+    "NotSupportedError",
+    "OpenSpielGame",
+    "OpenSpielState",
+    "SolveOrMctsAgent",
+    "fitting_games",
+    "load",
+    "missing_properties",
+    "openspiel_spec",
+    "pyspiel",
+]
+
+PREFIX: Final = "openspiel:"
+"""Registry names of wrapped games start with this: ``openspiel:NAME[(params)]``."""
+
+MAX_COMPOUND_MOVES: Final = 100_000
+"""At most this many moves are listed for one turn made of several actions."""
+
+MAX_SIZE: Final = 1_000_000
+"""At most this many distinct actions, and actions in one game (parameters can ask for more)."""
+
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_NAME = re.compile(r"^[a-z][a-z0-9_]*(\(.*\))?$")
+
+
+def pyspiel() -> Any:
+    """The ``pyspiel`` module, or :class:`~zermelo.interop.MissingExtraError`."""
+    return require("pyspiel", "openspiel", "an OpenSpiel game")
+
+
+class NotSupportedError(ZermeloError):
+    """An OpenSpiel game outside the class zermelo's search handles."""
+
+
+def missing_properties(game: Any) -> list[str]:
+    """What keeps the OpenSpiel ``game`` out of the class zermelo searches (empty: it fits)."""
+    spiel = pyspiel()
+    kind = game.get_type()
+    missing = []
+    if game.num_players() != 2:
+        missing.append(f"two players (it has {game.num_players()})")
+    if kind.utility != spiel.GameType.Utility.ZERO_SUM:
+        missing.append(f"zero-sum utility (it is {kind.utility.name.lower()})")
+    if kind.dynamics != spiel.GameType.Dynamics.SEQUENTIAL:
+        missing.append(f"sequential moves (it has {kind.dynamics.name.lower()} moves)")
+    if kind.chance_mode != spiel.GameType.ChanceMode.DETERMINISTIC:
+        missing.append(f"no chance (it is {kind.chance_mode.name.lower()})")
+    if kind.information != spiel.GameType.Information.PERFECT_INFORMATION:
+        missing.append(f"perfect information (it has {kind.information.name.lower()})")
+    return missing
+
+
+class OpenSpielGame:
+    """One loaded OpenSpiel game that fits: builds and parses its states."""
+
+    def __init__(self, game: Any, name: str) -> None:
+        self.game = game
+        self.name = name
+        kind = game.get_type()
+        self.title: str = kind.long_name
+        self.observes: bool = bool(kind.provides_observation_string)
+        start = game.new_initial_state()
+        self.first_id: int = start.current_player()
+        self.sides = {self.first_id: Player.FIRST, 1 - self.first_id: Player.SECOND}
+
+    def new(self, first: Player = Player.FIRST) -> OpenSpielState:
+        """The initial state. OpenSpiel's rules fix who starts, so ``first`` must be FIRST."""
+        if Player(first) is not Player.FIRST:
+            raise InvalidPositionError(
+                f"in {self.name} the rules say who moves first; it cannot be the second player"
+            )
+        return OpenSpielState(self, self.game.new_initial_state(), ())
+
+    def parse(self, text: str) -> OpenSpielState:
+        """A position from its history of actions (numbers or action strings, space-separated).
+
+        Action strings that contain spaces are not readable here; write their numbers."""
+        if not isinstance(text, str):
+            raise ParseError(f"position {text!r}: expected the actions played, separated by spaces")
+        state = self.new()
+        for token in text.split():
+            if state.is_terminal():
+                raise IllegalMoveError(
+                    f"position {text!r}: the game is over before {token!r}; "
+                    "expected no more actions"
+                )
+            action = state._parse_action(token, text)
+            state = state._apply_actions((action,))
+        return state
+
+    def side_of(self, player_id: int) -> Player:
+        return Player.FIRST if player_id == self.first_id else Player.SECOND
+
+    def id_of(self, side: Player) -> int:
+        return self.first_id if side is Player.FIRST else 1 - self.first_id
+
+    def __repr__(self) -> str:
+        return f"OpenSpielGame({self.name!r})"
+
+
+class OpenSpielState:
+    """An OpenSpiel state at the start of a turn, as an immutable zermelo state.
+
+    ``history`` is the tuple of actions played from the start. The wrapped ``pyspiel.State`` is
+    never changed once wrapped: :meth:`play` works on a clone.
+    """
+
+    __slots__ = ("_children", "_key", "_moves", "_side", "_terminal", "game", "history", "spiel")
+
+    def __init__(
+        self,
+        game: OpenSpielGame,
+        spiel_state: Any,
+        history: tuple[int, ...],
+        side: Player = Player.FIRST,
+    ) -> None:
+        self.game = game
+        self.spiel = spiel_state
+        self.history = history
+        self._terminal: bool = spiel_state.is_terminal()
+        self._side = side if self._terminal else game.sides[spiel_state.current_player()]
+        self._key: Hashable | None = None
+        self._moves: list[Any] | None = None
+        # The states after single actions, made while listing the moves; never changed, so they
+        # are shared with the states that play() makes from them.
+        self._children: dict[int, Any] = {}
+
+    # -- the State protocol -----------------------------------------------------------------
+
+    @property
+    def to_move(self) -> Player:
+        return self._side
+
+    @property
+    def winner(self) -> Player | None:
+        if not self._terminal:
+            return None
+        returns = self.spiel.returns()
+        first = returns[self.game.first_id]
+        if first > 0:
+            return Player.FIRST
+        if first < 0:
+            return Player.SECOND
+        return None
+
+    @property
+    def ply(self) -> int:
+        return int(self.spiel.move_number())
+
+    def is_terminal(self) -> bool:
+        return self._terminal
+
+    def legal_moves(self) -> list[Any]:
+        if self._moves is None:
+            self._moves = self._list_moves()
+        return self._moves
+
+    def play(self, move: Any) -> OpenSpielState:
+        if self._terminal:
+            raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
+        if move not in self.legal_moves():
+            raise IllegalMoveError(
+                f"{self._describe(move)} is not a legal move here; expected one of "
+                f"{self._some_moves()}"
+            )
+        child = self._children.get(move) if isinstance(move, int) else None
+        if child is not None:
+            return OpenSpielState(self.game, child, (*self.history, move), self._side.opponent)
+        actions = move if isinstance(move, tuple) else (move,)
+        return self._apply_actions(actions)
+
+    def key(self) -> Hashable:
+        if self._key is None:
+            spiel = self.spiel
+            if self.game.observes and not self._terminal:
+                text = spiel.observation_string(spiel.current_player())
+            else:
+                text = str(spiel)
+            self._key = (int(self._side), spiel.move_number(), text)
+        return self._key
+
+    def notation(self) -> str:
+        return " ".join(str(action) for action in self.history)
+
+    def parse_move(self, text: str) -> Any:
+        if not isinstance(text, str) or not text.strip():
+            raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
+        wanted = _normal(text)
+        for move in self.legal_moves():
+            if _normal(self.format_move(move)) == wanted:
+                return move
+        numbers = re.split(r"[\s,;]+", text.strip())
+        if all(_NUMBER.fullmatch(n) for n in numbers):
+            actions = tuple(int(n) for n in numbers)
+            if len(actions) == 1 and actions not in self.legal_moves():
+                return actions[0]
+            return actions
+        raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
+
+    def format_move(self, move: Any) -> str:
+        """``move`` in OpenSpiel's words: a move of this position, or the move that led to it
+        (front ends name the last move from the position after it)."""
+        actions = move if isinstance(move, tuple) else (move,)
+        if self._terminal or actions[0] not in self.spiel.legal_actions():
+            k = len(actions)
+            if k <= len(self.history) and self.history[-k:] == actions:
+                before = self.game.new()._apply_actions(self.history[:-k])
+                return before.format_move(move)
+            return " ".join(str(action) for action in actions)
+        state = self.spiel.clone()
+        words = []
+        for action in actions:
+            words.append(state.action_to_string(state.current_player(), action))
+            state.apply_action(action)
+        return "; ".join(words)
+
+    # -- more -------------------------------------------------------------------------------
+
+    def render(self) -> str:
+        """OpenSpiel's drawing of the position (its ``str``)."""
+        return str(self.spiel)
+
+    def returns(self) -> tuple[float, float]:
+        """OpenSpiel's returns of the first and the second player (0, 0 before the end)."""
+        values = self.spiel.returns()
+        first = self.game.first_id
+        return float(values[first]), float(values[1 - first])
+
+    def __hash__(self) -> int:
+        return hash((self.game.name, self.history))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, OpenSpielState):
+            return NotImplemented
+        return self.game.name == other.game.name and self.history == other.history
+
+    def __repr__(self) -> str:
+        return f"OpenSpielState({self.game.name!r}, {self.notation()!r})"
+
+    def __getstate__(self) -> tuple[str, tuple[int, ...]]:
+        return self.game.name, self.history
+
+    def __setstate__(self, data: tuple[str, tuple[int, ...]]) -> None:
+        name, history = data
+        state = load(name).new()._apply_actions(history) if history else load(name).new()
+        for slot in OpenSpielState.__slots__:
+            setattr(self, slot, getattr(state, slot))
+
+    # -- inside -----------------------------------------------------------------------------
+
+    def _apply_actions(self, actions: tuple[int, ...]) -> OpenSpielState:
+        child = self.spiel.clone()
+        for action in actions:
+            child.apply_action(action)
+        mover = self._side
+        return OpenSpielState(self.game, child, self.history + actions, mover.opponent)
+
+    def _list_moves(self) -> list[Any]:
+        spiel = self.spiel
+        if self._terminal:
+            return []
+        player = spiel.current_player()
+        moves: list[Any] = []
+        inside: list[tuple[Any, tuple[int, ...]]] = []
+        children = self._children
+        for action in spiel.legal_actions():
+            child = spiel.child(action)
+            if child.is_terminal() or child.current_player() != player:
+                moves.append(action)
+                children[action] = child
+            else:
+                inside.append((child, (action,)))
+        if inside:
+            children.clear()
+            # One kind of move per list (so that it sorts): single actions become 1-tuples.
+            moves = [(m,) for m in moves]
+            moves.extend(self._whole_turns(player, inside))
+        return moves
+
+    def _whole_turns(
+        self, player: int, frontier: list[tuple[Any, tuple[int, ...]]]
+    ) -> list[tuple[int, ...]]:
+        """The shortest action sequences of ``player`` from ``frontier`` to each distinct position
+        where the turn ends (breadth first; a turn that can wander, like a cursor, ends too)."""
+        seen = {str(state) for state, _ in frontier}
+        ends: set[str] = set()
+        moves: list[tuple[int, ...]] = []
+        while frontier:
+            following: list[tuple[Any, tuple[int, ...]]] = []
+            for state, prefix in frontier:
+                for action in state.legal_actions():
+                    child = state.child(action)
+                    text = str(child)
+                    actions = (*prefix, action)
+                    if child.is_terminal() or child.current_player() != player:
+                        if text not in ends:
+                            ends.add(text)
+                            moves.append(actions)
+                    elif text not in seen:
+                        seen.add(text)
+                        following.append((child, actions))
+                    if len(moves) + len(seen) > MAX_COMPOUND_MOVES:
+                        raise NotSupportedError(
+                            f"{self.game.name}: one turn reaches more than "
+                            f"{MAX_COMPOUND_MOVES} positions; expected fewer"
+                        )
+            frontier = following
+        return moves
+
+    def _parse_action(self, token: str, text: str) -> int:
+        """One action of the history ``text``: a number or an action string of the player."""
+        spiel = self.spiel
+        legal = spiel.legal_actions()
+        if _NUMBER.fullmatch(token):
+            action = int(token)
+            if action not in legal:
+                raise IllegalMoveError(
+                    f"position {text!r}: action {action} is not legal after "
+                    f"{self.notation()!r}; expected one of {legal[:20]}"
+                )
+            return action
+        wanted = _normal(token)
+        for action in legal:
+            if _normal(spiel.action_to_string(spiel.current_player(), action)) == wanted:
+                return int(action)
+        raise ParseError(
+            f"position {text!r}: {token!r} is not a legal action after {self.notation()!r}; "
+            "expected action numbers or action strings separated by spaces"
+        )
+
+    def _describe(self, move: Any) -> str:
+        return f"move {move!r}"
+
+    def _some_moves(self, limit: int = 12) -> str:
+        words = [self.format_move(m) for m in self.legal_moves()[:limit]]
+        more = len(self.legal_moves()) - len(words)
+        return ", ".join(words) + (f" (and {more} more)" if more > 0 else "")
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+_LOADED: dict[str, OpenSpielGame] = {}
+
+
+def load(name: str) -> OpenSpielGame:
+    """The OpenSpiel game ``name`` (``"hex(board_size=5)"``; ``"openspiel:"`` in front is allowed),
+    checked to fit. Raises :class:`UnknownGameError` or :class:`NotSupportedError`."""
+    spiel = pyspiel()
+    if not isinstance(name, str):
+        raise UnknownGameError(f"OpenSpiel game {name!r}: expected a name such as tic_tac_toe")
+    short = name.strip()
+    if short.lower().startswith(PREFIX):
+        short = short[len(PREFIX) :].strip()
+    if short in _LOADED:
+        return _LOADED[short]
+    if not _NAME.match(short):
+        raise UnknownGameError(
+            f"OpenSpiel game {name!r}: expected NAME or NAME(param=value,...), e.g. hex(board_size=5)"
+        )
+    base = short.split("(", 1)[0]
+    if base not in spiel.registered_names():
+        raise UnknownGameError(
+            f"unknown OpenSpiel game {base!r}: expected a name from pyspiel.registered_names(), "
+            "e.g. tic_tac_toe, connect_four, breakthrough, hex"
+        )
+    try:
+        game = spiel.load_game(short)
+    except spiel.SpielError as error:
+        raise UnknownGameError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
+    _check_size(short, game)
+    missing = missing_properties(game)
+    if missing:
+        raise NotSupportedError(
+            f"OpenSpiel game {short!r} does not fit zermelo's search: it needs "
+            + "; ".join(missing)
+        )
+    wrapped = OpenSpielGame(game, PREFIX + short)
+    _LOADED[short] = wrapped
+    return wrapped
+
+
+def _check_size(name: str, game: Any) -> None:
+    """Refuse parameters that make a game with no move or beyond the size budget."""
+    actions, length = game.num_distinct_actions(), game.max_game_length()
+    if not 0 < actions <= MAX_SIZE or not 0 < length <= MAX_SIZE:
+        raise NotSupportedError(
+            f"OpenSpiel game {name!r} has {actions} distinct actions and games of up to "
+            f"{length} actions: expected from 1 to {MAX_SIZE} of each"
+        )
+
+
+def _first_line(error: BaseException) -> str:
+    lines = str(error).strip().splitlines()
+    return lines[-1] if lines else type(error).__name__
+
+
+def fitting_games() -> list[str]:
+    """Names of the registered OpenSpiel games that fit, loaded with default parameters."""
+    spiel = pyspiel()
+    names = []
+    for kind in spiel.registered_games():
+        if not kind.default_loadable:
+            continue
+        try:
+            game = spiel.load_game(kind.short_name)
+        except spiel.SpielError:
+            continue
+        if not missing_properties(game):
+            names.append(kind.short_name)
+    return sorted(names)
+
+
+class SolveOrMctsAgent:
+    """The ``hard`` level of a wrapped game: alpha-beta within ``node_limit`` nodes and a quarter
+    of the move's time, played when it proves the value; otherwise MCTS for the rest of
+    ``time_limit`` seconds (or ``iterations``). Without an evaluation an unfinished alpha-beta
+    knows only the wins and losses it saw, which MCTS weighs better."""
+
+    def __init__(
+        self,
+        *,
+        node_limit: int = 20_000,
+        time_limit: float | None = None,
+        iterations: int | None = None,
+        seed: int | None = None,
+        name: str = "hard",
+    ) -> None:
+        if time_limit is None and iterations is None:
+            time_limit = 1.0
+        if time_limit is not None and not time_limit > 0:
+            raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        self.iterations = iterations
+        self.name = name
+        self.table = TranspositionTable()
+        self.search = Mcts(rng=random.Random(seed))
+        self.last: Any = None
+
+    def choose(self, state: Any) -> Any:
+        if state.is_terminal():
+            raise IllegalMoveError("the game is over; there is no move to choose")
+        started = time.perf_counter()
+        solving = None if self.time_limit is None else self.time_limit / 4
+        result = alphabeta(state, node_limit=self.node_limit, time_limit=solving, table=self.table)
+        if result.exact:
+            self.last = result
+            return result.move
+        left = None
+        if self.time_limit is not None:
+            left = max(self.time_limit - (time.perf_counter() - started), 0.001)
+        self.last = self.search.search(state, iterations=self.iterations, time_limit=left)
+        return self.last.move
+
+
+def hard_level(seed: int | None, time_limit: float | None) -> SolveOrMctsAgent:
+    """The ``hard`` level of every wrapped game (the record's level factory)."""
+    return SolveOrMctsAgent(time_limit=time_limit, seed=seed, name="hard")
+
+
+def grid(state: OpenSpielState) -> Grid:
+    """The generic board of a wrapped game: OpenSpiel's drawing, one character a cell; no cell
+    stands for a move, so front ends offer the legal moves beside it."""
+    lines = state.render().splitlines() or [""]
+    width = max(len(line) for line in lines)
+    return Grid.of([list(line.ljust(width)) for line in lines])
+
+
+def openspiel_spec(name: str) -> GameSpec:
+    """The record of ``openspiel:NAME[(params)]``, the hook of
+    :func:`zermelo.games.registry.get_game`: MCTS for the easy and medium levels, solve-or-MCTS
+    for hard (:class:`SolveOrMctsAgent`), the generic grid board drawn from OpenSpiel's text."""
+    wrapped = load(name)
+    return GameSpec(
+        name=wrapped.name,
+        title=wrapped.title,
+        new=wrapped.new,
+        parse=wrapped.parse,
+        first_mover=Player.FIRST,
+        default_time=1.0,
+        levels={
+            "easy": "mcts:iterations=50",
+            "medium": "mcts:iterations=400",
+            "hard": Ref("zermelo.interop.openspiel:hard_level"),
+        },
+        board="grid",
+        grid=grid,
+        notation="OpenSpiel's action strings, or the action numbers",
+    )

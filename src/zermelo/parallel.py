@@ -1,0 +1,399 @@
+"""Parallel work over a local process pool or a Dask cluster, behind one small interface.
+
+Tournaments, batch solving and opening-book building hand their work here as *tasks*: a key (a
+string that names the task in the job) and the arguments of a picklable module-level function.
+:func:`run_job` runs the tasks that are not done yet, hands each result to a callback as it
+arrives, and appends it to a :class:`ResultStore` (one JSON line per result, flushed at once), so
+that a job stopped at any point resumes where it was: rerunning it skips the keys already stored,
+and a key is never stored twice.
+
+Where the work runs is an :class:`Executor`, from :func:`open_executor`:
+
+- no cluster: a local process pool (``concurrent.futures``) of ``jobs`` processes, or the calling
+  process itself for one job. A pool whose worker dies is rebuilt and its unfinished tasks are
+  submitted again.
+- ``local`` or ``local:N``: a Dask cluster of N worker processes on this machine, started for the
+  job and stopped after it.
+- an address such as ``tcp://10.0.0.5:8786``: the Dask scheduler of an existing cluster. The
+  scheduler gives the tasks of a lost worker to the others.
+
+This is the only module that imports Dask (``pip install 'zermelo[cluster]'``), and only when a
+cluster is asked for. Workers keep warm state between tasks: the task functions cache what they
+build per process (a compiled kernel, a transposition table), and ``warm_up`` runs once in each
+worker before the first task (a pool initializer, or ``Client.run`` on the Dask workers).
+
+The results of a job do not depend on where or in which order its tasks ran: a task's result is
+a function of its arguments (seeds included), and :func:`run_job` returns them by key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zermelo.core.errors import ZermeloError
+
+__all__ = [
+    "ClusterError",
+    "ClusterSpec",
+    "DaskExecutor",
+    "Executor",
+    "LocalExecutor",
+    "ResultStore",
+    "open_executor",
+    "parse_cluster",
+    "run_job",
+]
+
+Task = tuple[Any, ...]
+"""The positional arguments of one call of a job's function."""
+
+_LOCAL = re.compile(r"local(?::(\d+))?")
+_ADDRESS = re.compile(r"(?:(tcp|tls|inproc|ucx|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+:\d{1,5}")
+_POOL_RESTARTS = 3
+_CLOSE_TIMEOUT = 5.0
+
+
+class ClusterError(ZermeloError):
+    """A cluster that cannot be used: a bad ``--cluster`` value, Dask missing, or no scheduler."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSpec:
+    """Where a job runs: ``kind`` is ``"pool"`` (local processes), ``"local"`` (a Dask cluster
+    started on this machine) or ``"address"`` (an existing Dask scheduler)."""
+
+    kind: str
+    workers: int | None = None
+    address: str | None = None
+
+    def describe(self) -> str:
+        if self.kind == "address":
+            return f"Dask scheduler {self.address}"
+        if self.kind == "local":
+            return f"local Dask cluster of {self.workers} workers"
+        return f"local process pool of {self.workers} processes"
+
+
+def parse_cluster(text: str | None, jobs: int | None = None) -> ClusterSpec:
+    """The spec of a ``--cluster`` value: ``None`` (a local pool of ``jobs`` processes, default
+    the CPU count), ``local``, ``local:N`` or a scheduler address (``tcp://host:8786``,
+    ``host:8786``). Anything else raises :class:`ClusterError` quoting it."""
+    cpus = os.cpu_count() or 1
+    if jobs is not None and jobs < 1:
+        raise ClusterError(f"jobs must be at least 1, got {jobs}")
+    if text is None:
+        return ClusterSpec("pool", jobs or cpus)
+    value = text.strip()
+    local = _LOCAL.fullmatch(value)
+    if local:
+        workers = int(local.group(1)) if local.group(1) else (jobs or cpus)
+        if not 1 <= workers <= 1024:
+            raise ClusterError(f"--cluster {text!r}: local:N needs N from 1 to 1024")
+        return ClusterSpec("local", workers)
+    if _ADDRESS.fullmatch(value):
+        address = value if "://" in value else f"tcp://{value}"
+        return ClusterSpec("address", None, address)
+    raise ClusterError(
+        f"--cluster {text!r}: expected 'local', 'local:N' or a scheduler address such as "
+        "'tcp://10.0.0.5:8786'"
+    )
+
+
+class Executor:
+    """Runs calls of one function over many tasks, yielding ``(key, result)`` as they finish."""
+
+    workers: int = 1
+
+    def run(
+        self, function: Callable[..., Any], tasks: Mapping[str, Task]
+    ) -> Iterator[tuple[str, Any]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the workers."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class LocalExecutor(Executor):
+    """A pool of ``workers`` local processes (``1``: the calling process, in key order)."""
+
+    def __init__(self, workers: int = 1, warm_up: Callable[[], None] | None = None) -> None:
+        if workers < 1:
+            raise ClusterError(f"workers must be at least 1, got {workers}")
+        self.workers = workers
+        self._warm_up = warm_up
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _open_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=self._warm_up)
+        return self._pool
+
+    def run(
+        self, function: Callable[..., Any], tasks: Mapping[str, Task]
+    ) -> Iterator[tuple[str, Any]]:
+        if self.workers == 1 or len(tasks) <= 1:
+            if self._warm_up is not None:
+                self._warm_up()
+                self._warm_up = None
+            for key, arguments in tasks.items():
+                yield key, function(*arguments)
+            return
+        left = dict(tasks)
+        restarts = 0
+        while left:
+            pool = self._open_pool()
+            futures: dict[Future[Any], str] = {
+                pool.submit(function, *arguments): key for key, arguments in left.items()
+            }
+            try:
+                pending = set(futures)
+                while pending:
+                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        key = futures[future]
+                        result = future.result()
+                        del left[key]
+                        yield key, result
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start a new pool for what is left.
+                restarts += 1
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                if restarts > _POOL_RESTARTS:
+                    raise ClusterError(
+                        f"the local pool lost a worker {restarts} times; {len(left)} tasks left"
+                    ) from None
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class DaskExecutor(Executor):
+    """Tasks on a Dask cluster: an existing scheduler's, or a local one started here.
+
+    Each task is submitted with a key naming the job and the task, and retried on errors; the
+    scheduler itself moves the tasks of a lost worker to the others (up to its
+    ``allowed-failures``)."""
+
+    def __init__(
+        self,
+        spec: ClusterSpec,
+        warm_up: Callable[[], None] | None = None,
+        *,
+        retries: int = 2,
+        timeout: float = 30.0,
+    ) -> None:
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ClusterError("--cluster needs Dask: pip install 'zermelo[cluster]'") from None
+        self._cluster: Any = None
+        self._retries = retries
+        try:
+            if spec.kind == "local":
+                self._cluster = LocalCluster(
+                    n_workers=spec.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",  # a free port: never a clash with another cluster
+                    silence_logs=40,
+                )
+                self.client: Any = Client(self._cluster, timeout=timeout)
+            elif spec.kind == "address":
+                self.client = Client(spec.address, timeout=timeout)
+            else:
+                raise ClusterError(f"not a Dask cluster: {spec.describe()}")
+        except (OSError, TimeoutError) as error:
+            self.close()
+            raise ClusterError(
+                f"cannot reach the Dask scheduler {spec.address or 'local'}: {error}"
+            ) from None
+        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        if warm_up is not None:
+            # Warm the workers there now; one that joins later warms up on its first task,
+            # since the task functions cache their state per process.
+            self.client.run(warm_up)
+
+    def run(
+        self, function: Callable[..., Any], tasks: Mapping[str, Task]
+    ) -> Iterator[tuple[str, Any]]:
+        from dask.distributed import as_completed
+
+        name = getattr(function, "__qualname__", "task")
+        futures = {
+            self.client.submit(
+                function, *arguments, key=f"zermelo-{name}-{key}", pure=False,
+                retries=self._retries,
+            ): key
+            for key, arguments in tasks.items()
+        }  # fmt: skip
+        try:
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            # Stopped (Ctrl-C, an error): the unfinished tasks are of no use to anyone.
+            self.client.cancel(list(futures), force=True)
+            raise
+        finally:
+            for future in futures:
+                future.release()
+
+    def close(self) -> None:
+        """Disconnect; a cluster started here is stopped, its workers killed after a few
+        seconds if a task keeps them busy (a compiled search does not stop in the middle)."""
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close(timeout=_CLOSE_TIMEOUT)
+        if self._cluster is not None:
+            cluster, self._cluster = self._cluster, None
+            try:
+                cluster.close(timeout=_CLOSE_TIMEOUT)
+            except Exception:  # a worker that would not stop: kill them all
+                for process in _worker_processes(cluster):
+                    process.kill()
+
+
+def _worker_processes(cluster: Any) -> list[Any]:
+    """The operating-system processes of a local cluster's workers (best effort)."""
+    found = []
+    for nanny in getattr(cluster, "workers", {}).values():
+        process = getattr(getattr(nanny, "process", None), "process", None)
+        inner = getattr(process, "_process", None)
+        if inner is not None:
+            found.append(inner)
+    return found
+
+
+def open_executor(
+    cluster: str | ClusterSpec | None = None,
+    jobs: int | None = None,
+    warm_up: Callable[[], None] | None = None,
+) -> Executor:
+    """The executor for a ``--cluster`` value (see :func:`parse_cluster`)."""
+    spec = cluster if isinstance(cluster, ClusterSpec) else parse_cluster(cluster, jobs)
+    if spec.kind == "pool":
+        return LocalExecutor(spec.workers or 1, warm_up)
+    return DaskExecutor(spec, warm_up)
+
+
+class ResultStore:
+    """Results of a job by key, one JSON line each (``{"key": ..., "value": ...}``).
+
+    Each :meth:`add` is written and flushed before it returns, so a job killed at any moment
+    loses at most the result being written; a torn last line is ignored when the file is read
+    back (and overwritten by the next result). ``meta`` (for example the job's parameters) is the
+    first line: a store written by a different job is refused instead of mixed in."""
+
+    def __init__(self, path: Path, meta: Mapping[str, Any] | None = None) -> None:
+        self.path = path
+        self.meta = dict(meta or {})
+        self.results: dict[str, Any] = {}
+        self._load()
+
+    def _load(self) -> None:
+        if not self.path.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("w", encoding="utf-8") as handle:
+                handle.write(json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+            return
+        good = 0
+        with self.path.open("rb") as handle:
+            raw = handle.read()
+        lines = raw.split(b"\n")
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                good += len(line) + 1
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                if number >= len(lines) - 1:
+                    break  # a torn last line: the job stopped while writing it
+                raise ZermeloError(
+                    f"{self.path}: line {number} is not JSON: {line[:60]!r}"
+                ) from None
+            if number == 1:
+                if not isinstance(entry, dict) or entry.get("meta") != self.meta:
+                    raise ZermeloError(
+                        f"{self.path} holds another job's results ({entry.get('meta')!r}, "
+                        f"expected {self.meta!r}): choose another file or delete it"
+                    )
+            elif isinstance(entry, dict) and "key" in entry:
+                self.results.setdefault(str(entry["key"]), entry.get("value"))
+            good += len(line) + 1
+        if good < len(raw):
+            with self.path.open("r+b") as handle:
+                handle.truncate(good)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.results
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def add(self, key: str, value: Any) -> None:
+        """Store ``value`` for ``key`` (a key already stored is left as it was)."""
+        if key in self.results:
+            return
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"key": key, "value": value}, sort_keys=True) + "\n")
+            handle.flush()
+        self.results[key] = value
+
+
+def run_job(
+    executor: Executor,
+    function: Callable[..., Any],
+    tasks: Mapping[str, Task],
+    *,
+    store: ResultStore | None = None,
+    on_result: Callable[[str, Any, int, int], None] | None = None,
+    encode: Callable[[Any], Any] | None = None,
+    decode: Callable[[Any], Any] | None = None,
+) -> dict[str, Any]:
+    """Run ``function(*tasks[key])`` for every key not in ``store``; return every result by key,
+    in the order of ``tasks``.
+
+    ``on_result(key, result, done, total)`` hears of each new result as it arrives (``done``
+    counts the stored ones too). ``encode`` turns a result into what the store keeps (JSON),
+    ``decode`` turns it back."""
+    results: dict[str, Any] = {}
+    if store is not None:
+        for key in tasks:
+            if key in store:
+                value = store.results[key]
+                results[key] = decode(value) if decode is not None else value
+    pending = {key: arguments for key, arguments in tasks.items() if key not in results}
+    total = len(tasks)
+    for key, result in executor.run(function, pending):
+        if key in results:
+            continue  # a task run twice (a retried worker): count it once
+        results[key] = result
+        if store is not None:
+            store.add(key, encode(result) if encode is not None else result)
+        if on_result is not None:
+            on_result(key, result, len(results), total)
+    missing = [key for key in tasks if key not in results]
+    if missing:
+        raise ClusterError(f"{len(missing)} tasks never finished, the first {missing[0]!r}")
+    return {key: results[key] for key in tasks}

@@ -1,0 +1,199 @@
+"""The UCI protocol, driven by python-chess as a chess GUI would, and fed bad input."""
+
+from __future__ import annotations
+
+import io
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import chess
+import chess.engine
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import english_env
+from zermelo.solvers.chess import ChessEngine
+from zermelo.ui.uci import UciSession, run_uci
+
+
+@pytest.fixture(scope="module")
+def uci_engine() -> Iterator[chess.engine.SimpleEngine]:
+    engine = chess.engine.SimpleEngine.popen_uci(
+        [sys.executable, "-m", "zermelo.ui.uci"], env=english_env(), timeout=180
+    )
+    yield engine
+    engine.quit()
+
+
+def test_identifies_itself_and_its_options(uci_engine: chess.engine.SimpleEngine) -> None:
+    assert uci_engine.id["name"].startswith("zermelo")
+    assert set(uci_engine.options) >= {"Hash", "Level"}
+    assert uci_engine.options["Hash"].max == 4096
+
+
+def test_plays_a_legal_move_after_moves(uci_engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6"):
+        board.push_san(san)
+    result = uci_engine.play(board, chess.engine.Limit(depth=4), info=chess.engine.INFO_ALL)
+    assert result.move in board.legal_moves
+    assert result.info["depth"] == 4
+    assert result.info["nodes"] > 0 and "pv" in result.info and "nps" in result.info
+
+
+def test_reports_mate_scores(uci_engine: chess.engine.SimpleEngine) -> None:
+    info = uci_engine.analyse(
+        chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), chess.engine.Limit(depth=3)
+    )
+    assert info["score"].white() == chess.engine.Mate(1)
+    assert info["pv"][0] == chess.Move.from_uci("d1d8")
+    info = uci_engine.analyse(
+        chess.Board("k7/8/1K6/8/8/8/8/7R b - - 0 1"), chess.engine.Limit(depth=3)
+    )
+    assert info["score"].relative == chess.engine.Mate(-1)
+
+
+def test_fen_position_and_nodes_limit(uci_engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    result = uci_engine.play(board, chess.engine.Limit(nodes=3000), info=chess.engine.INFO_ALL)
+    assert result.move in board.legal_moves
+    assert result.info["nodes"] <= 3000
+
+
+def test_clock_and_movetime_are_kept(uci_engine: chess.engine.SimpleEngine) -> None:
+    board = chess.Board()
+    start = time.perf_counter()
+    result = uci_engine.play(
+        board, chess.engine.Limit(white_clock=1.0, black_clock=1.0, white_inc=0)
+    )
+    assert time.perf_counter() - start < 1.0
+    assert result.move in board.legal_moves
+    start = time.perf_counter()
+    uci_engine.play(board, chess.engine.Limit(time=0.2))
+    assert time.perf_counter() - start < 2.0
+
+
+def test_infinite_analysis_stops_on_request(uci_engine: chess.engine.SimpleEngine) -> None:
+    with uci_engine.analysis(chess.Board()) as analysis:
+        time.sleep(0.3)
+        analysis.stop()
+        best = analysis.wait()
+    assert best.move in chess.Board().legal_moves
+
+
+def test_options_and_new_game(uci_engine: chess.engine.SimpleEngine) -> None:
+    uci_engine.configure({"Hash": 8, "Level": "easy"})
+    result = uci_engine.play(
+        chess.Board(), chess.engine.Limit(depth=10), info=chess.engine.INFO_ALL
+    )
+    assert result.info["depth"] == 1  # easy looks one ply ahead
+    uci_engine.configure({"Level": "hard", "Hash": 16})
+    uci_engine.protocol.send_line("ucinewgame")
+    uci_engine.ping()
+
+
+def _run(lines: list[str]) -> list[str]:
+    output = io.StringIO()
+    run_uci(
+        io.StringIO("".join(line + "\n" for line in lines)), output, lambda: ChessEngine(hash_mb=1)
+    )
+    return output.getvalue().splitlines()
+
+
+def test_bad_input_gets_one_info_string_line_each() -> None:
+    bad = [
+        "position fen not-a-fen",
+        "position startpos moves e2e5",
+        "position sideways",
+        "go depth many",
+        "go wtime",
+        "go sideways 3",
+        "setoption name Hash value lots",
+        "setoption name Level value grandmaster",
+        "setoption name Colour value blue",
+        "setoption Hash",
+        "flip the board",
+    ]
+    output = _run(["uci", *bad, "isready", "quit"])
+    infos = [line for line in output if line.startswith("info string")]
+    assert len(infos) == len(bad)
+    assert "'not-a-fen'" in infos[0]
+    assert "'e2e5'" in infos[1]
+    assert output[-1] == "readyok"
+
+
+def test_streams_session_plays_and_quits() -> None:
+    output = _run(["uci", "isready", "position startpos moves e2e4 e7e5", "go depth 3", "isready"])
+    assert "uciok" in output
+    best = [line for line in output if line.startswith("bestmove")]
+    assert len(best) == 1
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(best[0].split()[1]) in board.legal_moves
+
+
+@pytest.fixture(scope="module")
+def session_output() -> tuple[UciSession, list[str]]:
+    lines: list[str] = []
+    lock = threading.Lock()
+
+    def write(line: str) -> None:
+        with lock:
+            lines.append(line)
+
+    return UciSession(write, lambda: ChessEngine(hash_mb=1)), lines
+
+
+WORDS = st.sampled_from(
+    [
+        "uci",
+        "isready",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "infinite",
+        "stop",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Level",
+        "e2e4",
+        "e7e5",
+        "1",
+        "0",
+        "-5",
+        "99999999999",
+        "8/8/8/8/8/8/8/8",
+        "w",
+        "-",
+        "ucinewgame",
+        "ponderhit",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.one_of(WORDS, st.text(max_size=8)), max_size=8))
+def test_fuzzed_lines_never_break_the_session(
+    session_output: tuple[UciSession, list[str]], words: list[str]
+) -> None:
+    session, lines = session_output
+    line = " ".join(words).replace("\n", " ").replace("\r", " ")
+    if line.split()[:1] == ["go"]:
+        line += " nodes 200"
+    assert session.handle(line) is (line.split()[:1] != ["quit"])
+    session.handle("stop")
+    prefixes = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ")
+    assert all(out.startswith(prefixes) for out in lines)
