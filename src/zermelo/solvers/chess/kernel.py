@@ -44,6 +44,7 @@ import random
 from typing import Any
 
 from zermelo.core.scores import WIN
+from zermelo.solvers._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
 from zermelo.solvers.chess.pesto import (
     EG_TABLES,
     EG_VALUES,
@@ -52,7 +53,6 @@ from zermelo.solvers.chess.pesto import (
     PHASE_TOTAL,
     PHASE_WEIGHTS,
 )
-from zermelo.solvers.connect4._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""

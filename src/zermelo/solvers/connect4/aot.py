@@ -65,7 +65,7 @@ def cache_dir() -> Path:
 
 
 def _module_name() -> str:
-    from zermelo.solvers.connect4._jit import numba_version
+    from zermelo.solvers._jit import numba_version
 
     source = (Path(__file__).parent / "kernel.py").read_bytes()
     facts = [

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from zermelo.solvers._jit import make_jit, numba_available, numba_disabled
 from zermelo.solvers.connect4 import aot
-from zermelo.solvers.connect4._jit import make_jit, numba_available, numba_disabled
 
 _PLAIN = numba_disabled() or bool(globals().get("FORCE_PURE", False))
 _AHEAD = None if _PLAIN else aot.load()

@@ -5,7 +5,7 @@
 source runs as plain Python too, only slower. Setting the environment variable
 ``ZERMELO_NO_NUMBA=1`` forces the plain path even where numba is installed. numba itself is imported
 on the first ``make_jit(True)``: importing it costs about 0.3 s, which a process that loads the
-ahead-of-time kernel (:mod:`.aot`) never pays.
+ahead-of-time Connect Four kernel (:mod:`zermelo.solvers.connect4.aot`) never pays.
 """
 
 from __future__ import annotations
