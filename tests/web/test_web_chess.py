@@ -76,11 +76,8 @@ def test_bad_chess_moves_are_one_clear_error(client: TestClient) -> None:
 @given(
     st.lists(st.text(max_size=8) | st.sampled_from(["e4", "e5", "Nf3", "O-O", "e8=Q"]), max_size=6)
 )
-def test_fuzz_the_chess_endpoints_answer_json(moves: list[str]) -> None:
-    from zermelo.ui.web import create_app
-
-    with TestClient(create_app()) as client:
-        answer = client.post("/api/state", json={"game": "chess", "moves": moves})
+def test_fuzz_the_chess_endpoints_answer_json(client: TestClient, moves: list[str]) -> None:
+    answer = client.post("/api/state", json={"game": "chess", "moves": moves})
     assert answer.status_code in (200, 400, 422), answer.text
     body: Any = answer.json()
     assert ("board" in body) == (answer.status_code == 200)
