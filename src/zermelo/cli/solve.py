@@ -132,13 +132,17 @@ def solve_game(
             move=state.format_move(result.move),
         )
     )
-    solved = result.stats
+    _print_cost(out, result.stats)
+    return 0
+
+
+def _print_cost(out: Console, solved: Any) -> None:
+    """What solving the start position cost: nodes, table hits and seconds."""
     out.print(
         _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
             nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
         )
     )
-    return 0
 
 
 def solve_mnk_board(
@@ -171,12 +175,7 @@ def solve_mnk_board(
             move=solution.move_text,
         )
     )
-    solved = solution.stats
-    out.print(
-        _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
-            nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
-        )
-    )
+    _print_cost(out, solution.stats)
     return 0
 
 
