@@ -12,10 +12,20 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, TypeVar, cast
 
-__all__ = ["NUMBA_AVAILABLE", "numba_available", "numba_disabled", "numba_version"]
+from zermelo.core.errors import InvalidPositionError
+
+__all__ = [
+    "NUMBA_AVAILABLE",
+    "kernel_variant",
+    "numba_available",
+    "numba_disabled",
+    "numba_version",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -73,3 +83,34 @@ def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
 
 NUMBA_AVAILABLE: bool = numba_available()
 """Whether numba is installed (found without importing it)."""
+
+
+_PLAIN_COPIES: dict[str, ModuleType] = {}
+
+
+def kernel_variant(kernel: ModuleType, compiled: bool | None, what: str) -> ModuleType:
+    """``kernel`` (a module whose functions ``make_jit`` compiled when numba is usable) or a
+    plain-Python copy of it.
+
+    ``compiled=None`` takes ``kernel`` itself; ``True`` insists on the compiled functions (an
+    error naming ``what`` when numba is unavailable); ``False`` always gives the plain copy,
+    loaded once from the same source file with ``FORCE_PURE`` set."""
+    is_compiled = bool(getattr(kernel, "COMPILED", False))
+    if compiled and not is_compiled:
+        raise InvalidPositionError(
+            f"the compiled {what} is unavailable: install numba ('zermelo[fast]') and unset "
+            "ZERMELO_NO_NUMBA"
+        )
+    if compiled is None or compiled or not is_compiled:
+        return kernel
+    name = kernel.__name__.rpartition(".")[0] + "._kernel_pure"
+    copy = _PLAIN_COPIES.get(name)
+    if copy is None:
+        spec = importlib.util.spec_from_file_location(name, kernel.__file__)
+        assert spec is not None and spec.loader is not None
+        copy = importlib.util.module_from_spec(spec)
+        copy.__dict__["FORCE_PURE"] = True
+        sys.modules[name] = copy
+        spec.loader.exec_module(copy)
+        _PLAIN_COPIES[name] = copy
+    return copy

@@ -12,8 +12,6 @@ half-moves from the root (negative when the side to move is mated), as in
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -23,9 +21,10 @@ from typing import Any, Final
 
 import chess
 
-from zermelo.core.errors import BudgetError, InvalidPositionError
+from zermelo.core.errors import BudgetError
 from zermelo.core.scores import WIN, describe
 from zermelo.games.chess import board_from_text, move_from_text, termination
+from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.chess import kernel as compiled_kernel
 
 __all__ = [
@@ -56,35 +55,13 @@ LEVELS: Final = {"easy": 1, "medium": 4, "hard": None}
 """Depth caps of the levels: easy looks one ply ahead (plus captures), medium four, hard has no
 cap beyond the time or nodes it is given."""
 
-_PURE_KERNEL: ModuleType | None = None
-
 
 def kernel_module(compiled: bool | None = None) -> ModuleType:
     """The kernel: the compiled module (when numba is usable), or a plain-Python copy of it.
 
     ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
     loaded from the same source file with compilation switched off."""
-    global _PURE_KERNEL
-    if compiled is None or compiled:
-        if compiled and not compiled_kernel.COMPILED:
-            raise InvalidPositionError(
-                "the compiled chess kernel is unavailable: install numba ('zermelo[fast]') and "
-                "unset ZERMELO_NO_NUMBA"
-            )
-        if compiled_kernel.COMPILED or compiled is None:
-            return compiled_kernel
-    if not compiled_kernel.COMPILED:
-        return compiled_kernel
-    if _PURE_KERNEL is None:
-        name = "zermelo.solvers.chess._kernel_pure"
-        spec = importlib.util.spec_from_file_location(name, compiled_kernel.__file__)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        module.__dict__["FORCE_PURE"] = True
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        _PURE_KERNEL = module
-    return _PURE_KERNEL
+    return kernel_variant(compiled_kernel, compiled, "chess kernel")
 
 
 def _array(kernel: ModuleType, size: int, *, floats: bool = False) -> Any:

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib.util
 import mmap
 import random
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from zermelo.core.errors import BudgetError, InvalidPositionError
 from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import SearchResult, SearchStats
+from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
 from zermelo.solvers.connect4.book import load_book
 from zermelo.solvers.connect4.scores import describe_score, score_bounds, to_negamax
@@ -48,36 +47,13 @@ PURE_TABLE_BITS = 20
 COMPILED_SHALLOW = 10
 PURE_SHALLOW = 6
 
-_PURE_KERNEL: ModuleType | None = None
-
 
 def kernel_module(compiled: bool | None = None) -> ModuleType:
     """The kernel: the compiled module (when numba is usable), or a plain-Python copy of it.
 
     ``compiled=None`` takes the compiled one when available; ``False`` always the plain copy,
-    loaded from the same source file with compilation switched off.
-    """
-    global _PURE_KERNEL
-    if compiled is None or compiled:
-        if compiled and not compiled_kernel.COMPILED:
-            raise InvalidPositionError(
-                "the compiled kernel is unavailable: install numba ('zermelo[fast]') and unset "
-                "ZERMELO_NO_NUMBA"
-            )
-        if compiled_kernel.COMPILED or compiled is None:
-            return compiled_kernel
-    if not compiled_kernel.COMPILED:
-        return compiled_kernel
-    if _PURE_KERNEL is None:
-        name = "zermelo.solvers.connect4._kernel_pure"
-        spec = importlib.util.spec_from_file_location(name, compiled_kernel.__file__)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        module.__dict__["FORCE_PURE"] = True
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        _PURE_KERNEL = module
-    return _PURE_KERNEL
+    loaded from the same source file with compilation switched off."""
+    return kernel_variant(compiled_kernel, compiled, "kernel")
 
 
 @dataclass(frozen=True, slots=True)
