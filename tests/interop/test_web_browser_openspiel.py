@@ -1,32 +1,25 @@
+# ruff: noqa: F811 - the browser fixture is imported by name and taken as an argument
 """End-to-end: an OpenSpiel game on the page, its text board played by clicks in headless
 Chromium. Needs what tests/web/test_web_browser.py needs (``scripts/install-browser.sh``)."""
 
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 import uvicorn
+from tests.web.test_web_browser import WAIT_MS, browser, expect  # noqa: F401 - a fixture
 
 from zermelo.ui.web import create_app
 
 pytestmark = pytest.mark.browser
 
 GAME = "openspiel:tic_tac_toe"
-CHROMIUM = Path(os.environ.get("ZERMELO_CHROMIUM", "/usr/bin/chromium"))
-WAIT_MS = 15_000
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
 
 
 @pytest.fixture(scope="module")
@@ -49,26 +42,15 @@ def server() -> Iterator[str]:
 
 
 @pytest.fixture
-def page(server: str) -> Iterator[Any]:
-    if sync_playwright is None:
-        pytest.fail("the playwright package is not installed (pip install zermelo[test])")
-    if not CHROMIUM.exists():
-        # CI installs Chromium (.ci/run): there a missing browser is a failure, never a skip.
-        if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: scripts/install-browser.sh did not install it")
-        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browser.sh")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-        tab = context.new_page()
-        tab.set_default_timeout(WAIT_MS)
-        errors: list[str] = []
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        yield tab
-        browser.close()
-        assert errors == [], errors
+def page(browser: Any, server: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    tab = context.new_page()
+    tab.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    yield tab
+    context.close()
+    assert errors == [], errors
 
 
 def test_an_openspiel_game_is_played_by_clicking_its_moves(page: Any, server: str) -> None:
