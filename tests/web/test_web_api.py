@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -346,6 +347,44 @@ def test_the_fast_lane_refuses_work_beyond_its_queue() -> None:
     assert isinstance(results[0], BusyError)
     assert results[1] == "done"
     assert gate.active == 0
+
+
+def test_the_fast_lane_serves_the_earliest_deadline_first() -> None:
+    gate = FastLane(threads=1, waiting=8)
+    order: list[str] = []
+
+    async def scenario() -> None:
+        started = anyio.Event()
+        release = anyio.Event()
+        token = anyio.lowlevel.current_token()
+
+        def slow() -> None:
+            anyio.from_thread.run_sync(started.set, token=token)
+            anyio.from_thread.run(release.wait, token=token)
+            order.append("first")
+
+        async def queued(name: str, deadline: float | None, cancel: bool = False) -> None:
+            with anyio.CancelScope() as scope:
+                if cancel:
+                    scope.cancel()
+                await gate.run(order.append, name, deadline=deadline)
+
+        now = time.monotonic()
+        async with anyio.create_task_group() as group:
+            group.start_soon(gate.run, slow)
+            with anyio.fail_after(5):
+                await started.wait()
+            group.start_soon(queued, "untimed", None)
+            group.start_soon(queued, "gone", now + 0.01, True)
+            group.start_soon(queued, "later", now + 0.5)
+            group.start_soon(queued, "soon", now + 0.1)
+            await anyio.sleep(0.05)
+            release.set()
+
+    anyio.run(scenario)
+    # Work due first runs first; cancelled work gives its turn away; nothing is left holding a thread.
+    assert order == ["first", "soon", "later", "untimed"]
+    assert gate.active == 0 and gate.running == 0
 
 
 # -- the thinking overlay's numbers ----------------------------------------------------------------

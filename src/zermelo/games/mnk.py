@@ -263,7 +263,9 @@ class MnkState(NamedTuple):
         return None if self.won == _NO_WINNER else Player(self.won)
 
     def is_terminal(self) -> bool:
-        return self.won != _NO_WINNER or (self.x | self.o) == geometry(self.rules).full
+        # Counting stones needs no geometry: a new board size answers without building its tables.
+        rules = self.rules
+        return self.won != _NO_WINNER or (self.x | self.o).bit_count() == rules.width * rules.height
 
     def legal_moves(self) -> list[int]:
         """Every empty point, centre first; empty when the game is over.

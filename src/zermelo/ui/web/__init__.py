@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -57,6 +58,8 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 HEADER_SECONDS = 5.0
 """Longest time a client may take to send a request's headers."""
 MAX_HEADER_BYTES = 16 * 1024
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread of the server holds the interpreter lock before handing it on."""
 
 
 def host_name(value: str) -> str:
@@ -350,6 +353,10 @@ def serve(
     games: Sequence[str] = (),
 ) -> None:
     """Run the application with uvicorn until interrupted; ``games`` as in :func:`create_app`."""
+    # The lanes' threads and the event loop share one interpreter lock; handing it over every
+    # millisecond (Python's default is 5) keeps a request on its clock from waiting long behind
+    # a thread that is drawing or checking other requests.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     lanes = Lanes()
     app = create_app(lanes=lanes, warm_up=True, host=host, allowed_hosts=allowed_hosts, games=games)
     _Server(server_config(app, host, port, log_level=log_level), lanes).run()

@@ -81,8 +81,11 @@ MAX_SEED = 2**32 - 1
 SYMBOLS = {Player.FIRST: "X", Player.SECOND: "O"}
 _log = logging.getLogger("zermelo.web")
 URGENT_THREADS = 16
-MIN_SEARCH = 0.03
-"""A search is not started with less time than this left: the fast lane answers instead."""
+MIN_SEARCH = 0.15
+"""A search is not started with less time than this left: the fast lane answers instead.
+Handing a position to a search process and its answer back costs tens of milliseconds on a
+loaded machine (more when the process must first build the tables of a new board size), so a
+shorter search would mostly spend its budget in transit and overrun it."""
 QUICK_TIME = 0.05
 """Longest the fast lane spends on a degraded answer (each move's static value)."""
 
@@ -211,11 +214,12 @@ class Clock:
     def search_deadline(self) -> float:
         """When a search process that has not answered is stopped: early enough for the fast
         lane's quick answer to follow within :attr:`hard`."""
-        return self.hard - min(QUICK_TIME, 0.05 + 0.1 * self.budget)
+        return self.hard - min(QUICK_TIME + 0.1, 0.05 + 0.1 * self.budget)
 
     def quick_time(self) -> float:
-        """What the quick answer may take of what is left."""
-        return min(QUICK_TIME, max(self.hard - time.monotonic() - 0.03, 0.005))
+        """What the quick answer may take of what is left: at most a third of it, since on a
+        busy machine the threads that turn it into an answer wait their turn too."""
+        return min(QUICK_TIME, max((self.hard - time.monotonic()) / 3, 0.005))
 
     def search_time(self) -> float:
         """What a search may take of what is left: it must have answered by
@@ -599,9 +603,11 @@ class Api:
                 played.append(mine)
             return game, played
 
-        game, played = await self.lanes.fast.run(prepare)
+        game, played = await self.lanes.fast.run(prepare, deadline=clock.hard)
         if not reply or game.state.is_terminal():
-            return JSONResponse(await self.lanes.fast.run(_answer, game, played, None, False))
+            return JSONResponse(
+                await self.lanes.fast.run(_answer, game, played, None, False, deadline=clock.hard)
+            )
         move_text_ai, thinking, degraded = await self._ai_move(game, level, seed, budget, clock)
 
         def finish() -> Any:
@@ -618,12 +624,12 @@ class Api:
         name = game.adapter.name
         fast = self.lanes.fast
         if game.adapter.spec.quick:
-            move, thinking = await fast.run(ai_move, game, level, seed, budget)
+            move, thinking = await fast.run(ai_move, game, level, seed, budget, deadline=clock.hard)
             return state.format_move(move), thinking, False
         alphabeta_only = False
         engine = game.adapter.engine
         if engine is not None and engine.book_choice is not None and level == "hard":
-            booked = await fast.run(engine.book_choice, state, seed)
+            booked = await fast.run(engine.book_choice, state, seed, deadline=clock.hard)
             if booked is not None:
                 return state.format_move(booked.move), _thinking(state, booked), False
             if engine.solver_choice is not None and clock.search_time() >= MIN_SEARCH:
@@ -657,7 +663,7 @@ class Api:
         data = await read_json(request)
         budget = Budget.from_json(data.get("budget"))
         clock = Clock(budget.time)
-        game = await self.lanes.fast.run(load_game, data)
+        game = await self.lanes.fast.run(load_game, data, deadline=clock.hard)
         result, degraded = await self._analysis(game, budget, clock)
         result["position"] = game.state.notation()
         result["to_move"] = SYMBOLS[game.state.to_move]
@@ -669,13 +675,15 @@ class Api:
         name = game.adapter.name
         fast = self.lanes.fast
         if game.adapter.spec.quick and not state.is_terminal():
-            return dict(await fast.run(solved_quick, name, state)), False
+            return dict(await fast.run(solved_quick, name, state, deadline=clock.hard)), False
         if game.adapter.spec.quick or state.is_terminal():
-            return await fast.run(analyze_position, state, game.adapter, budget), False
+            return await fast.run(
+                analyze_position, state, game.adapter, budget, deadline=clock.hard
+            ), False
         generic = False
         engine = game.adapter.engine
         if engine is not None and engine.book_values is not None:
-            booked = await fast.run(engine.book_values, state)
+            booked = await fast.run(engine.book_values, state, deadline=clock.hard)
             if (
                 booked is None
                 and engine.solver_values is not None

@@ -15,6 +15,8 @@ Both lanes refuse work beyond their queue with :class:`BusyError` (503 with ``Re
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import threading
 import time
@@ -39,7 +41,7 @@ __all__ = [
 
 _log = logging.getLogger("zermelo.web")
 
-FAST_THREADS: Final = 4
+FAST_THREADS: Final = 2
 FAST_WAITING: Final = 256
 SEARCH_WORKERS: Final = 2
 SEARCH_WAITING: Final = 8
@@ -49,6 +51,9 @@ the same ceiling as it builds its tables (see :mod:`zermelo.core.limits`)."""
 WORKER_CALLS: Final = 2000
 """Searches one process answers before it is replaced (its caches start afresh)."""
 RETRY_AFTER: Final = 1
+UNTIMED: Final = 1.0
+"""When work without a budget of its own is due, in seconds from its arrival (see
+:class:`FastLane`)."""
 
 
 class BusyError(ZermeloError):
@@ -60,26 +65,67 @@ class BusyError(ZermeloError):
 
 
 class FastLane:
-    """Threads for bounded work: at most ``threads`` at once, ``waiting`` more queued."""
+    """Threads for bounded work: at most ``threads`` at once, ``waiting`` more queued.
+
+    The queue is served earliest deadline first: work on a request's clock (an analysis with a
+    100 ms budget) passes work that has time (drawing a board, due :data:`UNTIMED` after it
+    arrived), so a budget holds however many cheap requests came before it."""
 
     def __init__(self, threads: int = FAST_THREADS, waiting: int = FAST_WAITING) -> None:
         self.threads = threads
         self.waiting = waiting
         self.active = 0
-        self._limiter: anyio.CapacityLimiter | None = None
+        self.running = 0
+        self._queue: list[tuple[float, int, _Waiter]] = []
+        self._order = itertools.count()
 
-    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.threads)
+    async def run(
+        self, function: Callable[..., Any], *args: Any, deadline: float | None = None
+    ) -> Any:
+        """``function(*args)`` in a thread, once a thread is free and no work due earlier waits;
+        ``deadline`` is a ``time.monotonic()`` (default: :data:`UNTIMED` from now)."""
         if self.active >= self.threads + self.waiting:
             raise BusyError("the server is busy; try again in a moment")
         self.active += 1
         try:
-            return await anyio.to_thread.run_sync(
-                function, *args, limiter=self._limiter, abandon_on_cancel=True
-            )
+            await self._acquire(time.monotonic() + UNTIMED if deadline is None else deadline)
+            try:
+                return await anyio.to_thread.run_sync(function, *args, abandon_on_cancel=True)
+            finally:
+                self._release()
         finally:
             self.active -= 1
+
+    async def _acquire(self, deadline: float) -> None:
+        if self.running < self.threads and not self._queue:
+            self.running += 1
+            return
+        waiter = _Waiter()
+        heapq.heappush(self._queue, (deadline, next(self._order), waiter))
+        try:
+            await waiter.event.wait()
+        except BaseException:
+            waiter.gone = True
+            if waiter.event.is_set():  # handed a thread just as it was cancelled: pass it on
+                self._release()
+            raise
+
+    def _release(self) -> None:
+        """Hand the thread to the waiting work due first, or free it."""
+        while self._queue:
+            _, _, waiter = heapq.heappop(self._queue)
+            if not waiter.gone:
+                waiter.event.set()
+                return
+        self.running -= 1
+
+
+class _Waiter:
+    __slots__ = ("event", "gone")
+
+    def __init__(self) -> None:
+        self.event = anyio.Event()
+        self.gone = False
 
 
 class SearchPool:

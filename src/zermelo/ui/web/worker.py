@@ -114,6 +114,25 @@ class Worker:
                 with contextlib.suppress(OSError):
                     stream.close()
 
+    def _abandon(self) -> None:
+        """Kill the child and reap it in the background: a big process takes a while to tear
+        down, and the caller, past its deadline already, must not wait for that."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.kill()
+
+        def reap() -> None:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=30)
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
+
+        threading.Thread(target=reap, name=f"{self.name}-reap", daemon=True).start()
+
     def call(self, target: str, *args: Any, timeout: float) -> Any:
         """``target(*args)`` in the child; raises :class:`WorkerTimeout` after ``timeout`` seconds
         (waiting for the child to be free counts too), and :class:`WorkerFailed` naming the error
@@ -138,7 +157,7 @@ class Worker:
                 raise WorkerFailed(f"{self.name} ended: {error}") from None
             line = _read_line(process.stdout, deadline)
             if line is None:
-                self.stop()
+                self._abandon()
                 self.restarts += 1
                 raise WorkerTimeout(f"{self.name} did not finish within {timeout:.1f} s")
             if not line:
