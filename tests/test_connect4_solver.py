@@ -177,6 +177,11 @@ def test_result_carries_moves_and_converts(solver: Connect4Solver) -> None:
     assert result.depth == 42 - 37
     assert benchmark_score(result.value, 37) == -1
     assert result.describe() == "loss in 2"
+    weak = solver.solve("2252576253462244111563365343671351441", weak=True)
+    assert weak.reason == "weak" and weak.exact and weak.value < 0
+    assert abs(weak.value) <= abs(result.value)  # the slowest loss there is: a bound
+    assert benchmark_score(weak.value, 37, weak=True) == -1
+    assert [m.move for m in weak.moves] == [5, 6]  # a weak loss: every column keeps it
 
 
 def test_analysis_lists_every_column(solver: Connect4Solver) -> None:

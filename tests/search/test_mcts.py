@@ -183,9 +183,11 @@ def test_terminal_position_has_no_move() -> None:
 
 def test_small_trees_are_solved_like_minimax() -> None:
     solved = 0
+    outcomes = set()
     for state in _sample_positions(40, seed=3):
         if len(state.legal_moves()) > 5:
             continue
+        outcomes.add(_sign(minimax(state).value))
         for decisive in (True, False):
             result = mcts(state, iterations=20_000, rng=random.Random(0), decisive=decisive)
             # Five empty squares make at most 325 nodes: the whole tree is read and proven,
@@ -210,6 +212,7 @@ def test_small_trees_are_solved_like_minimax() -> None:
                     assert _sign(entry.value) == _outcome_of_move(state, entry.move)
         solved += 1
     assert solved >= 10
+    assert outcomes == {-1, 0, 1}  # proven wins, draws and losses alike
 
 
 def test_a_proven_win_is_chosen_and_ends_the_search() -> None:

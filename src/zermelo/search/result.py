@@ -57,10 +57,11 @@ class SearchResult(Generic[M]):
     terminal position. ``depth`` is the depth of the last completed iteration in plies (for an exact
     search, the length of the longest line it had to read). ``moves`` holds the value of every
     legal move, best first, when the search valued them all (:func:`zermelo.search.analyze_position`,
-    the exact solvers' analyses), or the root moves it scored; else it is empty. ``reason`` says how
-    an engine with several methods found the move (gomoku: ``"win"``, ``"block"``, ``"vcf"``,
-    ``"vct"``, ``"search"``; Connect Four's solver: ``"book"``, ``"search"``, ``"weak"``); plain
-    searches leave it empty.
+    the exact solvers' analyses), or the root moves it scored (Connect Four's ``solve``: the moves
+    that keep the value, centre first); else it is empty. ``reason`` says how an engine with
+    several methods found the move (gomoku: ``"win"``, ``"block"``, ``"vcf"``, ``"vct"``,
+    ``"search"``; Connect Four's solver: ``"book"``, ``"search"``, ``"weak"``); plain searches
+    leave it empty.
 
     Searches that do not read every line to its end fill it in their own way, still in the
     negamax convention:
@@ -77,7 +78,9 @@ class SearchResult(Generic[M]):
       ``reason`` is ``"weak"``, a draw is 0, and a win or loss is the slowest one the board
       still allows: a bound, the outcome being all that was proved.
 
-    Every search and solver returns this one type, so front ends show any of them the same way.
+    The searches and solvers answer front ends with this one type, so that they show any of them
+    the same way (the chess engine's UCI-shaped result reaches them through
+    :func:`zermelo.solvers.chess.tools.search_result`).
     """
 
     move: M | None
