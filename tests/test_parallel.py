@@ -416,3 +416,50 @@ def test_a_failed_or_disabled_ahead_of_time_build_is_not_retried(
     aot.module_path().with_suffix(".failed").write_text("no compiler")
     assert aot.load() is None and not aot.build_in_background()
     assert sorted(p.name for p in tmp_path.iterdir()) == [aot.module_path().stem + ".failed"]
+
+
+_ORPHAN_SCRIPT = """
+import os, sys, time
+from zermelo.parallel import LocalExecutor
+
+def task(seconds):
+    time.sleep(seconds)
+    return os.getpid()
+
+if __name__ == "__main__":
+    with LocalExecutor(2) as pool:
+        pids = sorted({pid for _, pid in pool.run(task, {"a": (0.3,), "b": (0.3,)})})
+        print(*pids, flush=True)
+        list(pool.run(task, {"c": (60,), "d": (60,)}))  # busy when the parent is killed
+"""
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's"
+)
+def test_pool_processes_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "orphans.py"
+    script.write_text(_ORPHAN_SCRIPT)
+    env = {**os.environ, "PYTHONPATH": str(Path(zermelo.__file__).resolve().parents[1])}
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env
+    )
+    assert parent.stdout is not None
+    pids = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(pids) == 2, pids
+    time.sleep(0.5)
+    parent.kill()
+    parent.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in alive if Path(f"/proc/{pid}").exists() and not _zombie(pid)]
+        time.sleep(0.05)
+    assert alive == [], f"pool processes {alive} outlived their parent"
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
+    except (OSError, IndexError):
+        return False

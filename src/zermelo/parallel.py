@@ -28,9 +28,11 @@ a function of its arguments (seeds included), and :func:`run_job` returns them b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -58,6 +60,7 @@ Task = tuple[Any, ...]
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _ADDRESS = re.compile(r"(?:(tcp|tls|inproc|ucx|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+:\d{1,5}")
 _POOL_RESTARTS = 3
+_PR_SET_PDEATHSIG = 1
 _CLOSE_TIMEOUT = 5.0
 
 
@@ -127,6 +130,26 @@ class Executor:
         self.close()
 
 
+def _start_worker(parent: int, warm_up: Callable[[], None] | None) -> None:
+    """Set up a pool process: it ends when its parent does, then it warms up.
+
+    A pool process waits for tasks on a pipe that it holds open itself, so a parent killed
+    outright (SIGKILL, a lost terminal) would leave it behind for good. On Linux the kernel sends
+    it SIGKILL when the parent ends; elsewhere it lives on until its current task is done and
+    the pool's pipe breaks."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        if os.getppid() != parent:  # the parent ended before the request took hold
+            os._exit(1)
+    if warm_up is not None:
+        warm_up()
+
+
 class LocalExecutor(Executor):
     """A pool of ``workers`` local processes (``1``: the calling process, in key order)."""
 
@@ -139,7 +162,11 @@ class LocalExecutor(Executor):
 
     def _open_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=self._warm_up)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self._warm_up),
+            )
         return self._pool
 
     def run(

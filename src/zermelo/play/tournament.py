@@ -8,16 +8,15 @@ order or process it runs in (agents on a time budget excepted: how far they read
 machine). A task holds only picklable values (the agents as :class:`AgentSpec`), so that worker
 processes build their own agents.
 
-:func:`run_tasks` plays the tasks, in this process (``jobs=1``) or over a
-``concurrent.futures.ProcessPoolExecutor``, reports each finished game through a callback, and
-returns the records in schedule order.
+:func:`run_tasks` plays the tasks, in this process (``jobs=1``), over a pool of local processes or
+on any :class:`zermelo.parallel.Executor` (a Dask cluster), reports each finished game through a
+callback, and returns the records in schedule order.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,31 +147,10 @@ def run_tasks(
     played again (their records come from it), so an interrupted tournament resumes."""
     if jobs < 1:
         raise ZermeloError(f"jobs must be at least 1, got {jobs}")
-    if executor is not None or store is not None:
-        return _run_on(executor or LocalExecutor(jobs), tasks, on_record, store)
-    records: dict[int, GameRecord] = {}
-    if jobs == 1 or len(tasks) <= 1:
-        for task in tasks:
-            record = play_task(task)
-            records[task.index] = record
-            if on_record is not None:
-                on_record(record)
-    else:
-        with ProcessPoolExecutor(max_workers=min(jobs, len(tasks))) as pool:
-            pending: set[Future[GameRecord]] = {pool.submit(play_task, t) for t in tasks}
-            try:
-                while pending:
-                    done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in done:
-                        record = future.result()
-                        records[record.index] = record
-                        if on_record is not None:
-                            on_record(record)
-            except BaseException:
-                for future in pending:
-                    future.cancel()
-                raise
-    return [records[task.index] for task in tasks]
+    if executor is not None:
+        return _run_on(executor, tasks, on_record, store)
+    with LocalExecutor(max(min(jobs, len(tasks)), 1)) as local:
+        return _run_on(local, tasks, on_record, store)
 
 
 def _run_on(
