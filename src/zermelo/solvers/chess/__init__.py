@@ -8,6 +8,7 @@ tuning are in :mod:`zermelo.solvers.chess.evaluation`.
 from zermelo.solvers.chess.engine import (
     DEFAULT_HASH_MB,
     LEVELS,
+    SWITCHES,
     ChessEngine,
     ChessSearchInfo,
     ChessSearchResult,
@@ -22,6 +23,7 @@ from zermelo.solvers.chess.engine import (
 __all__ = [
     "DEFAULT_HASH_MB",
     "LEVELS",
+    "SWITCHES",
     "ChessEngine",
     "ChessSearchInfo",
     "ChessSearchResult",

@@ -21,7 +21,7 @@ from typing import Any, Final
 
 import chess
 
-from zermelo.core.errors import BudgetError
+from zermelo.core.errors import BudgetError, InvalidOptionError
 from zermelo.core.scores import WIN, describe
 from zermelo.games.chess import board_from_text, move_from_text, termination
 from zermelo.solvers._jit import kernel_variant
@@ -30,6 +30,7 @@ from zermelo.solvers.chess import kernel as compiled_kernel
 __all__ = [
     "DEFAULT_HASH_MB",
     "LEVELS",
+    "SWITCHES",
     "ChessEngine",
     "ChessSearchInfo",
     "ChessSearchResult",
@@ -50,6 +51,27 @@ INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
 MOVE_OVERHEAD: Final = 0.03
 """Seconds kept back from every clock-bound search for the moves to travel."""
+
+SWITCHES: Final = {
+    "null-move": compiled_kernel.SW_NULL_MOVE,
+    "late-move-reductions": compiled_kernel.SW_LATE_MOVE_REDUCTIONS,
+    "check-extension": compiled_kernel.SW_CHECK_EXTENSION,
+    "killers": compiled_kernel.SW_KILLERS,
+    "history": compiled_kernel.SW_HISTORY,
+    "tt-cutoffs": compiled_kernel.SW_TT_CUTOFFS,
+    "tt-move": compiled_kernel.SW_TT_MOVE,
+    "quiescence-order": compiled_kernel.SW_QUIESCENCE_ORDER,
+    "futility": compiled_kernel.SW_FUTILITY,
+    "late-move-pruning": compiled_kernel.SW_LATE_MOVE_PRUNING,
+    "aspiration": compiled_kernel.SW_ASPIRATION,
+}
+"""The search's switches by name (bits of ``ChessEngine(switches=...)``): null-move pruning,
+late-move reductions, the check extension, killer moves, the history heuristic, cutoffs on the
+transposition table's bounds, the table's move tried first (with internal iterative deepening to
+find one), quiescence's most-valuable-victim/least-valuable-attacker order, futility pruning
+(reverse futility at the node, and quiet moves that cannot reach alpha), late-move pruning (quiet
+moves past a count near the leaves) and the aspiration windows of iterative deepening. All are on
+in play; switching one off measures what it is worth."""
 
 LEVELS: Final = {"easy": 1, "medium": 4, "hard": None}
 """Depth caps of the levels: easy looks one ply ahead (plus captures), medium four, hard has no
@@ -247,8 +269,9 @@ class ChessEngine:
     ``hash_mb`` sizes the transposition table (rounded down to a power of two of 16-byte slots);
     ``compiled=False`` runs the plain-Python copy of the kernel (slow; for tests and machines
     without numba). ``weights`` replaces the evaluation's weights (see
-    :mod:`zermelo.solvers.chess.evaluation`). One engine searches one position at a time; give
-    each thread its own engine.
+    :mod:`zermelo.solvers.chess.evaluation`). ``switches`` selects the search's techniques
+    (bits of :data:`SWITCHES`; all on by default, for play): turning one off is for measuring what
+    it is worth. One engine searches one position at a time; give each thread its own engine.
     """
 
     def __init__(
@@ -257,7 +280,18 @@ class ChessEngine:
         hash_mb: int = DEFAULT_HASH_MB,
         compiled: bool | None = None,
         weights: Sequence[float] | None = None,
+        switches: int = compiled_kernel.SW_ALL,
     ) -> None:
+        if (
+            not isinstance(switches, int)
+            or isinstance(switches, bool)
+            or not 0 <= switches <= compiled_kernel.SW_ALL
+        ):
+            raise InvalidOptionError(
+                f"invalid search switches {switches!r}: expected a bit mask from 0 to "
+                f"{compiled_kernel.SW_ALL} (bits of SWITCHES)"
+            )
+        self.switches: Final = switches
         self.kernel = kernel_module(compiled)
         k = self.kernel
         self._stack = _array(k, k.STACK_SIZE)
@@ -336,6 +370,7 @@ class ChessEngine:
         work[k.W_QNODES] = 0
         work[k.W_STOP] = 0
         work[k.W_SELDEPTH] = 0
+        work[k.W_SWITCHES] = self.switches
         _fill(work, k.KILLER_BASE, k.HISTORY_BASE)
         if isinstance(work, list):
             work[k.HISTORY_BASE : k.PV_LENGTH_BASE] = [
@@ -516,11 +551,12 @@ class ChessEngine:
         seldepth = 0
         infos: list[ChessSearchInfo] = []
         watcher, finished = self._watch(started, budget.hard, stop_event)
+        aspiration = self.switches & k.SW_ASPIRATION != 0
         try:
             previous = 0
             for iteration in range(1, budget.depth + 1):
                 window = 30
-                if iteration >= 5 and abs(previous) < MATE_BOUND:
+                if aspiration and iteration >= 5 and abs(previous) < MATE_BOUND:
                     alpha, beta = previous - window, previous + window
                 else:
                     alpha, beta = -INFINITY, INFINITY

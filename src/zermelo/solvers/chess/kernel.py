@@ -31,8 +31,9 @@ Arrays of the search (besides ``stack``):
            bound << 25 | (score + SCORE_OFFSET) << 32``; mate scores are stored relative to the
            node (distance from it, not from the root).
 ``work``   counters and scratch, laid out by the ``W_*`` and ``*_BASE`` constants: nodes, stop
-           flag, node limit, selective depth, the game's earlier hashes (for repetitions),
-           killer moves, the history table and the triangular principal-variation table.
+           flag, node limit, selective depth, the search's switches, the game's earlier hashes
+           (for repetitions), killer moves, the history table and the triangular
+           principal-variation table.
 ``weights``, ``features``  the evaluation's weights and, after :func:`evaluate`, the feature
            values of the last position evaluated (White minus Black).
 """
@@ -91,6 +92,7 @@ W_NODE_LIMIT = 2
 W_SELDEPTH = 3
 W_HISTORY_LENGTH = 4
 W_QNODES = 5
+W_SWITCHES = 6
 KILLER_BASE = 16
 HISTORY_BASE = KILLER_BASE + 2 * (MAX_PLY + 4)
 PV_LENGTH_BASE = HISTORY_BASE + 2 * 64 * 64
@@ -122,6 +124,22 @@ F_BISHOP_PAIR = 7
 F_PHASE = 8
 FEATURES_SIZE = 9
 N_TERMS = 8
+
+# switches of the search (bits of work[W_SWITCHES]): all on in play; one off measures what it is
+# worth (benchmarks/chess_ablation.py)
+SW_NULL_MOVE = 1
+SW_LATE_MOVE_REDUCTIONS = 2
+SW_CHECK_EXTENSION = 4
+SW_KILLERS = 8
+SW_HISTORY = 16
+SW_TT_CUTOFFS = 32
+SW_TT_MOVE = 64
+SW_QUIESCENCE_ORDER = 128
+SW_FUTILITY = 256
+SW_LATE_MOVE_PRUNING = 512
+SW_ASPIRATION = 1024
+"""Aspiration windows live in the Python front (the engine's iterative deepening)."""
+SW_ALL = 2047
 
 SEE_VALUES = (100, 320, 330, 500, 900, 20000)
 SEE_PAWN, SEE_KNIGHT, SEE_BISHOP, SEE_ROOK, SEE_QUEEN, SEE_KING = SEE_VALUES
@@ -1147,10 +1165,16 @@ def quiesce(
         return best
     score_moves(stack, base, moves, order, start, count, 0, work, ply)
     checked = in_check(stack, base)
+    ordered = work[W_SWITCHES] & SW_QUIESCENCE_ORDER != 0
     for i in range(start, start + count):
-        move = pick(moves, order, i, start + count)
-        if order[i] < SCORE_GOOD_CAPTURE:
-            break
+        if ordered:
+            move = pick(moves, order, i, start + count)
+            if order[i] < SCORE_GOOD_CAPTURE:
+                break
+        else:
+            move = moves[i]
+            if order[i] < SCORE_GOOD_CAPTURE:
+                continue
         if (move >> 12) & 7 == 0 and stand + capture_value(stack, base, move) + 200 <= alpha:
             continue
         if not is_legal(stack, base, move, checked):
@@ -1221,8 +1245,9 @@ def negamax(
         beta = min(beta, mate_beta)
         if alpha >= beta:
             return alpha
+    switches = work[W_SWITCHES]
     checked = in_check(stack, base)
-    if checked:
+    if checked and switches & SW_CHECK_EXTENSION != 0:
         depth += 1
     if depth <= 0 or ply >= MAX_PLY:
         return quiesce(stack, moves, order, work, weights, features, ply, alpha, beta)
@@ -1235,9 +1260,10 @@ def negamax(
     tt_move = 0
     data = tt_probe(table, key)
     if data >= 0:
-        tt_move = data & ((1 << 18) - 1)
+        if switches & SW_TT_MOVE != 0:
+            tt_move = data & ((1 << 18) - 1)
         stored_depth = (data >> 18) & 127
-        if not pv_node and ply > 0 and stored_depth >= depth:
+        if not pv_node and ply > 0 and stored_depth >= depth and switches & SW_TT_CUTOFFS != 0:
             bound = (data >> 25) & 3
             score = tt_score(data, ply)
             if bound == BOUND_EXACT:
@@ -1258,10 +1284,16 @@ def negamax(
             if tighter and abs(score) < MATE_BOUND:
                 static = score
     if not pv_node and not checked and ply > 0:
-        if depth <= 6 and static - 85 * depth >= beta and abs(beta) < MATE_BOUND:
+        if (
+            depth <= 6
+            and static - 85 * depth >= beta
+            and abs(beta) < MATE_BOUND
+            and switches & SW_FUTILITY != 0
+        ):
             return static
         if (
-            stack[base + P_NULL] == 0
+            switches & SW_NULL_MOVE != 0
+            and stack[base + P_NULL] == 0
             and depth >= 3
             and static >= beta
             and non_pawn_material(stack, base)
@@ -1287,7 +1319,7 @@ def negamax(
                 if score > MATE_BOUND:
                     score = beta
                 return score
-    if pv_node and tt_move == 0 and depth >= 6:
+    if pv_node and tt_move == 0 and depth >= 6 and switches & SW_TT_MOVE != 0:
         negamax(stack, moves, order, table, work, weights, features, ply, depth - 4, alpha, beta)
         if work[W_STOP] != 0:
             return 0
@@ -1296,7 +1328,8 @@ def negamax(
             tt_move = data & ((1 << 18) - 1)
         work[PV_LENGTH_BASE + ply] = ply
     futile = (
-        not pv_node
+        switches & SW_FUTILITY != 0
+        and not pv_node
         and not checked
         and depth <= 3
         and abs(alpha) < MATE_BOUND
@@ -1335,7 +1368,12 @@ def negamax(
         if quiet and not checked and not gives_check and legal > 1 and best > -MATE_BOUND:
             if futile:
                 continue
-            if not pv_node and depth <= 3 and quiets > 3 + depth * depth:
+            if (
+                not pv_node
+                and depth <= 3
+                and quiets > 3 + depth * depth
+                and switches & SW_LATE_MOVE_PRUNING != 0
+            ):
                 continue
         if legal == 1:
             score = -negamax(
@@ -1353,7 +1391,14 @@ def negamax(
             )
         else:
             reduction = 0
-            if depth >= 3 and legal > 3 and quiet and not checked and not gives_check:
+            if (
+                depth >= 3
+                and legal > 3
+                and quiet
+                and not checked
+                and not gives_check
+                and switches & SW_LATE_MOVE_REDUCTIONS != 0
+            ):
                 reduction = REDUCTION[min(depth, 63) * 64 + min(legal, 63)]
                 if pv_node:
                     reduction -= 1
@@ -1412,14 +1457,15 @@ def negamax(
                 update_pv(work, ply, move)
                 if score >= beta:
                     if quiet:
-                        if work[KILLER_BASE + 2 * ply] != move:
+                        if work[KILLER_BASE + 2 * ply] != move and switches & SW_KILLERS != 0:
                             work[KILLER_BASE + 2 * ply + 1] = work[KILLER_BASE + 2 * ply]
                             work[KILLER_BASE + 2 * ply] = move
-                        slot = HISTORY_BASE + side * 4096 + (move & 4095)
-                        work[slot] += depth * depth
-                        if work[slot] > HISTORY_LIMIT:
-                            for h in range(HISTORY_BASE, HISTORY_BASE + 2 * 4096):
-                                work[h] >>= 1
+                        if switches & SW_HISTORY != 0:
+                            slot = HISTORY_BASE + side * 4096 + (move & 4095)
+                            work[slot] += depth * depth
+                            if work[slot] > HISTORY_LIMIT:
+                                for h in range(HISTORY_BASE, HISTORY_BASE + 2 * 4096):
+                                    work[h] >>= 1
                     break
     if legal == 0:
         return -(WIN - ply) if checked else 0
