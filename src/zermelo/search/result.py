@@ -18,6 +18,9 @@ class SearchStats:
 
     A sampling search (MCTS) also counts its ``iterations`` and the visits of the tree it kept
     from the previous search (``reused``); its ``nodes`` are the nodes it added to its tree.
+    ``seldepth`` is the deepest ply below the root that a depth-limited search reached, its
+    extensions and quiescence search included (UCI's ``seldepth``; the chess engine counts it);
+    searches that do not count it leave it 0.
     """
 
     nodes: int = 0
@@ -26,6 +29,7 @@ class SearchStats:
     elapsed: float = 0.0
     iterations: int = 0
     reused: int = 0
+    seldepth: int = 0
 
     @property
     def nodes_per_second(self) -> float:
@@ -78,9 +82,8 @@ class SearchResult(Generic[M]):
       ``reason`` is ``"weak"``, a draw is 0, and a win or loss is the slowest one the board
       still allows: a bound, the outcome being all that was proved.
 
-    The searches and solvers answer front ends with this one type, so that they show any of them
-    the same way (the chess engine's UCI-shaped result reaches them through
-    :func:`zermelo.solvers.chess.tools.search_result`).
+    The searches and solvers (the chess engine too) answer front ends with this one type, so that
+    they show any of them the same way.
     """
 
     move: M | None

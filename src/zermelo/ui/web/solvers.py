@@ -405,18 +405,18 @@ GOMOKU = WebEngine(gomoku_choose, gomoku_values)
 
 def chess_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
     """The chess level's move (:mod:`zermelo.agents.chess`) within ``time_limit``, with the
-    engine's search behind it."""
+    engine's search behind it (values in pawns, as chess values are shown)."""
     from zermelo.agents.chess import ChessAgent
     from zermelo.agents.spec import make_agent
     from zermelo.games.chess import SPEC
-    from zermelo.solvers.chess.tools import search_result
+    from zermelo.solvers.chess.tools import in_pawns
 
     agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
     move = agent.choose(state)
     found = agent.last if isinstance(agent, ChessAgent) else None
-    if found is None or isinstance(found, list):
+    if found is None:
         return Choice(move)
-    return Choice(move, search_result(found))
+    return Choice(move, in_pawns(found))
 
 
 def chess_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
