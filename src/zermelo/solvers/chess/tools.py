@@ -94,18 +94,13 @@ def in_pawns(result: SearchResult[ChessMove]) -> SearchResult[ChessMove]:
 def analyze(
     state: Any, depth: int | None, time_limit: float | None, *, nodes: int | None = None
 ) -> SearchResult[ChessMove]:
-    """The engine's search of ``state`` (best move, principal variation, depth, nodes and time)
-    with every legal move's value in ``moves`` (best first), each under ``depth``,
-    ``time_limit`` and ``nodes`` (without any: one second each). The time is split evenly: half
-    for the moves' values, half for the search of the position."""
-    board: chess.Board = state.board
+    """Every legal move's value in ``moves`` (best first), under ``depth``, ``time_limit`` and
+    ``nodes`` (without any: one second); the best move's line is the principal variation, so the
+    position is searched once, not once for the values and again for the line."""
     if depth is None and time_limit is None and nodes is None:
         time_limit = 1.0
-    share = None if time_limit is None else time_limit / 2
-    engine = _engine()
-    values = engine.analyze_moves(board, depth=depth, movetime=share, nodes=nodes)
-    found = engine.search(board, depth=depth, movetime=share, nodes=nodes)
-    return in_pawns(dataclasses.replace(found, moves=values.moves))
+    values = _engine().analyze_moves(state.board, depth=depth, movetime=time_limit, nodes=nodes)
+    return in_pawns(values)
 
 
 @dataclass(frozen=True)
