@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -72,7 +73,7 @@ def command() -> click.Command:
         options = game_options(spec, rules, size, rule_texts)
         extra: dict[str, Any] = {}
         if cluster is not None or resume is not None:
-            if spec.name != "connect4":
+            if not {"cluster", "resume"} <= inspect.signature(solver).parameters.keys():
                 raise click.UsageError(
                     _("--cluster and --resume solve connect4 positions; {game} takes neither")
                     .format(game=spec.name)
