@@ -41,7 +41,7 @@ DEFAULT_TABLE_BITS = 22
 """2**22 slots of 16 bytes: 64 MiB, the compiled default."""
 PURE_TABLE_BITS = 20
 """The plain-Python default: a list of 2**21 ints."""
-COMPILED_SHALLOW = 10
+COMPILED_SHALLOW = 8
 PURE_SHALLOW = 6
 
 
@@ -108,8 +108,10 @@ class Connect4Solver:
     cutoffs (probing the children in the table before searching them), ``etc_levels`` in
     how many plies below the root. ``shallow`` is the number of empty cells at or below which a
     node searches without the table and without move ordering: so close to the end a table probe
-    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 10 compiled
-    and 6 in plain Python (where a node costs more), were measured with ``benchmarks/connect4.py``.
+    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 8 compiled
+    and 6 in plain Python (where a node costs more), were measured side by side with the
+    reference solver (``benchmarks/connect4.py``): at 10 the big searches (Test_L2_R2) visit
+    twice the nodes and take a fifth longer, at 6 the small ones pay for their table probes.
     """
 
     def __init__(
