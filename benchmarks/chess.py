@@ -153,15 +153,15 @@ def section_nps(console: Console, nodes: int) -> None:
         cpu = time.process_time()
         result = engine.search(fen, nodes=nodes)
         cpu = time.process_time() - cpu
-        all_nodes += result.nodes
+        all_nodes += result.stats.nodes
         all_cpu += cpu
         table.add_row(
             name,
             str(result.depth),
-            f"{result.nodes:,}",
+            f"{result.stats.nodes:,}",
             f"{cpu:.2f}",
-            f"{result.nodes / cpu:,.0f}",
-            f"{result.nps:,}",
+            f"{result.stats.nodes / cpu:,.0f}",
+            f"{int(result.stats.nodes_per_second):,}",
         )
     table.add_row("all", "", f"{all_nodes:,}", f"{all_cpu:.2f}", f"{all_nodes / all_cpu:,.0f}", "")
     console.print(table)
@@ -187,7 +187,7 @@ def section_wac(
             depths += result.depth
             best = operations.get("bm", [])
             avoid = operations.get("am", [])
-            move = chess.Move.from_uci(result.move) if result.move else None
+            move = result.move
             ok = (not best or move in best) and move not in avoid
             solved += ok
             if not ok:

@@ -182,11 +182,11 @@ def play_game(
         engine = full if full_turn else ablated
         answer = engine.search(board, nodes=budget)
         if answer.move is None:
-            if answer.score == -WIN:
+            if answer.value == -WIN:
                 return result(0.0 if full_turn else 1.0, "checkmate")
             return result(0.5, "draw")
         if full_turn:
-            value = answer.score
+            value = answer.value
             if abs(value) >= RESIGN_CP:
                 sign = 1 if value > 0 else -1
                 streak = streak + sign if streak * sign > 0 else sign
@@ -194,7 +194,7 @@ def play_game(
                 streak = 0
             if abs(streak) >= RESIGN_MOVES:
                 return result(1.0 if streak > 0 else 0.0, "resignation")
-        board.push(chess.Move.from_uci(answer.move))
+        board.push(answer.move)
 
 
 def schedule(ablations: Sequence[Ablation], games: int, seed: int) -> list[GameSpec]:

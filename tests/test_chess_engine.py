@@ -11,11 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zermelo.agents.chess import ChessAgent
 from zermelo.core.errors import BudgetError, IllegalMoveError, ParseError
 from zermelo.core.scores import WIN
-from zermelo.solvers.chess import ChessEngine, kernel_module
+from zermelo.games.chess import ChessMove, ChessState
+from zermelo.search.result import SearchResult
+from zermelo.solvers.chess import ChessEngine, kernel_module, mate_in
 from zermelo.solvers.chess import kernel as compiled_kernel
 from zermelo.solvers.chess.evaluation import TERMS, Sample, explain, tune
+from zermelo.solvers.chess.tools import in_pawns
 
 # Problems from thomasahle/sunfish tests/files/mate2.fen and mate3.fen (White or Black mates).
 MATE_IN_2 = (
@@ -38,10 +42,10 @@ def engine() -> ChessEngine:
     return ChessEngine(hash_mb=8)
 
 
-def _ends_in_mate(fen: str, pv: tuple[str, ...]) -> bool:
+def _ends_in_mate(fen: str, pv: tuple[ChessMove, ...]) -> bool:
     board = chess.Board(fen)
     for move in pv:
-        board.push(chess.Move.from_uci(move))
+        board.push(move)
     return board.is_checkmate()
 
 
@@ -49,8 +53,8 @@ def _ends_in_mate(fen: str, pv: tuple[str, ...]) -> bool:
 def test_mate_in_two(engine: ChessEngine, fen: str) -> None:
     engine.new_game()
     result = engine.search(fen, depth=5)
-    assert result.mate == 2
-    assert result.score == WIN - 3
+    assert mate_in(result.value) == 2
+    assert result.value == WIN - 3 and result.exact
     assert len(result.pv) == 3 and _ends_in_mate(fen, result.pv)
     assert result.describe() == "win in 2"
 
@@ -59,8 +63,8 @@ def test_mate_in_two(engine: ChessEngine, fen: str) -> None:
 def test_mate_in_three(engine: ChessEngine, fen: str) -> None:
     engine.new_game()
     result = engine.search(fen, depth=7)
-    assert result.mate == 3
-    assert result.score == WIN - 5
+    assert mate_in(result.value) == 3
+    assert result.value == WIN - 5
     assert _ends_in_mate(fen, result.pv)
 
 
@@ -68,15 +72,18 @@ def test_mated_side_sees_the_loss(engine: ChessEngine) -> None:
     # Black's only move is Kb8, and Rh8 mates
     fen = "k7/8/1K6/8/8/8/8/7R b - - 0 1"
     result = engine.search(fen, depth=4)
-    assert result.mate == -1
-    assert result.score == -(WIN - 2)
+    assert mate_in(result.value) == -1
+    assert result.value == -(WIN - 2) and result.exact
 
 
 def test_game_over_positions_have_no_move(engine: ChessEngine) -> None:
     mated = engine.search("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth=3)
-    assert mated.move is None and mated.score == -WIN
+    assert mated.move is None and mated.value == -WIN and mated.exact
     stalemate = engine.search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth=3)
-    assert stalemate.move is None and stalemate.score == 0
+    assert stalemate.move is None and stalemate.value == 0 and stalemate.exact
+    assert stalemate.describe() == "draw"
+    analysis = engine.analyze_moves("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", depth=3)
+    assert (analysis.move, analysis.value, analysis.exact, analysis.moves) == (None, -WIN, True, ())
 
 
 @pytest.mark.parametrize(
@@ -89,17 +96,39 @@ def test_game_over_positions_have_no_move(engine: ChessEngine) -> None:
 )
 def test_known_tactics(engine: ChessEngine, fen: str, best: set[str]) -> None:
     engine.new_game()
-    assert engine.search(fen, depth=12).move in best
+    found = engine.search(fen, depth=12)
+    assert found.move is not None and found.move.uci() in best
 
 
 def test_depth_and_node_caps(engine: ChessEngine) -> None:
-    result = engine.search("startpos", depth=4)
+    iterations: list[SearchResult[ChessMove]] = []
+    result = engine.search("startpos", depth=4, progress=iterations.append)
     assert result.depth == 4
-    assert [info.depth for info in result.infos] == [1, 2, 3, 4]
+    assert [found.depth for found in iterations] == [1, 2, 3, 4]
     kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
     capped = engine.search(kiwipete, nodes=5_000)
-    assert capped.nodes <= 5_000
-    assert capped.move in {m.uci() for m in chess.Board(kiwipete).legal_moves}
+    assert capped.stats.nodes <= 5_000
+    assert capped.move in set(chess.Board(kiwipete).legal_moves)
+
+
+def test_progress_reports_every_iteration_as_the_answer_stands(engine: ChessEngine) -> None:
+    engine.new_game()
+    iterations: list[SearchResult[ChessMove]] = []
+    result = engine.search(MATE_IN_2[0], depth=5, progress=iterations.append)
+    last = iterations[-1]
+    assert (last.move, last.value, last.pv, last.depth, last.exact) == (
+        result.move,
+        result.value,
+        result.pv,
+        result.depth,
+        result.exact,
+    )
+    assert (last.stats.nodes, last.stats.seldepth) == (result.stats.nodes, result.stats.seldepth)
+    assert last.stats.elapsed <= result.stats.elapsed
+    nodes = [found.stats.nodes for found in iterations]
+    assert nodes == sorted(nodes) and nodes[0] > 0
+    assert all(found.stats.seldepth >= found.depth for found in iterations)
+    assert not iterations[0].exact and result.exact  # the mate shows from depth 3
 
 
 def test_time_limits_are_kept(engine: ChessEngine) -> None:
@@ -119,32 +148,50 @@ def test_stop_event_ends_an_infinite_search(engine: ChessEngine) -> None:
     start = time.perf_counter()
     result = engine.search("startpos", stop_event=stop)
     assert time.perf_counter() - start < 5.0
-    assert result.move in {m.uci() for m in chess.Board().legal_moves}
+    assert result.move in set(chess.Board().legal_moves)
 
 
 def test_repetition_is_a_draw_inside_the_search(engine: ChessEngine) -> None:
     moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
-    values = {a.move: a.score for a in engine.analyze_moves("startpos", moves=moves, depth=3)}
+    analysis = engine.analyze_moves("startpos", moves=moves, depth=3)
+    values = {a.move.uci(): a.value for a in analysis.moves}
     assert values["f6g8"] == 0  # the start position a third time
     assert values["e7e5"] != 0 or values["d7d5"] != 0
 
 
 def test_fifty_move_rule_inside_the_search(engine: ChessEngine) -> None:
     # a rook up, but the next quiet move ends the game by the fifty-move rule
-    analyses = engine.analyze_moves("8/8/8/8/8/5k2/8/R3K3 w - - 99 80", depth=3)
-    assert analyses and all(a.score == 0 for a in analyses)
-    fresh = engine.analyze_moves("8/8/8/8/8/5k2/8/R3K3 w - - 0 80", depth=3)
-    assert max(a.score for a in fresh) > 300
+    analyses = engine.analyze_moves("8/8/8/8/8/5k2/8/R3K3 w - - 99 80", depth=3).moves
+    assert analyses and all(a.value == 0 and not a.exact for a in analyses)
+    fresh = engine.analyze_moves("8/8/8/8/8/5k2/8/R3K3 w - - 0 80", depth=3).moves
+    assert max(a.value for a in fresh) > 300
 
 
 def test_analyze_moves_covers_every_legal_move(engine: ChessEngine) -> None:
     fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
-    analyses = engine.analyze_moves(fen, depth=3)
-    assert {a.move for a in analyses} == {m.uci() for m in chess.Board(fen).legal_moves}
-    assert analyses[0].move == "h5f7" and analyses[0].mate == 1  # Scholar's mate
-    scores = [a.score for a in analyses]
+    analysis = engine.analyze_moves(fen, depth=3)
+    analyses = analysis.moves
+    assert {a.move for a in analyses} == set(chess.Board(fen).legal_moves)
+    assert analyses[0].move.uci() == "h5f7" and mate_in(analyses[0].value) == 1  # Scholar's mate
+    assert analyses[0].exact and not any(a.exact for a in analyses[1:])
+    scores = [a.value for a in analyses]
     assert scores == sorted(scores, reverse=True)
-    assert analyses[0].san == "Qxf7#"
+    assert chess.Board(fen).san(analyses[0].move) == "Qxf7#"
+    for entry in analyses:
+        board = chess.Board(fen)
+        assert entry.pv[0] == entry.move
+        for move in entry.pv:
+            assert move in board.legal_moves
+            board.push(move)
+    first = analyses[0]
+    assert (analysis.move, analysis.value, analysis.pv, analysis.exact, analysis.depth) == (
+        first.move,
+        first.value,
+        first.pv,
+        True,
+        3,
+    )
+    assert analysis.stats.nodes > 0
 
 
 def test_bad_input_raises_zermelo_errors(engine: ChessEngine) -> None:
@@ -179,10 +226,11 @@ def test_search_returns_a_legal_move(engine: ChessEngine, seed: int, plies: int)
     if board.is_game_over(claim_draw=True):
         assert result.move is None
     else:
-        assert chess.Move.from_uci(result.move or "0000") in board.legal_moves
+        assert result.move in board.legal_moves and result.pv[0] == result.move
         replay = board.copy()
         for move in result.pv:
-            replay.push(chess.Move.from_uci(move))
+            assert move in replay.legal_moves
+            replay.push(move)
 
 
 @pytest.mark.skipif(not compiled_kernel.COMPILED, reason="compares the compiled kernel")
@@ -194,10 +242,10 @@ def test_plain_python_kernel_searches_the_same_tree(fen: str) -> None:
     compiled = ChessEngine(hash_mb=1).search(fen, depth=3)
     plain = ChessEngine(hash_mb=1, compiled=False).search(fen, depth=3)
     assert kernel_module(False).COMPILED is False
-    assert (plain.move, plain.score, plain.nodes, plain.pv) == (
+    assert (plain.move, plain.value, plain.stats.nodes, plain.pv) == (
         compiled.move,
-        compiled.score,
-        compiled.nodes,
+        compiled.value,
+        compiled.stats.nodes,
         compiled.pv,
     )
 
@@ -228,3 +276,34 @@ def test_tune_moves_a_weight_towards_the_results() -> None:
     assert fitted.error_after < fitted.error_before
     assert fitted.weights[index] > 30.0
     assert fitted.weights[0] == 1.0  # fixed
+
+
+def test_front_ends_read_centipawns_as_pawns_and_mates_unchanged(engine: ChessEngine) -> None:
+    fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+    analysis = engine.analyze_moves(fen, depth=2)
+    shown = in_pawns(analysis)
+    assert shown.value == analysis.value == WIN - 1 and shown.describe() == "win in 1"
+    assert [entry.value for entry in shown.moves] == [
+        float(entry.value) if entry.exact else entry.value / 100 for entry in analysis.moves
+    ]
+    assert [(e.move, e.pv, e.exact) for e in shown.moves] == [
+        (e.move, e.pv, e.exact) for e in analysis.moves
+    ]
+    assert (shown.move, shown.pv, shown.depth, shown.stats) == (
+        analysis.move,
+        analysis.pv,
+        analysis.depth,
+        analysis.stats,
+    )
+    quiet = engine.search("startpos", depth=3)
+    assert in_pawns(quiet).value == quiet.value / 100 and not quiet.exact
+
+
+def test_the_agent_keeps_the_search_behind_its_move() -> None:
+    state = ChessState.initial()
+    hard = ChessAgent(depth=3, hash_mb=1)
+    move = hard.choose(state)
+    assert hard.last is not None and hard.last.move == move and hard.last.depth == 3
+    noisy = ChessAgent(depth=2, noise=30.0, seed=1, hash_mb=1)
+    assert noisy.choose(state) in set(state.board.legal_moves)
+    assert noisy.last is None  # its move is not the one the values rank first

@@ -183,8 +183,10 @@ def test_finished_positions_say_why() -> None:
 
 @pytest.fixture(scope="module")
 def uci_engine() -> object:
+    # A generous timeout for every command: loading the compiled kernel on a loaded machine can
+    # take longer than python-chess's default of ten seconds.
     engine = chess.engine.SimpleEngine.popen_uci(
-        [sys.executable, "-m", "zermelo", "uci"], env=english_env()
+        [sys.executable, "-m", "zermelo", "uci"], env=english_env(), timeout=180
     )
     yield engine
     engine.quit()

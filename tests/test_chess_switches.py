@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 from zermelo.core.errors import InvalidOptionError
@@ -46,12 +47,20 @@ PLAIN_PINS = (
 )
 
 
+def _uci(move: chess.Move | None) -> str | None:
+    return None if move is None else move.uci()
+
+
+def _line(pv: tuple[chess.Move, ...]) -> str:
+    return " ".join(move.uci() for move in pv)
+
+
 @pytest.mark.parametrize(("fen", "depth", "move", "score", "nodes", "pv"), COMPILED_PINS)
 def test_all_switches_on_search_the_tree_they_searched_before(
     fen: str, depth: int, move: str, score: int, nodes: int, pv: str
 ) -> None:
     result = ChessEngine(hash_mb=8, compiled=True).search(fen, depth=depth)
-    assert (result.move, result.score, result.nodes, " ".join(result.pv)) == (
+    assert (_uci(result.move), result.value, result.stats.nodes, _line(result.pv)) == (
         move,
         score,
         nodes,
@@ -64,7 +73,7 @@ def test_plain_kernel_searches_the_pinned_tree_too(
     fen: str, depth: int, move: str, score: int, nodes: int, pv: str
 ) -> None:
     result = ChessEngine(hash_mb=8, compiled=False).search(fen, depth=depth)
-    assert (result.move, result.score, result.nodes, " ".join(result.pv)) == (
+    assert (_uci(result.move), result.value, result.stats.nodes, _line(result.pv)) == (
         move,
         score,
         nodes,
@@ -84,7 +93,8 @@ def test_the_switches_are_distinct_bits_and_all_on_by_default() -> None:
 
 
 def _nodes(fen: str, depth: int, switches: int = compiled_kernel.SW_ALL) -> int:
-    return ChessEngine(hash_mb=8, compiled=True, switches=switches).search(fen, depth=depth).nodes
+    engine = ChessEngine(hash_mb=8, compiled=True, switches=switches)
+    return engine.search(fen, depth=depth).stats.nodes
 
 
 DEFAULT_NODES = {KIWIPETE: 46_755, SICILIAN: 58_349}
@@ -129,9 +139,9 @@ def test_killers_and_history_stay_empty_when_off(name: str, start: int, stop: in
 def test_switches_survive_a_new_game() -> None:
     without = compiled_kernel.SW_ALL & ~SWITCHES["late-move-reductions"]
     engine = ChessEngine(hash_mb=8, compiled=True, switches=without)
-    first = engine.search(KIWIPETE, depth=8).nodes
+    first = engine.search(KIWIPETE, depth=8).stats.nodes
     engine.new_game()
-    assert engine.search(KIWIPETE, depth=8).nodes == first != DEFAULT_NODES[KIWIPETE]
+    assert engine.search(KIWIPETE, depth=8).stats.nodes == first != DEFAULT_NODES[KIWIPETE]
 
 
 @pytest.mark.parametrize("switches", [-1, compiled_kernel.SW_ALL + 1, True, 1.5, "all", None])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 import threading
 import time
@@ -197,3 +198,61 @@ def test_fuzzed_lines_never_break_the_session(
     session.handle("stop")
     prefixes = ("id ", "option ", "uciok", "readyok", "info ", "bestmove ")
     assert all(out.startswith(prefixes) for out in lines)
+
+
+INFO_LINE = re.compile(
+    r"info depth \d+ seldepth \d+ score (cp|mate) -?\d+ nodes \d+ nps \d+ time \d+"
+    r"( pv( [a-h][1-8][a-h][1-8][qrbn]?)+)?"
+)
+
+
+def _searched(commands: list[str]) -> list[str]:
+    """The session's lines for ``commands``, each ``go`` waited for, speed and time cut out."""
+    lines: list[str] = []
+    answered = threading.Event()
+
+    def write(line: str) -> None:
+        lines.append(line)
+        if line.startswith("bestmove"):
+            answered.set()
+
+    session = UciSession(write, lambda: ChessEngine(hash_mb=8))
+    for command in commands:
+        answered.clear()
+        session.handle(command)
+        if command.startswith("go"):
+            assert answered.wait(120)
+    session.close()
+    assert all(INFO_LINE.fullmatch(line) for line in lines if line.startswith("info"))
+    return [re.sub(r" nps \d+ time \d+", "", line) for line in lines]
+
+
+def test_info_and_bestmove_lines_word_for_word() -> None:
+    # The lines of the engine before it answered with SearchResult (main at ec130ac).
+    assert _searched(
+        [
+            "position fen k7/8/1K6/8/8/8/8/7R b - - 0 1",
+            "go depth 3",
+            "position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+            "go depth 2",
+            "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+            "go depth 3",
+            "position startpos moves e2e4 e7e5",
+            "go depth 5",
+        ]
+    ) == [
+        "info depth 1 seldepth 1 score cp -576 nodes 2 pv a8b8",
+        "info depth 2 seldepth 2 score mate -1 nodes 21 pv a8b8 h1h8",
+        "info depth 3 seldepth 2 score mate -1 nodes 24 pv a8b8 h1h8",
+        "bestmove a8b8 ponder h1h8",
+        "info depth 1 seldepth 4 score mate 1 nodes 100 pv h5f7",
+        "info depth 2 seldepth 4 score mate 1 nodes 102 pv h5f7",
+        "bestmove h5f7",
+        "bestmove 0000",
+        "info depth 1 seldepth 3 score cp 48 nodes 37 pv d2d4",
+        "info depth 2 seldepth 6 score cp 9 nodes 184 pv d2d4 b8c6",
+        "info depth 3 seldepth 6 score cp 34 nodes 447 pv d2d4 b8c6 c2c3",
+        "info depth 4 seldepth 10 score cp 9 nodes 1439 pv d2d4 b8c6 d4e5 c6e5",
+        "info depth 5 seldepth 10 score cp 27 nodes 2491 pv d2d4 e5d4 c2c3 d7d5 e4d5",
+        "bestmove d2d4 ponder e5d4",
+    ]

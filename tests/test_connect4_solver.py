@@ -21,6 +21,7 @@ from zermelo.search import minimax
 from zermelo.solvers.connect4 import (
     Connect4Solver,
     analyze,
+    benchmark_score,
     choose_move,
     describe_score,
     from_negamax,
@@ -90,8 +91,12 @@ def test_stream_of_lines_matches_the_file(solver: Connect4Solver) -> None:
     assert [o.line_number for o in bad] == [6]
     assert isinstance(bad[0].error, ParseError) and "'44x5'" in str(bad[0].error)
     good = [o for o in outcomes if o.ok]
-    assert [o.result.score for o in good if o.result] == [score for _, score in rows]
-    assert all(o.result is not None and o.result.nodes > 0 for o in good)
+    assert [o.score for o in good] == [score for _, score in rows]
+    assert all(o.result is not None and o.result.stats.nodes > 0 for o in good)
+    for outcome in good:
+        assert outcome.result is not None and outcome.result.exact
+        ply = len(outcome.text)
+        assert benchmark_score(outcome.result.value, ply) == outcome.score
 
 
 def test_weak_mode_gives_the_sign(solver: Connect4Solver) -> None:
@@ -156,41 +161,52 @@ def test_score_conversion_round_trips(ply: int, score: int) -> None:
 
 def test_finished_games_are_reported_not_solved() -> None:
     result = solve("1212121")
-    assert result.over and result.winner is Player.FIRST
-    assert result.score == -18  # the winner connected with its 4th stone: 22 - 4
-    assert result.best_moves == ()
-    assert "first player has won" in result.describe()
+    assert result.move is None and result.moves == () and result.pv == ()
+    assert result.value == -WIN and result.exact and result.reason == ""  # lost already
+    assert benchmark_score(result.value, 7) == -18  # the winner connected with its 4th stone
+    assert benchmark_score(solve("1212121", weak=True).value, 7, weak=True) == -1
     drawn = Connect4Solver(2, 2, book=False).solve("1212")
-    assert drawn.over and drawn.winner is None and drawn.score == 0
+    assert drawn.move is None and drawn.value == 0 and drawn.exact
 
 
 def test_result_carries_moves_and_converts(solver: Connect4Solver) -> None:
     result = solver.solve("2252576253462244111563365343671351441")
-    assert result.score == -1 and result.best_moves == (5,)
+    assert result.move == 5 and result.value == -(WIN - 4) and result.exact
+    assert [(m.move, m.value, m.exact) for m in result.moves] == [(5, -(WIN - 4), True)]
+    assert result.pv == (5,) and result.reason == "search" and result.stats.nodes > 0
+    assert result.depth == 42 - 37
+    assert benchmark_score(result.value, 37) == -1
     assert result.describe() == "loss in 2"
-    search = result.to_search_result()
-    assert search.move == 5 and search.value == -(WIN - 4) and search.exact
+    weak = solver.solve("2252576253462244111563365343671351441", weak=True)
+    assert weak.reason == "weak" and weak.exact and weak.value < 0
+    assert abs(weak.value) <= abs(result.value)  # the slowest loss there is: a bound
+    assert benchmark_score(weak.value, 37, weak=True) == -1
+    assert [m.move for m in weak.moves] == [5, 6]  # a weak loss: every column keeps it
 
 
 def test_analysis_lists_every_column(solver: Connect4Solver) -> None:
     analysis = analyze("2252576253462244111563365343671351441", solver=solver)
-    assert analysis.scores == (None, None, None, None, None, -1, -2)
-    assert analysis.best_moves == (5,)
+    scores = [(m.move, benchmark_score(m.value, 37)) for m in analysis.moves]
+    assert scores == [(5, -1), (6, -2)]  # best first; columns 1 to 5 are full
+    assert analysis.move == 5 and analysis.value == analysis.moves[0].value
     assert analysis.pv[0] == 5 and len(analysis.pv) == 42 - 37 - 1
+    assert analysis.moves[0].pv == analysis.pv and analysis.moves[1].pv == (6,)
     final = Connect4State.parse("2252576253462244111563365343671351441")
     for move in analysis.pv:
         final = final.play(move)
     assert final.winner is Player.FIRST  # the second player is to move at ply 37 and loses
-    assert analysis.describe(0) == "full"
 
 
 def test_empty_board_from_the_book() -> None:
     book_solver = Connect4Solver(table_bits=16)
     result = book_solver.solve("")
-    assert result.from_book
-    assert result.score == 1  # the first player wins, with his last (21st) stone
-    assert result.best_moves == (3,)  # only the centre column wins
+    assert result.reason == "book" and result.stats.nodes == 0
+    assert benchmark_score(result.value, 0) == 1  # the first player wins with his 21st stone
+    assert [m.move for m in result.moves] == [3]  # only the centre column wins
     assert result.describe() == "win in 21"
+    weak = book_solver.solve("", weak=True)
+    assert weak.reason == "weak" and weak.exact and benchmark_score(weak.value, 0) == 1
+    assert benchmark_score(weak.value, 0, weak=True) == 1
     # The column scores of the empty board: -2 -1 0 1 0 -1 -2.
     assert book_solver.analyze("") == [-2, -1, 0, 1, 0, -1, -2]
 
@@ -208,7 +224,7 @@ def test_book_is_consistent_with_negamax() -> None:
             assert booked.book_score(state.current, state.mask) is not None
     assert all(booked.book_score(s.current, s.mask) is not None for s in positions_at(depth))
     late = "2252576253462244111563365343671351441"
-    assert not booked.solve(late).from_book
+    assert booked.solve(late).reason == "search"
     assert plain.score(late) == booked.score(late) == -1
 
 
@@ -244,9 +260,9 @@ def test_solver_matches_minimax_on_4x4(draws: list[int]) -> None:
     oracle = minimax(state)
     small = Connect4Solver(4, 4, book=False, table_bits=12)
     result = small.solve(state)
-    assert result.score == from_negamax(oracle.value, state.ply, 4, 4)
+    assert result.value == oracle.value and result.exact
     if not state.is_terminal():
-        assert oracle.move in result.best_moves
+        assert oracle.move in [m.move for m in result.moves]
 
 
 @pytest.mark.parametrize(("width", "height"), [(5, 4), (4, 5), (6, 4)])
@@ -282,8 +298,8 @@ def test_mirror_positions_have_equal_scores(draws: list[int]) -> None:
     plain = Connect4Solver(book=False, table_bits=16, symmetry=0)
     result = plain.solve(state)
     mirrored = plain.solve(image)
-    assert result.score == mirrored.score
-    assert sorted(6 - m for m in result.best_moves) == sorted(mirrored.best_moves)
+    assert result.value == mirrored.value
+    assert sorted(6 - m.move for m in result.moves) == sorted(m.move for m in mirrored.moves)
 
 
 # -- both kernels ---------------------------------------------------------------------------
@@ -330,7 +346,7 @@ def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> Non
     code = (
         "from zermelo.solvers.connect4 import Connect4Solver as S;"
         "s = S(table_bits=12);"
-        "print(s.compiled, s.score('2252576253462244111563365343671351441'), s.solve('4453').score)"
+        "print(s.compiled, s.score('2252576253462244111563365343671351441'), s.solve('4453').value)"
     )
     env = english_env(
         {"NUMBA_CACHE_DIR": str(tmp_path), "ZERMELO_NO_NUMBA": "", "ZERMELO_NO_AOT": "1"}
@@ -340,7 +356,7 @@ def test_the_compiled_kernel_loads_back_from_numbas_cache(tmp_path: Path) -> Non
             [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
         )
         assert run.returncode == 0, run.stderr[-2000:]
-        assert run.stdout.split() == ["True", "-1", "-2"]
+        assert run.stdout.split() == ["True", "-1", f"{-(WIN - 36)}.0"]  # score -2 at ply 4
     assert any(tmp_path.rglob("*.nbi"))
 
 
@@ -373,11 +389,12 @@ def test_best_move_is_the_first_best_move_or_a_uniform_draw_among_them(
     several = 0
     for moves, score in read_set("Test_L2_R1", 40):
         result = solver.solve(moves)
-        assert result.score == score
-        assert solver.best_move(moves) == (result.best_moves[0], score)
+        best = [m.move for m in result.moves]
+        assert benchmark_score(result.value, len(moves)) == score
+        assert solver.best_move(moves) == (best[0], score)
         picks = {solver.best_move(moves, rng=random.Random(seed))[0] for seed in range(40)}
-        assert picks == set(result.best_moves)  # never another move, and every best one
-        several += len(result.best_moves) > 1
+        assert picks == set(best)  # never another move, and every best one
+        several += len(best) > 1
     assert several >= 5  # the draw was tested where there is a choice
 
 

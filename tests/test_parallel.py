@@ -113,8 +113,8 @@ def test_solve_many_equals_solving_one_by_one() -> None:
     single = Connect4Solver(table_bits=18)
     for text, result in zip(texts, batch, strict=True):
         alone = single.solve(text)
-        assert (result.score, result.best_moves, result.over, result.from_book) == (
-            alone.score, alone.best_moves, alone.over, alone.from_book,
+        assert (result.value, result.moves, result.pv, result.reason, result.depth) == (
+            alone.value, alone.moves, alone.pv, alone.reason, alone.depth,
         )  # fmt: skip
 
 
@@ -128,8 +128,8 @@ def test_solve_chunks_numbers_lines_and_reports_bad_ones() -> None:
         (1, "2252576253462244111563365343671351441", True), (4, "9", False), (5, "44", True),
         (6, "12121212", False),
     ]  # fmt: skip
-    assert outcomes[0].result is not None and outcomes[0].result.score == -1
-    assert outcomes[2].result is not None and outcomes[2].result.from_book
+    assert outcomes[0].result is not None and outcomes[0].score == -1
+    assert outcomes[2].result is not None and outcomes[2].result.reason == "book"
     assert "'9'" in str(outcomes[1].error)
 
 

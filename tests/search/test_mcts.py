@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
+from zermelo.core.scores import WIN
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.search import analyze, minimax
-from zermelo.search.mcts import Mcts, epsilon_greedy, mcts, search_moves
+from zermelo.search.mcts import Mcts, epsilon_greedy, mcts, search_moves, win_rate
 
 
 def _sign(value: float) -> int:
@@ -71,16 +72,29 @@ def test_evaluation_cutoff_and_greedy_playouts_still_block() -> None:
 
 
 def test_statistics_add_up_and_the_most_visited_move_is_chosen() -> None:
-    result = mcts(TicTacToeState.initial(), iterations=500, rng=random.Random(5))
-    assert result.iterations == 500
-    assert result.reused == 0
+    searcher = Mcts(rng=random.Random(5))
+    result = searcher.search(TicTacToeState.initial(), iterations=500)
+    assert result.stats.iterations == 500
+    assert result.stats.reused == 0
+    tree, count = [searcher._root], -1  # the nodes the search added: the tree but its root
+    while tree:
+        node = tree.pop()
+        assert node is not None
+        count += 1
+        tree.extend(node.children)
+    assert result.stats.nodes == count
     assert sum(s.visits for s in result.moves) == 500
     assert {s.move for s in result.moves} == set(range(9))
     visits = [s.visits for s in result.moves]
     assert visits == sorted(visits, reverse=True)
     assert result.move == result.moves[0].move
-    assert all(0.0 <= s.win_rate <= 1.0 for s in result.moves)
-    assert result.value == result.moves[0].win_rate
+    # Nothing is proven from the empty board in 500 iterations: the values are estimates,
+    # twice the mean reward minus one.
+    assert not result.exact and not any(s.exact for s in result.moves)
+    assert all(0.0 <= win_rate(s) <= 1.0 and -1.0 <= s.value <= 1.0 for s in result.moves)
+    assert result.value == result.moves[0].value
+    assert win_rate(result) == win_rate(result.moves[0])
+    assert result.pv[0] == result.move and result.depth == len(result.pv)
 
 
 def test_same_seed_same_search_other_seed_other_statistics() -> None:
@@ -99,23 +113,23 @@ def test_tree_is_reused_two_plies_later() -> None:
     assert first.move is not None
     later = state.play(first.move).play(0 if first.move != 0 else 2)
     second = searcher.search(later, iterations=100)
-    assert second.reused > 0
-    assert sum(s.visits for s in second.moves) == second.reused - 1 + 100
+    assert second.stats.reused > 0
+    assert sum(s.visits for s in second.moves) == second.stats.reused - 1 + 100
     fresh = Mcts(rng=random.Random(4), reuse=False).search(later, iterations=100)
-    assert fresh.reused == 0
+    assert fresh.stats.reused == 0
 
 
 def test_a_single_move_is_returned_at_once() -> None:
     state = TicTacToeState.parse("XOXXOOOX. X")
     result = mcts(state, time_limit=5.0, rng=random.Random(0))
     assert result.move == 8
-    assert result.iterations == 1
+    assert result.stats.iterations == 1
 
 
 def test_time_budget_stops_the_search() -> None:
     result = mcts(TicTacToeState.initial(), time_limit=0.05, rng=random.Random(0))
-    assert result.iterations >= 1
-    assert result.elapsed < 2.0
+    assert result.stats.iterations >= 1
+    assert result.stats.elapsed < 2.0
 
 
 class _Narrow(TicTacToeState):
@@ -168,32 +182,45 @@ def test_terminal_position_has_no_move() -> None:
 
 
 def test_small_trees_are_solved_like_minimax() -> None:
-    rewards = {1: 1.0, 0: 0.5, -1: 0.0}
     solved = 0
+    outcomes = set()
     for state in _sample_positions(40, seed=3):
         if len(state.legal_moves()) > 5:
             continue
+        outcomes.add(_sign(minimax(state).value))
         for decisive in (True, False):
             result = mcts(state, iterations=20_000, rng=random.Random(0), decisive=decisive)
             # Five empty squares make at most 325 nodes: the whole tree is read and proven,
             # and the search stops by itself.
-            assert result.proven == rewards[_sign(minimax(state).value)], state
-            assert result.iterations < 20_000
+            exact = minimax(state).value
+            assert result.exact and _sign(result.value) == _sign(exact), state
+            # The proved line may be longer than the fastest win (and the slowest loss), never
+            # shorter; and it is a real forced line to the end of the game.
+            assert abs(result.value) <= abs(exact)
+            assert result.stats.iterations < 20_000
             assert result.move is not None
-            assert _outcome_of_move(state, result.move) == _sign(minimax(state).value)
-            for stats in result.moves:
-                if stats.proven is not None:
-                    assert stats.proven == rewards[_outcome_of_move(state, stats.move)]
+            assert _outcome_of_move(state, result.move) == _sign(exact)
+            end = state
+            for move in result.pv:
+                end = end.play(move)
+            assert end.is_terminal()
+            if exact != 0:
+                assert len(result.pv) == WIN - abs(result.value)
+                assert (end.winner == state.to_move) == (exact > 0)
+            for entry in result.moves:
+                if entry.exact:
+                    assert _sign(entry.value) == _outcome_of_move(state, entry.move)
         solved += 1
     assert solved >= 10
+    assert outcomes == {-1, 0, 1}  # proven wins, draws and losses alike
 
 
 def test_a_proven_win_is_chosen_and_ends_the_search() -> None:
     state = TicTacToeState.parse("XX.OO.... X")
     result = mcts(state, iterations=10_000, rng=random.Random(0))
     assert result.move == 2
-    assert result.proven == 1.0
-    assert result.iterations < 10
+    assert result.exact and result.value == WIN - 1 and result.pv == (2,)
+    assert result.stats.iterations < 10
 
 
 def test_progress_reports_the_search_so_far() -> None:
@@ -202,7 +229,7 @@ def test_progress_reports_the_search_so_far() -> None:
     searcher.search(
         TicTacToeState.initial(),
         iterations=1000,
-        progress=lambda r: seen.append(r.iterations),
+        progress=lambda r: seen.append(r.stats.iterations),
         progress_every=250,
     )
     assert seen == [250, 500, 750, 1000]

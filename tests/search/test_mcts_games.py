@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from zermelo.core.scores import WIN
 from zermelo.games.connect4 import Connect4State
 from zermelo.games.mnk import gomoku
 from zermelo.search.mcts import mcts, search_moves
@@ -30,14 +31,16 @@ def test_gomoku_blocks_a_four() -> None:
     block = state.parse_move("l8")
     result = mcts(state, iterations=300, rng=random.Random(1), cutoff=0, eval_scale=100.0)
     assert result.move == block
-    assert all(s.proven == 0.0 for s in result.moves if s.move != block and s.proven is not None)
+    # What the search proved of the other moves: each loses.
+    assert all(s.value < 0 for s in result.moves if s.move != block and s.exact)
 
 
 def test_gomoku_completes_five() -> None:
     state = _gomoku_after("h8", "g8", "i8", "a1", "j8", "a15", "k8", "o15")
     result = mcts(state, iterations=100, rng=random.Random(2), cutoff=0, eval_scale=100.0)
     assert state.format_move(result.move) == "l8"
-    assert result.proven == 1.0
+    assert result.exact and result.value == WIN - 1
+    assert result.moves[0].exact and result.moves[0].value == WIN - 1
 
 
 def test_connect4_blocks_a_vertical_three() -> None:

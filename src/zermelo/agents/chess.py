@@ -23,7 +23,8 @@ import chess
 from zermelo.agents.base import Agent
 from zermelo.core.errors import IllegalMoveError
 from zermelo.games.chess import ChessMove
-from zermelo.solvers.chess import ChessEngine, ChessSearchResult, MoveAnalysis
+from zermelo.search.result import MoveValue, SearchResult
+from zermelo.solvers.chess import ChessEngine
 from zermelo.solvers.chess.engine import MATE_BOUND
 
 __all__ = [
@@ -47,14 +48,16 @@ LEVEL_SETTINGS: dict[str, tuple[int | None, float]] = {
 """Level -> (depth cap in plies, noise in centipawns)."""
 
 
-def noisy_choice(values: Sequence[MoveAnalysis], rng: random.Random, noise: float) -> MoveAnalysis:
-    """The move whose value plus Gaussian noise of ``noise`` centipawns is highest; mates are
-    never blurred. ``values`` must not be empty."""
+def noisy_choice(
+    values: Sequence[MoveValue[ChessMove]], rng: random.Random, noise: float
+) -> MoveValue[ChessMove]:
+    """The move whose value (centipawns) plus Gaussian noise of ``noise`` centipawns is highest;
+    mates are never blurred. ``values`` must not be empty."""
 
-    def blurred(value: MoveAnalysis) -> float:
-        if abs(value.score) > MATE_BOUND:
-            return float(value.score)
-        return value.score + rng.gauss(0.0, noise)
+    def blurred(value: MoveValue[ChessMove]) -> float:
+        if abs(value.value) > MATE_BOUND:
+            return float(value.value)
+        return value.value + rng.gauss(0.0, noise)
 
     return max(values, key=blurred)
 
@@ -63,8 +66,9 @@ class ChessAgent:
     """Plays chess with the engine at ``depth`` plies (``None``: as deep as ``time_limit``
     allows), blurring each move's value with noise of ``noise`` centipawns when it is above 0.
 
-    ``last`` holds the engine's last answer (a :class:`ChessSearchResult`, or the list of
-    :class:`MoveAnalysis` of a noisy choice) for front ends that show the thinking.
+    ``last`` holds the engine's search behind the last move, in centipawns, for front ends that
+    show the thinking; it is ``None`` after a noisy choice, whose move is not the one the values
+    rank first.
     """
 
     def __init__(
@@ -85,7 +89,7 @@ class ChessAgent:
         self.rng = random.Random(0 if seed is None else seed)
         self.name = name
         self.engine = ChessEngine(hash_mb=hash_mb)
-        self.last: ChessSearchResult | list[MoveAnalysis] | None = None
+        self.last: SearchResult[ChessMove] | None = None
 
     def choose(self, state: Any) -> chess.Move:
         board: chess.Board = state.board
@@ -93,16 +97,15 @@ class ChessAgent:
             raise IllegalMoveError("the game is over; there is no move to choose")
         if self.noise > 0:
             values = self.engine.analyze_moves(board, depth=self.depth, movetime=self.time_limit)
-            self.last = values
-            if values:
-                best = noisy_choice(values, self.rng, self.noise)
-                return ChessMove.uci_move(best.move)
+            self.last = None
+            if values.moves:
+                return noisy_choice(values.moves, self.rng, self.noise).move
             # no move finished within the time: the engine's plain choice below
         result = self.engine.search(board, depth=self.depth, movetime=self.time_limit)
         self.last = result
         if result.move is None:
             raise IllegalMoveError("the game is over; there is no move to choose")
-        return ChessMove.uci_move(result.move)
+        return result.move
 
 
 def _level(level: str, seed: int | None, time_limit: float | None) -> Agent:

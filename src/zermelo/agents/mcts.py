@@ -6,7 +6,8 @@ import random
 from typing import Any
 
 from zermelo.core.errors import BudgetError, IllegalMoveError
-from zermelo.search.mcts import Mcts, MctsResult, PlayoutPolicy
+from zermelo.search.mcts import Mcts, PlayoutPolicy
+from zermelo.search.result import SearchResult
 
 __all__ = ["MctsAgent"]
 
@@ -49,7 +50,7 @@ class MctsAgent:
         if exploration is not None:
             options["exploration"] = exploration
         self.search = Mcts(rng=random.Random(seed), **options)
-        self.last: MctsResult[Any] | None = None
+        self.last: SearchResult[Any] | None = None
 
     def choose(self, state: Any) -> Any:
         if state.is_terminal():

@@ -140,7 +140,7 @@ def exact_columns(out: Console, spec: GameSpec, state: Any) -> None:
     """Every column's exact score in words, from the perfect solver (the ``exact_analysis`` tool
     of Connect Four)."""
     from zermelo.solvers.connect4 import analyze as solve_columns
-    from zermelo.solvers.connect4.scores import to_negamax
+    from zermelo.solvers.connect4.scores import benchmark_score
     from zermelo.ui.words import score_words
 
     # Near the empty board the columns come from the opening book at once, but a principal
@@ -148,28 +148,29 @@ def exact_columns(out: Console, spec: GameSpec, state: Any) -> None:
     full_line = state.ply > _C4_BOOK_PLIES
     with out.status(_("Solving every column exactly...")):
         analysis = solve_columns(state, pv=full_line)
+    values = {entry.move: entry.value for entry in analysis.moves}
     table = Table(title=_("Columns for the side to move (exact)"))
     table.add_column(_("column"), justify="right")
     table.add_column(_("score"), justify="right")
     table.add_column(_("value"))
-    for column, score in enumerate(analysis.scores):
-        if score is None:
+    for column in range(state.width):
+        value = values.get(column)
+        if value is None:
             table.add_row(str(column + 1), "-", _("full"))
             continue
-        words = score_words(to_negamax(score, state.ply, state.width, state.height))
-        table.add_row(str(column + 1), str(score), words)
+        score = benchmark_score(value, state.ply, state.width, state.height)
+        table.add_row(str(column + 1), str(score), score_words(value))
     out.print(table)
-    best = ", ".join(str(move + 1) for move in analysis.best_moves)
-    out.print(_("Best move: {move}").format(move=best))
-    if analysis.score is not None:
-        value = to_negamax(analysis.score, state.ply, state.width, state.height)
-        out.print(_("Value: {value}").format(value=score_words(value)))
-    line = analysis.pv if full_line else analysis.best_moves[:1]
+    best_moves = [entry.move for entry in analysis.moves if entry.value == analysis.value]
+    out.print(_("Best move: {move}").format(move=", ".join(str(m + 1) for m in best_moves)))
+    if analysis.moves:
+        out.print(_("Value: {value}").format(value=score_words(analysis.value)))
+    line = analysis.pv if full_line else tuple(best_moves[:1])
     out.print(_("Principal variation: {line}").format(line=" ".join(str(m + 1) for m in line)))
     if not full_line:
         out.print(_("(From the opening book; the rest of the line would take minutes.)"))
     out.print(
         _("Search: {nodes} nodes, {ms:.2f} ms").format(
-            nodes=f"{analysis.nodes:,}", ms=analysis.elapsed * 1000
+            nodes=f"{analysis.stats.nodes:,}", ms=analysis.stats.elapsed * 1000
         )
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -72,7 +73,7 @@ def command() -> click.Command:
         options = game_options(spec, rules, size, rule_texts)
         extra: dict[str, Any] = {}
         if cluster is not None or resume is not None:
-            if spec.name != "connect4":
+            if not {"cluster", "resume"} <= inspect.signature(solver).parameters.keys():
                 raise click.UsageError(
                     _("--cluster and --resume solve connect4 positions; {game} takes neither")
                     .format(game=spec.name)
@@ -275,11 +276,11 @@ def _solve_connect4(
                 )
                 continue
             result = outcome.result
-            fields = [outcome.text or "-", str(result.score)]
+            fields = [outcome.text or "-", str(outcome.score)]
             if best:
-                fields.append("".join(str(move + 1) for move in result.best_moves) or "-")
+                fields.append("".join(str(entry.move + 1) for entry in result.moves) or "-")
             if stats:
-                fields += [str(result.nodes), f"{result.microseconds:.0f}"]
+                fields += [str(result.stats.nodes), f"{result.stats.elapsed * 1e6:.0f}"]
             click.echo(" ".join(fields))
     return 1 if failed else 0
 
@@ -301,7 +302,7 @@ def _solve_on_cluster(
     from zermelo.parallel import ResultStore, open_executor, run_job
     from zermelo.solvers.connect4 import LineOutcome
     from zermelo.solvers.connect4.api import solve_texts
-    from zermelo.solvers.connect4.solver import Connect4Result
+    from zermelo.solvers.connect4.solver import solved
 
     parsed: list[tuple[int, str, Any]] = []
     for number, raw in enumerate(lines, 1):
@@ -335,4 +336,5 @@ def _solve_on_cluster(
             continue
         answer = next(answers)
         score, moves = (answer[0], tuple(answer[1])) if best else (answer, ())
-        yield LineOutcome(number, text, Connect4Result(text, item.ply, score, weak, moves))
+        result = solved(item, score, weak=weak, best_moves=moves)
+        yield LineOutcome(number, text, result, None, score)

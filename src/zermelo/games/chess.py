@@ -169,11 +169,6 @@ class ChessMove(chess.Move):
     __hash__ = chess.Move.__hash__
 
     @classmethod
-    def uci_move(cls, text: str) -> ChessMove:
-        """The move of a UCI text such as ``g1f3``."""
-        return cls.of(chess.Move.from_uci(text))
-
-    @classmethod
     def of(cls, move: chess.Move) -> ChessMove:
         return (
             move

@@ -51,6 +51,7 @@ from zermelo.core.state import Player
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.mcts import Mcts
+from zermelo.search.result import SearchResult
 from zermelo.search.table import TranspositionTable
 
 __all__ = [
@@ -493,7 +494,7 @@ class SolveOrMctsAgent:
         self.name = name
         self.table = TranspositionTable()
         self.search = Mcts(rng=random.Random(seed))
-        self.last: Any = None
+        self.last: SearchResult[Any] | None = None
 
     def choose(self, state: Any) -> Any:
         if state.is_terminal():

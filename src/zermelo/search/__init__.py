@@ -1,7 +1,7 @@
 """Game-agnostic search over the State protocol. Algorithms return results; they never print."""
 
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze, analyze_position
-from zermelo.search.mcts import Mcts, MctsResult, MoveStatistics, mcts
+from zermelo.search.mcts import Mcts, mcts
 from zermelo.search.minimax import minimax
 from zermelo.search.quiescence import quiescent
 from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
@@ -10,8 +10,6 @@ from zermelo.search.table import TranspositionTable
 __all__ = [
     "Evaluator",
     "Mcts",
-    "MctsResult",
-    "MoveStatistics",
     "MoveValue",
     "SearchResult",
     "SearchStats",

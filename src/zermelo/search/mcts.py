@@ -27,6 +27,13 @@ The move chosen is a proven win if there is one, else the most visited root move
 (ties: the higher mean reward, then the game's move order). All randomness comes from the
 ``random.Random`` given to the search. :class:`Mcts` keeps its tree between searches, so that the
 subtree of the position reached two plies later is reused.
+
+A search returns a :class:`~zermelo.search.result.SearchResult` like every other search. An
+unproven value is ``2 * mean reward - 1``: an estimate in [-1, 1], 0 for even chances, which
+changes sign with the side as negamax values do, so front ends and ``parent_score`` treat it like
+any evaluation; :func:`win_rate` reads it back. A proven value is exact: a draw's 0, or ``WIN -
+plies`` with ``plies`` the length of the forced line the tree proved. The root moves come with
+their visits, most visited first.
 """
 
 from __future__ import annotations
@@ -35,25 +42,23 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
+from zermelo.core.scores import WIN
 from zermelo.core.state import Player, supports_evaluation
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
 
 __all__ = [
     "DEFAULT_EXPLORATION",
     "Mcts",
-    "MctsResult",
-    "MoveStatistics",
     "PlayoutPolicy",
     "epsilon_greedy",
     "mcts",
     "random_playout",
     "search_moves",
+    "win_rate",
 ]
-
-M = TypeVar("M")
 
 DEFAULT_EXPLORATION = math.sqrt(2.0)
 """The UCT constant c of Kocsis and Szepesvári for rewards in [0, 1]."""
@@ -105,42 +110,11 @@ def epsilon_greedy(epsilon: float = 0.25) -> PlayoutPolicy:
     return policy
 
 
-@dataclass(frozen=True, slots=True)
-class MoveStatistics(Generic[M]):
-    """One root move: how often the search tried it and its mean reward for the side to move
-    (1 = always won, 0.5 = even, 0 = always lost); ``proven`` is its game-theoretic reward when
-    the search proved it (1 a win, 0.5 a draw, 0 a loss), else ``None``."""
-
-    move: M
-    visits: int
-    win_rate: float
-    proven: float | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MctsResult(Generic[M]):
-    """What a search found. ``moves`` lists every expanded root move, most visited first.
-
-    ``iterations`` counts the iterations of this search; ``reused`` the visits of the subtree kept
-    from the previous search. ``value`` is the win rate of the chosen move; ``elapsed`` is seconds.
-    ``proven`` is the position's game-theoretic reward for the side to move when the search proved
-    it (the search then stops early), else ``None``.
-    """
-
-    move: M | None
-    value: float
-    moves: tuple[MoveStatistics[M], ...]
-    iterations: int
-    reused: int
-    elapsed: float
-    proven: float | None = None
-
-
 class _Node:
     """A tree node. ``reward`` sums the rewards of the player who moved into this node;
     ``proven`` is that player's game-theoretic reward once the subtree proves it (1, 0.5 or 0)."""
 
-    __slots__ = ("children", "move", "proven", "reward", "state", "untried", "visits")
+    __slots__ = ("children", "move", "plies", "proven", "reward", "state", "untried", "visits")
 
     def __init__(self, state: Any, move: Any, decisive: bool) -> None:
         self.state = state
@@ -148,6 +122,7 @@ class _Node:
         self.visits = 0
         self.reward = 0.0
         self.children: list[_Node] = []
+        self.plies = -1
         if state.is_terminal():
             winner = state.winner
             # Only the player who just moved can have won.
@@ -249,11 +224,12 @@ class Mcts:
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        progress: Callable[[MctsResult[Any]], None] | None = None,
+        progress: Callable[[SearchResult[Any]], None] | None = None,
         progress_every: int = 1000,
-    ) -> MctsResult[Any]:
+    ) -> SearchResult[Any]:
         """Search ``state`` for ``iterations`` iterations or ``time_limit`` seconds, whichever ends
-        first (at least one must be given), and return the statistics of the root moves.
+        first (at least one must be given), and return the move, its value and the root moves
+        with their visits (see the module's notes for how the values read).
 
         ``progress`` is called with the result so far every ``progress_every`` iterations.
         """
@@ -276,6 +252,7 @@ class Mcts:
         deadline = None if time_limit is None else started + time_limit
         limit = iterations if iterations is not None else -1
         done = 0
+        added = 0
         single = root.proven is None and len(root.untried) + len(root.children) == 1
         clock = time.perf_counter
         log = math.log
@@ -311,6 +288,7 @@ class Mcts:
                 node.children.append(child)
                 node = child
                 path.append(node)
+                added += 1
             # Simulation: a proven node needs none.
             proven = node.proven
             if proven is not None:
@@ -335,31 +313,110 @@ class Mcts:
                     proven = visited.proven
             done += 1
             if progress is not None and done % progress_every == 0:
-                progress(self._result(root, done, reused, clock() - started))
-        return self._result(root, done, reused, time.perf_counter() - started)
-
-    def _result(self, root: _Node, done: int, reused: int, elapsed: float) -> MctsResult[Any]:
-        order = {child.move: index for index, child in enumerate(root.children)}
-        stats = [
-            MoveStatistics(child.move, child.visits, child.reward / child.visits, child.proven)
-            for child in root.children
-            if child.visits
-        ]
-        stats.sort(key=lambda s: (-s.visits, -s.win_rate, order[s.move]))
-        proven = None if root.proven is None else 1.0 - root.proven
-        move = value = None
-        if stats:
-            # A proven win first; then the most visited move not proven lost; then the most
-            # visited (every move loses: the one the search looked at longest).
-            best = next((s for s in stats if s.proven == 1.0), None)
-            if best is None and proven is not None:
-                best = next((s for s in stats if s.proven == proven), None)
-            if best is None:
-                best = next((s for s in stats if s.proven != 0.0), stats[0])
-            move, value = best.move, best.win_rate
-        return MctsResult(
-            move, 0.5 if value is None else value, tuple(stats), done, reused, elapsed, proven
+                stats = SearchStats(
+                    added, elapsed=clock() - started, iterations=done, reused=reused
+                )
+                progress(_result(root, stats))
+        stats = SearchStats(
+            added, elapsed=time.perf_counter() - started, iterations=done, reused=reused
         )
+        return _result(root, stats)
+
+
+def win_rate(entry: MoveValue[Any] | SearchResult[Any]) -> float:
+    """The mean reward (1 a win, 0.5 a draw, 0 a loss) behind an MCTS value, from the side of
+    the player it values: of the move for a :class:`MoveValue`, of the side to move for a
+    :class:`SearchResult`. A proven value reads as 1, 0.5 or 0."""
+    if entry.exact:
+        return 0.5 if entry.value == 0 else float(entry.value > 0)
+    return (entry.value + 1.0) / 2.0
+
+
+def _proven_plies(node: _Node) -> int:
+    """Plies of the forced line that proves ``node``'s value: the winner takes its shortest proved
+    win, the loser its longest proved loss. Proven subtrees never change, so each node's count
+    is kept."""
+    stack = [node]
+    while stack:
+        top = stack[-1]
+        if top.plies >= 0:
+            stack.pop()
+            continue
+        if not top.children:  # a terminal node
+            top.plies = 0
+            stack.pop()
+            continue
+        if top.proven == 0.0:
+            # The side to move here wins: through the children proven won for it.
+            relevant = [child for child in top.children if child.proven == 1.0]
+        else:
+            relevant = top.children
+        waiting = [child for child in relevant if child.plies < 0]
+        if waiting:
+            stack.extend(waiting)
+            continue
+        counts = [child.plies for child in relevant]
+        top.plies = 1 + (min(counts) if top.proven == 0.0 else max(counts))
+        stack.pop()
+    return node.plies
+
+
+def _value_of(node: _Node) -> tuple[float, bool]:
+    """The value of the move into ``node`` for the player who made it, and whether it is exact."""
+    if node.proven is None:
+        return 2.0 * node.reward / node.visits - 1.0, False
+    if node.proven == 0.5:
+        return 0.0, True
+    plies = WIN - 1 - _proven_plies(node)
+    return (float(plies) if node.proven == 1.0 else -float(plies)), True
+
+
+def _choose(node: _Node) -> _Node | None:
+    """The child the search plays from ``node``: a proven win; else, when ``node`` is proven, a
+    child that keeps its value; else the most visited child not proven lost; else the most
+    visited (every move loses: the one the search looked at longest)."""
+    tried = _tried(node)
+    if not tried:
+        return None
+    best = next((c for c in tried if c.proven == 1.0), None)
+    if best is None and node.proven is not None:
+        best = next((c for c in tried if c.proven == 1.0 - node.proven), None)
+    if best is None:
+        best = next((c for c in tried if c.proven != 0.0), tried[0])
+    return best
+
+
+def _tried(node: _Node) -> list[_Node]:
+    """The children of ``node`` the search visited, most visited first (ties: the higher mean
+    reward, then the game's move order)."""
+    order = {id(child): index for index, child in enumerate(node.children)}
+    return sorted(
+        (child for child in node.children if child.visits),
+        key=lambda c: (-c.visits, -c.reward / c.visits, order[id(c)]),
+    )
+
+
+def _result(root: _Node, stats: SearchStats) -> SearchResult[Any]:
+    moves = []
+    for child in _tried(root):
+        value, exact = _value_of(child)
+        moves.append(MoveValue(child.move, value, exact, (child.move,), child.visits))
+    chosen = _choose(root)
+    if chosen is None:
+        return SearchResult(None, 0.0, (), 0, False, stats)
+    pv = []
+    node: _Node | None = chosen
+    while node is not None:
+        pv.append(node.move)
+        node = _choose(node)
+    if root.proven is None:
+        value, exact = 2.0 * chosen.reward / chosen.visits - 1.0, False
+    elif root.proven == 0.5:
+        value, exact = 0.0, True
+    else:
+        plies = float(WIN - _proven_plies(root))
+        value, exact = (plies if root.proven == 0.0 else -plies), True
+    return SearchResult(chosen.move, value, tuple(pv), len(pv), exact, stats, tuple(moves))
 
 
 def mcts(
@@ -369,6 +426,6 @@ def mcts(
     time_limit: float | None = None,
     rng: random.Random | None = None,
     **options: Any,
-) -> MctsResult[Any]:
+) -> SearchResult[Any]:
     """One search of ``state`` with a fresh tree; ``options`` are those of :class:`Mcts`."""
     return Mcts(rng=rng, **options).search(state, iterations=iterations, time_limit=time_limit)

@@ -21,7 +21,9 @@ from typing import TextIO
 import chess
 
 from zermelo.core.errors import ZermeloError
-from zermelo.solvers.chess import LEVELS, ChessEngine, ChessSearchInfo, board_of, mate_in
+from zermelo.games.chess import ChessMove
+from zermelo.search.result import SearchResult
+from zermelo.solvers.chess import LEVELS, ChessEngine, board_of, mate_in
 
 __all__ = ["ENGINE_NAME", "UciSession", "main", "run_uci"]
 
@@ -30,9 +32,29 @@ _GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth
 _GO_FLAGS = ("infinite", "ponder")
 
 
-def _score_words(score: int) -> str:
+def _score_words(score: float) -> str:
     mate = mate_in(score)
-    return f"mate {mate}" if mate is not None else f"cp {score}"
+    return f"mate {mate}" if mate is not None else f"cp {int(score)}"
+
+
+def _info_line(progress: SearchResult[ChessMove]) -> str:
+    """The ``info`` line of one completed iteration."""
+    stats = progress.stats
+    return (
+        f"info depth {progress.depth} seldepth {stats.seldepth}"
+        f" score {_score_words(progress.value)} nodes {stats.nodes}"
+        f" nps {int(stats.nodes_per_second)} time {int(stats.elapsed * 1000)}"
+        + (" pv " + " ".join(move.uci() for move in progress.pv) if progress.pv else "")
+    )
+
+
+def _bestmove_line(result: SearchResult[ChessMove]) -> str:
+    """``bestmove``, with the move to ponder on (the second of the line) when there is one."""
+    if result.move is None:
+        return "bestmove 0000"
+    if len(result.pv) > 1:
+        return f"bestmove {result.move.uci()} ponder {result.pv[1].uci()}"
+    return f"bestmove {result.move.uci()}"
 
 
 class UciSession:
@@ -217,28 +239,19 @@ class UciSession:
         stop = self._stop
         board = self._board.copy()
 
-        def on_info(info: ChessSearchInfo) -> None:
-            self._send(
-                f"info depth {info.depth} seldepth {info.seldepth} score {_score_words(info.score)}"
-                f" nodes {info.nodes} nps {info.nps} time {int(info.time * 1000)}"
-                + (" pv " + " ".join(info.pv) if info.pv else "")
-            )
+        def progress(found: SearchResult[ChessMove]) -> None:
+            self._send(_info_line(found))
 
         def run() -> None:
             try:
-                result = engine.search(board, stop_event=stop, on_info=on_info, **limits)  # type: ignore[arg-type]
+                result = engine.search(board, stop_event=stop, progress=progress, **limits)  # type: ignore[arg-type]
             except ZermeloError as error:
                 self._info_string(str(error))
                 self._send("bestmove 0000")
                 return
             if infinite:
                 stop.wait()
-            if result.move is None:
-                self._send("bestmove 0000")
-            elif result.ponder is not None:
-                self._send(f"bestmove {result.move} ponder {result.ponder}")
-            else:
-                self._send(f"bestmove {result.move}")
+            self._send(_bestmove_line(result))
 
         self._search = threading.Thread(target=run, name="zermelo-uci-search", daemon=True)
         self._search.start()

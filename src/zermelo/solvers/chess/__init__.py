@@ -1,8 +1,9 @@
 """The chess engine: a bitboard move generator and an alpha-beta search compiled with numba.
 
 :class:`ChessEngine` searches positions under a depth, node, time or clock budget and analyses
-every root move; :func:`perft` counts the legal move tree. The evaluation, term by term, and its
-tuning are in :mod:`zermelo.solvers.chess.evaluation`.
+every root move, answering with :class:`zermelo.search.result.SearchResult`; :func:`perft`
+counts the legal move tree. The evaluation, term by term, and its tuning are in
+:mod:`zermelo.solvers.chess.evaluation`.
 """
 
 from zermelo.solvers.chess.engine import (
@@ -10,9 +11,7 @@ from zermelo.solvers.chess.engine import (
     LEVELS,
     SWITCHES,
     ChessEngine,
-    ChessSearchInfo,
-    ChessSearchResult,
-    MoveAnalysis,
+    Progress,
     board_of,
     kernel_module,
     legal_moves,
@@ -25,9 +24,7 @@ __all__ = [
     "LEVELS",
     "SWITCHES",
     "ChessEngine",
-    "ChessSearchInfo",
-    "ChessSearchResult",
-    "MoveAnalysis",
+    "Progress",
     "board_of",
     "kernel_module",
     "legal_moves",

@@ -5,9 +5,12 @@ counters) and runs iterative deepening with aspiration windows around the kernel
 variation search, under a depth, a node count, a time per move or a clock with increment. The
 kernel works on its own bitboards; positions and moves come in and go out through python-chess.
 
-Scores are from the side to move: centipawns, or ``WIN - plies`` for a mate found ``plies``
+Both searches answer with :class:`zermelo.search.result.SearchResult`, its moves
+:class:`zermelo.games.chess.ChessMove` values (the game's own move type, so that every front end
+formats and plays them as it does any game's moves; :meth:`chess.Move.uci` gives the UCI text).
+Values are from the side to move: centipawns, or ``WIN - plies`` for a mate found ``plies``
 half-moves from the root (negative when the side to move is mated), as in
-:mod:`zermelo.core.scores`.
+:mod:`zermelo.core.scores`; only a mate or a finished game is ``exact``.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Final
 
 import chess
 
 from zermelo.core.errors import BudgetError, InvalidOptionError
-from zermelo.core.scores import WIN, describe
-from zermelo.games.chess import board_from_text, move_from_text, termination
+from zermelo.core.scores import WIN
+from zermelo.games.chess import ChessMove, board_from_text, move_from_text, termination
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.chess import kernel as compiled_kernel
 
@@ -32,9 +36,7 @@ __all__ = [
     "LEVELS",
     "SWITCHES",
     "ChessEngine",
-    "ChessSearchInfo",
-    "ChessSearchResult",
-    "MoveAnalysis",
+    "Progress",
     "board_of",
     "kernel_module",
     "legal_moves",
@@ -143,9 +145,9 @@ def load_position(kernel: ModuleType, stack: Any, board: chess.Board, ply: int =
     stack[base + kernel.P_HASH] = kernel.compute_hash(stack, base)
 
 
-def _kernel_move(move: int) -> chess.Move:
+def _kernel_move(move: int) -> ChessMove:
     promotion = (move >> 12) & 7
-    return chess.Move(move & 63, (move >> 6) & 63, promotion + 1 if promotion else None)
+    return ChessMove(move & 63, (move >> 6) & 63, promotion + 1 if promotion else None)
 
 
 def perft(
@@ -180,79 +182,19 @@ def legal_moves(
     return tuple(_kernel_move(int(move_list[i])).uci() for i in range(count))
 
 
-def mate_in(score: int) -> int | None:
+def mate_in(score: float) -> int | None:
     """Moves to mate of a decided score (positive: the side to move mates), else ``None``."""
     if abs(score) <= MATE_BOUND:
         return None
-    plies = WIN - abs(score)
+    plies = WIN - int(abs(score))
     moves = (plies + 1) // 2
     return moves if score > 0 else -moves
 
 
-@dataclass(frozen=True, slots=True)
-class ChessSearchInfo:
-    """Progress after one completed iteration (what UCI's ``info`` line says)."""
-
-    depth: int
-    seldepth: int
-    score: int
-    nodes: int
-    time: float
-    pv: tuple[str, ...]
-
-    @property
-    def nps(self) -> int:
-        return int(self.nodes / self.time) if self.time > 0 else 0
-
-    @property
-    def mate(self) -> int | None:
-        return mate_in(self.score)
-
-
-@dataclass(frozen=True, slots=True)
-class ChessSearchResult:
-    """The engine's answer. ``move`` and ``pv`` are UCI strings; ``move`` is ``None`` only when
-    the game is already over (then ``score`` is the game's result for the side to move)."""
-
-    move: str | None
-    score: int
-    pv: tuple[str, ...]
-    depth: int
-    seldepth: int
-    nodes: int
-    time: float
-    ponder: str | None = None
-    infos: tuple[ChessSearchInfo, ...] = field(default=(), repr=False)
-
-    @property
-    def nps(self) -> int:
-        return int(self.nodes / self.time) if self.time > 0 else 0
-
-    @property
-    def mate(self) -> int | None:
-        """Moves to mate (negative: the side to move is mated), or ``None``."""
-        return mate_in(self.score)
-
-    def describe(self) -> str:
-        """The score in English words: "win in 3", "loss in 2" or centipawns as pawns."""
-        if self.mate is not None:
-            return describe(self.score)
-        return f"{self.score / 100:+.2f}"
-
-
-@dataclass(frozen=True, slots=True)
-class MoveAnalysis:
-    """One legal root move with its value for the side that plays it (the root's side)."""
-
-    move: str
-    san: str
-    score: int
-    pv: tuple[str, ...]
-    depth: int
-
-    @property
-    def mate(self) -> int | None:
-        return mate_in(self.score)
+Progress = Callable[[SearchResult[ChessMove]], None]
+"""What :meth:`ChessEngine.search` calls after every completed iteration: the result so far
+(its ``depth``, ``value``, ``pv`` and ``stats`` with nodes, elapsed time and ``seldepth``), what a
+UCI ``info`` line says."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,20 +326,20 @@ class ChessEngine:
         count = k.legal_moves(self._stack, 0, self._moves, 0)
         return [int(self._moves[i]) for i in range(count)]
 
-    def _pv(self, ply: int, board: chess.Board) -> tuple[str, ...]:
+    def _pv(self, ply: int, board: chess.Board) -> tuple[ChessMove, ...]:
         """The principal variation stored for ``ply``, cut at the first move that is not legal
         (a safeguard: the kernel only stores moves it searched)."""
         k = self.kernel
         work = self._work
         row = k.PV_BASE + ply * (k.MAX_PLY + 4)
         length = int(work[k.PV_LENGTH_BASE + ply])
-        line: list[str] = []
+        line: list[ChessMove] = []
         replay = board.copy(stack=False)
         for i in range(ply, length):
             move = _kernel_move(int(work[row + i]))
             if move not in replay.legal_moves:
                 break
-            line.append(move.uci())
+            line.append(move)
             replay.push(move)
         return tuple(line)
 
@@ -515,41 +457,53 @@ class ChessEngine:
         binc: float = 0,
         movestogo: int | None = None,
         stop_event: threading.Event | None = None,
-        on_info: Callable[[ChessSearchInfo], None] | None = None,
-    ) -> ChessSearchResult:
+        progress: Progress | None = None,
+    ) -> SearchResult[ChessMove]:
         """The best move of a position under the given limits (times in seconds).
 
         Without any limit it searches until ``stop_event`` is set (UCI's ``go infinite``), or to
         depth 100. With a clock it spends a share of the remaining time plus most of the
-        increment, and never more than 60% of what is left. ``on_info`` is called after every
-        completed iteration."""
+        increment, and never more than 60% of what is left. ``progress`` is called with the
+        result so far after every completed iteration.
+
+        ``depth`` of the answer is the last completed iteration (0 when none completed: then the
+        move is the stopped iteration's best, or the first legal move, valued 0), ``stats`` has
+        the nodes, the elapsed time and the ``seldepth`` of that iteration; the move to ponder on
+        is the second move of ``pv``. In a finished game ``move`` is ``None`` and ``value`` is the
+        game's result (``-WIN`` when checkmated, else a draw's 0), exact."""
         board = board_of(fen_or_board, moves)
         budget = self._budget(board, depth, movetime, nodes, wtime, btime, winc, binc, movestogo)
         with self._lock:
-            return self._search(board, budget, stop_event, on_info)
+            return self._search(board, budget, stop_event, progress)
+
+    @staticmethod
+    def _finished(board: chess.Board) -> SearchResult[ChessMove] | None:
+        """The answer for a finished game (its result, exact), or ``None`` while it goes on."""
+        if termination(board) is None:
+            return None
+        return SearchResult(None, -WIN if board.is_checkmate() else 0, (), 0, True)
 
     def _search(
         self,
         board: chess.Board,
         budget: _Budget,
         stop_event: threading.Event | None,
-        on_info: Callable[[ChessSearchInfo], None] | None,
-    ) -> ChessSearchResult:
+        progress: Progress | None,
+    ) -> SearchResult[ChessMove]:
         k = self.kernel
         started = time.perf_counter()
-        if termination(board) is not None:
-            score = -WIN if board.is_checkmate() else 0
-            return ChessSearchResult(None, score, (), 0, 0, 0, 0.0)
+        finished_game = self._finished(board)
+        if finished_game is not None:
+            return finished_game
         self._prepare(board)
         work = self._work
         work[k.W_NODE_LIMIT] = budget.nodes
         root_moves = self._legal_root()
-        best_move = _kernel_move(root_moves[0]).uci()
+        best_move = _kernel_move(root_moves[0])
         best_score = 0
-        best_pv: tuple[str, ...] = (best_move,)
+        best_pv: tuple[ChessMove, ...] = (best_move,)
         completed = 0
         seldepth = 0
-        infos: list[ChessSearchInfo] = []
         watcher, finished = self._watch(started, budget.hard, stop_event)
         aspiration = self.switches & k.SW_ASPIRATION != 0
         try:
@@ -600,12 +554,19 @@ class ChessEngine:
                 completed = iteration
                 seldepth = int(work[k.W_SELDEPTH])
                 elapsed = time.perf_counter() - started
-                info = ChessSearchInfo(
-                    iteration, seldepth, score, int(work[k.W_NODES]), elapsed, best_pv
-                )
-                infos.append(info)
-                if on_info is not None:
-                    on_info(info)
+                if progress is not None:
+                    progress(
+                        SearchResult(
+                            best_move,
+                            score,
+                            best_pv,
+                            iteration,
+                            abs(score) > MATE_BOUND,
+                            SearchStats(
+                                nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth
+                            ),
+                        )
+                    )
                 if len(root_moves) == 1 and budget.soft is not None:
                     break
                 if (
@@ -623,20 +584,16 @@ class ChessEngine:
             if watcher is not None:
                 watcher.join()
         elapsed = time.perf_counter() - started
-        if best_move not in {_kernel_move(m).uci() for m in root_moves}:
-            best_move = _kernel_move(root_moves[0]).uci()
+        if best_move not in {_kernel_move(m) for m in root_moves}:
+            best_move = _kernel_move(root_moves[0])
             best_pv = (best_move,)
-        ponder = best_pv[1] if len(best_pv) > 1 else None
-        return ChessSearchResult(
+        return SearchResult(
             best_move,
             best_score,
             best_pv,
             completed,
-            seldepth,
-            int(work[k.W_NODES]),
-            elapsed,
-            ponder,
-            tuple(infos),
+            abs(best_score) > MATE_BOUND,
+            SearchStats(nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth),
         )
 
     def analyze_moves(
@@ -648,11 +605,17 @@ class ChessEngine:
         movetime: float | None = None,
         nodes: int | None = None,
         stop_event: threading.Event | None = None,
-    ) -> list[MoveAnalysis]:
-        """Every legal move with its value for the side to move, best first (ties in UCI order).
+    ) -> SearchResult[ChessMove]:
+        """Every legal move with its value for the side to move: ``moves``, best first (ties in
+        UCI order), each with its line.
 
         Each move is searched with a full window, depth by depth, until the limit; a move keeps
-        the value of the deepest iteration it completed. Without a limit the depth is 6."""
+        the value of the deepest iteration it completed. Without a limit the depth is 6. The
+        answer's ``move``, ``value`` and ``pv`` are those of the best move, its ``depth`` the
+        deepest iteration every valued move completed. A move left without a value (the time ran
+        out in the first iteration) is not in ``moves``; when none has one, ``moves`` is empty and
+        the answer is the first legal move valued 0, as :meth:`search` stopped at once answers.
+        In a finished game ``moves`` is empty and the answer is the game's result."""
         board = board_of(fen_or_board, moves)
         if depth is None and movetime is None and nodes is None and stop_event is None:
             depth = 6
@@ -662,16 +625,17 @@ class ChessEngine:
 
     def _analyze(
         self, board: chess.Board, budget: _Budget, stop_event: threading.Event | None
-    ) -> list[MoveAnalysis]:
+    ) -> SearchResult[ChessMove]:
         k = self.kernel
         started = time.perf_counter()
-        if termination(board) is not None:
-            return []
+        finished_game = self._finished(board)
+        if finished_game is not None:
+            return finished_game
         self._prepare(board)
         work = self._work
         work[k.W_NODE_LIMIT] = budget.nodes
         root_moves = self._legal_root()
-        results: dict[int, MoveAnalysis] = {}
+        results: dict[int, tuple[MoveValue[ChessMove], int]] = {}
         watcher, finished = self._watch(started, budget.hard, stop_event)
         try:
             for iteration in range(1, budget.depth + 1):
@@ -701,10 +665,9 @@ class ChessEngine:
                     chess_move = _kernel_move(move)
                     after = board.copy(stack=False)
                     after.push(chess_move)
-                    line = (chess_move.uci(), *self._pv(1, after))
-                    results[move] = MoveAnalysis(
-                        chess_move.uci(), board.san(chess_move), score, line, iteration
-                    )
+                    line = (chess_move, *self._pv(1, after))
+                    value = MoveValue(chess_move, score, abs(score) > MATE_BOUND, line)
+                    results[move] = value, iteration
                 work[k.W_NODE_LIMIT] = budget.nodes
                 if watcher is not None and not watcher.is_alive():
                     break
@@ -716,6 +679,15 @@ class ChessEngine:
             finished.set()
             if watcher is not None:
                 watcher.join()
-        analyses = list(results.values())
-        analyses.sort(key=lambda a: (-a.score, a.move))
-        return analyses
+        stats = SearchStats(nodes=int(work[k.W_NODES]), elapsed=time.perf_counter() - started)
+        if not results:
+            first = _kernel_move(root_moves[0])
+            return SearchResult(first, 0, (first,), 0, False, stats)
+        values = sorted((value for value, _ in results.values()), key=_best_first)
+        best = values[0]
+        depth = min(completed for _, completed in results.values())
+        return SearchResult(best.move, best.value, best.pv, depth, best.exact, stats, tuple(values))
+
+
+def _best_first(value: MoveValue[ChessMove]) -> tuple[float, str]:
+    return -value.value, value.move.uci()

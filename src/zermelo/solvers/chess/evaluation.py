@@ -222,7 +222,7 @@ def self_play_samples(
             else:
                 answer = engine.search(board, nodes=nodes)
                 assert answer.move is not None
-                move = chess.Move.from_uci(answer.move)
+                move = answer.move
             board.push(move)
         outcome = board.outcome(claim_draw=True)
         result = 0.5 if outcome is None or outcome.winner is None else float(outcome.winner)

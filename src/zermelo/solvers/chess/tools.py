@@ -2,9 +2,9 @@
 perft, the value of every move, and the evaluation term by term.
 
 They take a :class:`zermelo.games.chess.ChessState` and return the values the command line shows:
-move values in the search's result types (:class:`~zermelo.search.result.MoveValue`,
-:class:`~zermelo.search.result.SearchResult`), with centipawns turned into pawns (``+0.35``) and
-mates kept as ``WIN - plies`` scores, so that "win in 3" and "+0.35" read alike for every game.
+the engine's :class:`~zermelo.search.result.SearchResult`, with centipawns turned into pawns
+(``+0.35``, see :func:`in_pawns`) and mates kept as ``WIN - plies`` scores, so that "win in 3" and
+"+0.35" read alike for every game.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import chess.pgn
 from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
 from zermelo.games.chess import ChessMove, ChessState, board_from_text
 from zermelo.games.chess_openings import OPENINGS
-from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.search.result import SearchResult
 from zermelo.solvers.chess import engine as chess_engine
 from zermelo.solvers.chess import evaluation
-from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine, ChessSearchResult
+from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
 
 __all__ = [
     "TERMS",
@@ -34,6 +34,7 @@ __all__ = [
     "analyze",
     "explain",
     "fit",
+    "in_pawns",
     "opening_positions",
     "pawns",
     "perft",
@@ -75,46 +76,31 @@ def perft(state: Any, depth: int) -> int:
     return chess_engine.perft(state.board, depth)
 
 
-def pawns(score: int) -> float:
+def pawns(score: float) -> float:
     """An engine score for people: a mate stays a ``WIN - plies`` score, centipawns become pawns."""
     return float(score) if abs(score) > MATE_BOUND else score / 100
 
 
-def search_result(found: ChessSearchResult) -> SearchResult[ChessMove]:
-    """The engine's answer as the search's result type, scores in pawns (see :func:`pawns`)."""
-    return SearchResult(
-        None if found.move is None else ChessMove.uci_move(found.move),
-        pawns(found.score),
-        tuple(ChessMove.uci_move(uci) for uci in found.pv),
-        found.depth,
-        abs(found.score) > MATE_BOUND,
-        SearchStats(nodes=found.nodes, elapsed=found.time),
+def in_pawns(result: SearchResult[ChessMove]) -> SearchResult[ChessMove]:
+    """The engine's result with its value and its moves' values in pawns (see :func:`pawns`), the
+    scale front ends show chess values in. Everything else is the engine's, untouched."""
+    return dataclasses.replace(
+        result,
+        value=pawns(result.value),
+        moves=tuple(dataclasses.replace(entry, value=pawns(entry.value)) for entry in result.moves),
     )
 
 
 def analyze(
     state: Any, depth: int | None, time_limit: float | None, *, nodes: int | None = None
 ) -> SearchResult[ChessMove]:
-    """The engine's search of ``state`` (best move, principal variation, depth, nodes and time)
-    with every legal move's value in ``moves`` (best first), each under ``depth``,
-    ``time_limit`` and ``nodes`` (without any: one second each). The time is split evenly: half
-    for the moves' values, half for the search of the position."""
-    board: chess.Board = state.board
+    """Every legal move's value in ``moves`` (best first), under ``depth``, ``time_limit`` and
+    ``nodes`` (without any: one second); the best move's line is the principal variation, so the
+    position is searched once, not once for the values and again for the line."""
     if depth is None and time_limit is None and nodes is None:
         time_limit = 1.0
-    share = None if time_limit is None else time_limit / 2
-    engine = _engine()
-    values = [
-        MoveValue(
-            ChessMove.uci_move(value.move),
-            pawns(value.score),
-            abs(value.score) > MATE_BOUND,
-            tuple(ChessMove.uci_move(uci) for uci in value.pv),
-        )
-        for value in engine.analyze_moves(board, depth=depth, movetime=share, nodes=nodes)
-    ]
-    found = search_result(engine.search(board, depth=depth, movetime=share, nodes=nodes))
-    return dataclasses.replace(found, moves=tuple(values))
+    values = _engine().analyze_moves(state.board, depth=depth, movetime=time_limit, nodes=nodes)
+    return in_pawns(values)
 
 
 @dataclass(frozen=True)
@@ -230,7 +216,7 @@ def _weights_match(
             tuned_to_move = (board.turn == chess.WHITE) == tuned_plays_white
             answer = engines[0 if tuned_to_move else 1].search(board, nodes=nodes)
             assert answer.move is not None
-            board.push(chess.Move.from_uci(answer.move))
+            board.push(answer.move)
         outcome = board.outcome(claim_draw=True)
         if outcome is None or outcome.winner is None:
             draws += 1

@@ -1,13 +1,14 @@
 """Exact Connect Four solver (numba-compiled kernel with a plain-Python fallback).
 
 Front ends call :func:`solve`, :func:`solve_lines`, :func:`analyze` and :func:`choose_move`;
-:class:`Connect4Solver` keeps a transposition table between calls. Scores follow the benchmark
-files' convention (see :mod:`zermelo.solvers.connect4.scores`).
+:class:`Connect4Solver` keeps a transposition table between calls. Results are
+:class:`zermelo.search.SearchResult` values in the negamax convention, like every search's;
+:func:`benchmark_score` turns them into the benchmark files' scores (see
+:mod:`zermelo.solvers.connect4.scores`).
 """
 
 from zermelo.solvers.connect4.api import (
     LEVELS,
-    Analysis,
     LineOutcome,
     analyze,
     choose_move,
@@ -16,6 +17,7 @@ from zermelo.solvers.connect4.api import (
     solve_lines,
 )
 from zermelo.solvers.connect4.scores import (
+    benchmark_score,
     describe_score,
     from_negamax,
     plies_to_finish,
@@ -23,19 +25,18 @@ from zermelo.solvers.connect4.scores import (
     to_negamax,
 )
 from zermelo.solvers.connect4.solver import (
-    Connect4Result,
     Connect4Solver,
     default_solver,
     kernel_module,
+    solved,
 )
 
 __all__ = [
     "LEVELS",
-    "Analysis",
-    "Connect4Result",
     "Connect4Solver",
     "LineOutcome",
     "analyze",
+    "benchmark_score",
     "choose_move",
     "default_solver",
     "describe_score",
@@ -46,5 +47,6 @@ __all__ = [
     "solve",
     "solve_chunks",
     "solve_lines",
+    "solved",
     "to_negamax",
 ]

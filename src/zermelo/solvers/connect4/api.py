@@ -5,6 +5,7 @@ Nothing here prints: the functions return values (or yield them) and the CLI for
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -13,14 +14,14 @@ from typing import Any
 
 from zermelo.core.errors import BudgetError, ParseError, ZermeloError
 from zermelo.games.connect4 import Connect4State
-from zermelo.solvers.connect4.scores import describe_score
-from zermelo.solvers.connect4.solver import Connect4Result, Connect4Solver, default_solver
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.solvers.connect4.scores import benchmark_score, to_negamax
+from zermelo.solvers.connect4.solver import Connect4Solver, default_solver, solved
 
 __all__ = [
     "HARD_NODE_LIMIT",
     "LEVELS",
     "PURE_HARD_NODE_LIMIT",
-    "Analysis",
     "LineOutcome",
     "analyze",
     "choose_move",
@@ -40,20 +41,25 @@ def solve(
     *,
     weak: bool = False,
     solver: Connect4Solver | None = None,
-) -> Connect4Result:
-    """Score and best moves of ``position`` (a state or a move string such as ``"4453"``)."""
+) -> SearchResult[int]:
+    """Exact value and best moves of ``position`` (a state or a move string such as ``"4453"``),
+    as :func:`zermelo.solvers.connect4.solver.solved` describes them."""
     solver = solver or _solver_for(position)
     return solver.solve(position, weak=weak)
 
 
 @dataclass(frozen=True, slots=True)
 class LineOutcome:
-    """One line of a stream: its 1-based number, the position text, and a result or an error."""
+    """One line of a stream: its 1-based number, the position text, and a result or an error.
+
+    ``score`` is the result's value in the benchmark files' convention (see :mod:`.scores`; in
+    weak mode 1, 0 or -1), as the files and ``zermelo solve`` print it."""
 
     line_number: int
     text: str
-    result: Connect4Result | None = None
+    result: SearchResult[int] | None = None
     error: ZermeloError | None = None
+    score: int = 0
 
     @property
     def ok(self) -> bool:
@@ -74,8 +80,8 @@ def solve_lines(
     the expected score). Blank lines and lines starting with ``#`` are skipped. A line that does
     not parse yields an outcome with the error (its message quotes the line) instead of stopping
     the stream. ``fresh`` empties the table before each position (for measurements); by default
-    what one position taught the table helps the next. ``result.nodes`` and
-    ``result.microseconds`` carry the statistics.
+    what one position taught the table helps the next. ``result.stats`` carries the nodes and
+    the time.
     """
     solver = solver or default_solver()
     for number, raw in enumerate(lines, 1):
@@ -90,7 +96,15 @@ def solve_lines(
             continue
         if fresh:
             solver.new_generation()
-        yield LineOutcome(number, text, solver.solve(state, weak=weak, best_moves=best_moves))
+        result = solver.solve(state, weak=weak, best_moves=best_moves)
+        yield _outcome(number, text, state, result, weak)
+
+
+def _outcome(
+    number: int, text: str, state: Connect4State, result: SearchResult[int], weak: bool
+) -> LineOutcome:
+    score = benchmark_score(result.value, state.ply, state.width, state.height, weak=weak)
+    return LineOutcome(number, text, result, None, score)
 
 
 def solve_chunks(
@@ -104,7 +118,7 @@ def solve_chunks(
     when it is read): the positions of a chunk are solved in one kernel call
     (:meth:`Connect4Solver.solve_many`), and their outcomes are yielded, in order, before the
     next chunk is asked for, so a caller that answers line by line never waits for input it has
-    not been sent. Line numbers run on across chunks. ``result.microseconds`` is the chunk's
+    not been sent. Line numbers run on across chunks. ``result.stats.elapsed`` is the chunk's
     mean; use :func:`solve_lines` for each position's own time."""
     solver = solver or default_solver()
     number = 0
@@ -128,7 +142,7 @@ def solve_chunks(
             if isinstance(item, ZermeloError):
                 yield LineOutcome(line_number, text, None, item)
             else:
-                yield LineOutcome(line_number, text, next(results))
+                yield _outcome(line_number, text, item, next(results), weak)
 
 
 def solve_texts(
@@ -142,36 +156,18 @@ def solve_texts(
     shared solver (its table stays warm from one call to the next): a task of a batch solve on
     :mod:`zermelo.parallel`. With ``best_moves`` each item is ``[score, best columns]``, the
     columns 0-based. A text that does not parse raises, quoting it."""
-    results = default_solver(width, height).solve_many(texts, weak=weak, best_moves=best_moves)
+    solver = default_solver(width, height)
+    states = [solver.position(text) for text in texts]
+    results = solver.solve_many(states, weak=weak, best_moves=best_moves)
+    scores = [
+        benchmark_score(r.value, state.ply, width, height, weak=weak)
+        for state, r in zip(states, results, strict=True)
+    ]
     if best_moves:
-        return [[r.score, list(r.best_moves)] for r in results]
-    return [r.score for r in results]
-
-
-@dataclass(frozen=True, slots=True)
-class Analysis:
-    """Every column's exact score for the side to move, with the best moves and a best line.
-
-    ``scores[c]`` is ``None`` for a full column (or every column when the game is over).
-    """
-
-    notation: str
-    ply: int
-    score: int | None
-    scores: tuple[int | None, ...]
-    best_moves: tuple[int, ...]
-    pv: tuple[int, ...]
-    nodes: int
-    elapsed: float
-    width: int = 7
-    height: int = 6
-
-    def describe(self, column: int) -> str:
-        """Words for one column's score ("win in 4"), or "full"."""
-        score = self.scores[column]
-        if score is None:
-            return "full"
-        return describe_score(score, self.ply, self.width, self.height)
+        return [
+            [score, [m.move for m in r.moves]] for score, r in zip(scores, results, strict=True)
+        ]
+    return scores
 
 
 def analyze(
@@ -179,21 +175,33 @@ def analyze(
     *,
     pv: bool = True,
     solver: Connect4Solver | None = None,
-) -> Analysis:
-    """Every column's score and (with ``pv``) the principal variation from ``position``."""
+) -> SearchResult[int]:
+    """Every playable column's exact value (``moves``, best first, columns of equal value in
+    centre-first order), and with ``pv`` the principal variation from ``position`` (else the
+    best move alone). A full column has no entry; a finished game has none at all, and its
+    value. ``stats`` counts every node searched, the line's included."""
     solver = solver or _solver_for(position)
     started = time.perf_counter()
     state = solver.position(position)
-    scores = tuple(solver.analyze(state))
-    nodes = solver.last_nodes
-    playable = [s for s in scores if s is not None]
-    score = max(playable) if playable else None
-    best = tuple(c for c in state.legal_moves() if scores[c] is not None and scores[c] == score)
-    line = solver.principal_variation(state) if pv and score is not None else ()
-    return Analysis(
-        state.notation(), state.ply, score, scores, best, line, nodes,
-        time.perf_counter() - started, solver.width, solver.height,
-    )  # fmt: skip
+    nodes = solver.nodes
+    scores = solver.analyze(state)
+    values = sorted(
+        (
+            MoveValue(column, float(to_negamax(score, state.ply, state.width, state.height)), True)
+            for column in state.legal_moves()
+            if (score := scores[column]) is not None
+        ),
+        key=lambda entry: -entry.value,
+    )
+    if not values:
+        return solved(state, 0, elapsed=time.perf_counter() - started)
+    best = values[0]
+    line = solver.principal_variation(state) if pv else (best.move,)
+    values = [dataclasses.replace(entry, pv=(entry.move,)) for entry in values]
+    values[0] = dataclasses.replace(best, pv=line)
+    stats = SearchStats(nodes=solver.nodes - nodes, elapsed=time.perf_counter() - started)
+    depth = state.width * state.height - state.ply
+    return SearchResult(best.move, best.value, line, depth, True, stats, tuple(values))
 
 
 def _solver_for(position: Connect4State | str) -> Connect4Solver:

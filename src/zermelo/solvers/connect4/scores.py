@@ -7,7 +7,9 @@ general a win completed by the stone played onto a board holding ``n`` stones sc
 ``(W*H + 1 - n) // 2`` for the winner.
 
 The negamax convention of :mod:`zermelo.core.scores` counts plies instead: a win ``d`` plies from
-now is ``WIN - d``. Both carry the same information once the ply of the position is known.
+now is ``WIN - d``. Both carry the same information once the ply of the position is known. The
+solver returns negamax values (a :class:`~zermelo.search.result.SearchResult`);
+:func:`benchmark_score` gives the files' score back, for the command line and the benchmarks.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from zermelo.core.scores import WIN, describe, is_decided, plies_to_end
 
 __all__ = [
+    "benchmark_score",
     "describe_score",
     "from_negamax",
     "plies_to_finish",
@@ -65,6 +68,16 @@ def from_negamax(value: float, ply: int, width: int = 7, height: int = 6) -> int
     cells = width * height
     magnitude = (cells + 2 - ply - plies) // 2
     return magnitude if value > 0 else -magnitude
+
+
+def benchmark_score(
+    value: float, ply: int, width: int = 7, height: int = 6, *, weak: bool = False
+) -> int:
+    """The benchmark files' score of a solved negamax ``value`` of a position with ``ply``
+    stones; ``weak`` gives only its sign (1, 0 or -1: win, draw or loss), as a weak solve does."""
+    if weak:
+        return (value > 0) - (value < 0)
+    return from_negamax(value, ply, width, height)
 
 
 def describe_score(score: int, ply: int, width: int = 7, height: int = 6) -> str:

@@ -13,29 +13,26 @@ when a measurement needs a cold table.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import mmap
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
 from zermelo.core.errors import BudgetError, InvalidPositionError
-from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State, geometry
-from zermelo.search.result import SearchResult, SearchStats
+from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
 from zermelo.solvers.connect4.book import load_book
-from zermelo.solvers.connect4.scores import describe_score, score_bounds, to_negamax
+from zermelo.solvers.connect4.scores import score_bounds, to_negamax
 
 __all__ = [
-    "Connect4Result",
     "Connect4Solver",
     "default_solver",
     "kernel_module",
+    "solved",
 ]
 
 _NO_LIMIT = (1 << 62) - 1
@@ -44,7 +41,7 @@ DEFAULT_TABLE_BITS = 22
 """2**22 slots of 16 bytes: 64 MiB, the compiled default."""
 PURE_TABLE_BITS = 20
 """The plain-Python default: a list of 2**21 ints."""
-COMPILED_SHALLOW = 10
+COMPILED_SHALLOW = 8
 PURE_SHALLOW = 6
 
 
@@ -56,63 +53,45 @@ def kernel_module(compiled: bool | None = None) -> ModuleType:
     return kernel_variant(compiled_kernel, compiled, "kernel")
 
 
-@dataclass(frozen=True, slots=True)
-class Connect4Result:
-    """The solved value of one position.
+def solved(
+    state: Connect4State,
+    score: int,
+    *,
+    weak: bool = False,
+    best_moves: Sequence[int] = (),
+    nodes: int = 0,
+    elapsed: float = 0.0,
+    booked: bool = False,
+) -> SearchResult[int]:
+    """The solver's answer for ``state`` as a :class:`~zermelo.search.result.SearchResult`.
 
-    ``score`` is in the benchmark files' convention (see :mod:`.scores`); in weak mode it is only
-    -1, 0 or 1 (loss, draw, win for the side to move). ``best_moves`` lists the 0-based columns
-    that keep the score, in centre-first order (empty when the game is over or not asked for).
-    ``winner`` is set when someone has already won; ``over`` when no move is left to play.
+    ``score`` is in the convention of :mod:`.scores` (weak: 1, 0 or -1), ``best_moves`` the
+    columns that keep it. The value follows the negamax convention and is exact; a weak win or
+    loss is the slowest the board still allows (the bound a weak solve proves) and reads
+    ``"weak"``. ``moves`` holds each of ``best_moves`` at that value, in the order given;
+    ``reason`` is ``"book"``, ``"search"`` or ``"weak"`` (empty for a finished game), and
+    ``depth`` the empty cells the search could read to the end. :func:`.scores.benchmark_score`
+    turns the value back into ``score``.
     """
-
-    notation: str
-    ply: int
-    score: int
-    weak: bool = False
-    best_moves: tuple[int, ...] = ()
-    nodes: int = 0
-    elapsed: float = 0.0
-    from_book: bool = False
-    over: bool = False
-    winner: Player | None = None
-    width: int = 7
-    height: int = 6
-    pv: tuple[int, ...] = field(default=())
-
-    @property
-    def microseconds(self) -> float:
-        return self.elapsed * 1e6
-
-    @property
-    def value(self) -> int:
-        """The score in the negamax convention (``WIN - plies``); weak results give ±1 or 0."""
-        if self.weak:
-            return self.score
-        return to_negamax(self.score, self.ply, self.width, self.height)
-
-    def describe(self) -> str:
-        """ "win in 3", "draw", "loss in 2" (moves of the winner), "win", "loss" in weak mode."""
-        if self.over:
-            if self.winner is None:
-                return "draw"
-            return f"{'first' if self.winner is Player.FIRST else 'second'} player has won"
-        if self.weak:
-            return {1: "win", 0: "draw", -1: "loss"}[self.score]
-        return describe_score(self.score, self.ply, self.width, self.height)
-
-    def to_search_result(self) -> SearchResult[int]:
-        """The result as a :class:`zermelo.search.SearchResult` (negamax value)."""
-        move = self.best_moves[0] if self.best_moves else None
-        pv = self.pv or ((move,) if move is not None else ())
-        return SearchResult(
-            move=move,
-            value=float(self.value),
-            pv=pv,
-            depth=len(pv),
-            exact=not self.weak,
-            stats=SearchStats(nodes=self.nodes, elapsed=self.elapsed),
-        )
+    over = _over(state)
+    width, height = state.width, state.height
+    if over is not None:
+        value, reason = to_negamax(over, state.ply, width, height), ""
+    else:
+        value = to_negamax(score, state.ply, width, height)
+        reason = "weak" if weak else "book" if booked else "search"
+    moves = tuple(MoveValue(column, float(value), True, (column,)) for column in best_moves)
+    move = best_moves[0] if best_moves else None
+    return SearchResult(
+        move,
+        float(value),
+        () if move is None else (move,),
+        width * height - state.ply,
+        True,
+        SearchStats(nodes=nodes, elapsed=elapsed),
+        moves,
+        reason,
+    )
 
 
 Position = Connect4State | str
@@ -129,8 +108,10 @@ class Connect4Solver:
     cutoffs (probing the children in the table before searching them), ``etc_levels`` in
     how many plies below the root. ``shallow`` is the number of empty cells at or below which a
     node searches without the table and without move ordering: so close to the end a table probe
-    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 10 compiled
-    and 6 in plain Python (where a node costs more), were measured with ``benchmarks/connect4.py``.
+    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 8 compiled
+    and 6 in plain Python (where a node costs more), were measured side by side with the
+    reference solver (``benchmarks/connect4.py``): at 10 the big searches (Test_L2_R2) visit
+    twice the nodes and take a fifth longer, at 6 the small ones pay for their table probes.
     """
 
     def __init__(
@@ -320,27 +301,22 @@ class Connect4Solver:
 
     def solve(
         self, position: Position, *, weak: bool = False, best_moves: bool = True
-    ) -> Connect4Result:
-        """Solve ``position``: its score, the moves that keep it (unless ``best_moves=False``),
-        nodes and time."""
+    ) -> SearchResult[int]:
+        """Solve ``position``: its exact value, the moves that keep it (unless
+        ``best_moves=False``), nodes and time, as :func:`solved` describes them."""
         started = time.perf_counter()
         state = self.position(position)
-        over = _over(state)
-        if over is not None:
-            return Connect4Result(
-                state.notation(), state.ply, over if not weak else (over > 0) - (over < 0),
-                weak, (), 0, time.perf_counter() - started, False, True, state.winner,
-                self.width, self.height,
-            )  # fmt: skip
+        if _over(state) is not None:
+            return solved(state, 0, weak=weak, elapsed=time.perf_counter() - started)
         score, nodes, booked = self._score(state.current, state.mask, state.ply, weak)
         moves: tuple[int, ...] = ()
         if best_moves:
             moves, extra = self._best_moves(state, score, weak)
             nodes += extra
-        return Connect4Result(
-            state.notation(), state.ply, score, weak, moves, nodes,
-            time.perf_counter() - started, booked, False, None, self.width, self.height,
-        )  # fmt: skip
+        elapsed = time.perf_counter() - started
+        return solved(
+            state, score, weak=weak, best_moves=moves, nodes=nodes, elapsed=elapsed, booked=booked
+        )
 
     def _play(self, state: Connect4State, column: int) -> tuple[int, int, int | None]:
         """The child after ``column`` as ``(current, mask, ended)``: ``ended`` is the mover's
@@ -505,25 +481,21 @@ class Connect4Solver:
 
     def solve_many(
         self, positions: Sequence[Position], *, weak: bool = False, best_moves: bool = False
-    ) -> list[Connect4Result]:
+    ) -> list[SearchResult[int]]:
         """Solve many positions: the book and finished games answer first, and every other
         position is searched in one kernel call, with no Python between two positions.
 
-        The table is kept between the positions, as for :meth:`solve`. Each result's ``nodes``
-        are its own; its ``elapsed`` is the batch's time spread evenly over the positions (a
-        position's own time needs :meth:`solve`). A position that does not parse, or is not of
-        this board size, raises before anything is solved."""
+        The table is kept between the positions, as for :meth:`solve`. Each result's nodes are
+        its own; its elapsed time is the batch's spread evenly over the positions (a position's
+        own time needs :meth:`solve`). A position that does not parse, or is not of this board
+        size, raises before anything is solved."""
         started = time.perf_counter()
         states = [self.position(p) for p in positions]
-        results: list[Connect4Result | None] = [None] * len(states)
+        # (score, nodes, from the book) of each running position; finished games keep None.
+        found: list[tuple[int, int, bool] | None] = [None] * len(states)
         searched: list[int] = []
         for i, state in enumerate(states):
-            over = _over(state)
-            if over is not None:
-                results[i] = Connect4Result(
-                    state.notation(), state.ply, over if not weak else (over > 0) - (over < 0),
-                    weak, (), 0, 0.0, False, True, state.winner, self.width, self.height,
-                )  # fmt: skip
+            if _over(state) is not None:
                 continue
             booked = self.book_score(state.current, state.mask)
             if booked is None:
@@ -531,10 +503,7 @@ class Connect4Solver:
                 continue
             if weak:
                 booked = (booked > 0) - (booked < 0)
-            results[i] = Connect4Result(
-                state.notation(), state.ply, booked, weak, (), 0, 0.0, True, False, None,
-                self.width, self.height,
-            )  # fmt: skip
+            found[i] = (booked, 0, True)
         if searched:
             scores, nodes = self.solve_batch(
                 [(states[i].current, states[i].mask, states[i].ply) for i in searched],
@@ -542,26 +511,26 @@ class Connect4Solver:
                 fresh=False,
             )
             for i, score, count in zip(searched, scores, nodes, strict=True):
-                results[i] = Connect4Result(
-                    states[i].notation(), states[i].ply, score, weak, (), count, 0.0, False,
-                    False, None, self.width, self.height,
-                )  # fmt: skip
-        done = [r for r in results if r is not None]
-        if best_moves:
-            done = [
-                r if r.over else _with_moves(r, *self._best_moves(states[i], r.score, weak))
-                for i, r in enumerate(done)
-            ]
-        share = (time.perf_counter() - started) / len(done) if done else 0.0
-        return [_with_elapsed(r, share) for r in done]
-
-
-def _with_moves(result: Connect4Result, moves: tuple[int, ...], nodes: int) -> Connect4Result:
-    return dataclasses.replace(result, best_moves=moves, nodes=result.nodes + nodes)
-
-
-def _with_elapsed(result: Connect4Result, elapsed: float) -> Connect4Result:
-    return dataclasses.replace(result, elapsed=elapsed)
+                found[i] = (score, count, False)
+        answers: list[tuple[int, int, bool, tuple[int, ...]]] = []
+        for state, entry in zip(states, found, strict=True):
+            if entry is None:
+                answers.append((0, 0, False, ()))
+                continue
+            score, count, booked = entry
+            moves: tuple[int, ...] = ()
+            if best_moves:
+                moves, extra = self._best_moves(state, score, weak)
+                count += extra
+            answers.append((score, count, booked, moves))
+        share = (time.perf_counter() - started) / len(states) if states else 0.0
+        return [
+            solved(
+                state, score, weak=weak, best_moves=moves, nodes=count, elapsed=share,
+                booked=booked,
+            )
+            for state, (score, count, booked, moves) in zip(states, answers, strict=True)
+        ]  # fmt: skip
 
 
 def _table_array(words: int) -> Any:

@@ -28,8 +28,9 @@ from typing import Any
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.record import GameSpec
 from zermelo.games.registry import all_games, get_game
+from zermelo.search.result import SearchResult
 from zermelo.ui.lines import winning_line
-from zermelo.ui.web.engines import Choice, ValuedMoves, generic_choose, generic_values
+from zermelo.ui.web.engines import Choice, generic_choose, generic_values
 
 __all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
 
@@ -92,11 +93,11 @@ class Adapter:
             return choice
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
-    def analyze(self, state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
-        """Every legal move's value for the side to move, best first."""
+    def analyze(self, state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
+        """Every legal move's value for the side to move (``moves``, best first)."""
         engine = self._engine()
         if engine is not None:
-            analysis: ValuedMoves = engine.values(state, time_limit, node_limit)
+            analysis: SearchResult[Any] = engine.values(state, time_limit, node_limit)
             return analysis
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth

@@ -45,13 +45,13 @@ from zermelo.core.scores import describe, outcome_of
 from zermelo.core.state import Player
 from zermelo.games.registry import game_names
 from zermelo.i18n import LANGUAGES
-from zermelo.search.result import SearchResult, SearchStats
+from zermelo.search.result import SearchResult
 from zermelo.ui.web.adapters import (
     Adapter,
     adapter_for,
     available_games,
 )
-from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, search_order, static_values
+from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
@@ -429,8 +429,9 @@ def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
     }
 
 
-def analysis_json(state: Any, analysis: ValuedMoves) -> dict[str, Any]:
-    """An :class:`ValuedMoves` as ``/api/analyze`` answers it."""
+def analysis_json(state: Any, analysis: SearchResult[Any]) -> dict[str, Any]:
+    """A search's values of the moves (its ``moves``, best first) as ``/api/analyze`` answers
+    them: the best is the first of them."""
     if not analysis.moves:
         return {"moves": [], "best": None, "pv": [], "value": None, "nodes": 0, "time_ms": 0.0}
     best = analysis.moves[0]
@@ -446,8 +447,8 @@ def analysis_json(state: Any, analysis: ValuedMoves) -> dict[str, Any]:
         "best": state.format_move(best.move),
         "pv": _line(state, best.pv),
         "value": value_json(best.value, best.exact),
-        "nodes": analysis.nodes,
-        "time_ms": round(analysis.elapsed * 1000, 3),
+        "nodes": analysis.stats.nodes,
+        "time_ms": round(analysis.stats.elapsed * 1000, 3),
     }
 
 
@@ -483,13 +484,8 @@ def quick_move(state: Any, seconds: float = QUICK_TIME) -> tuple[Any, dict[str, 
     """The degraded AI move: the best static value found in ``seconds``, else the first move of
     the game's search order."""
     analysis = static_values(state, seconds)
-    if analysis.moves:
-        best = analysis.moves[0]
-        stats = SearchStats(nodes=analysis.nodes, elapsed=analysis.elapsed)
-        result: SearchResult[Any] = SearchResult(
-            best.move, best.value, best.pv, 1, best.exact, stats
-        )
-        return best.move, search_json(state, result)
+    if analysis.move is not None:
+        return analysis.move, search_json(state, analysis)
     return search_order(state)[0], None
 
 

@@ -3,13 +3,16 @@
 The generic versions use :func:`zermelo.agents.make_agent` and :func:`zermelo.search.alphabeta`
 and work for any game of the State protocol. A game with its own engine (an exact solver, a
 threat-space searcher) plugs in through its :class:`~zermelo.ui.web.adapters.Adapter` with functions
-of the same shape. All of them run in a worker thread under the budget they are given.
+of the same shape. All of them run in a worker thread under the budget they are given, and all
+answer with :class:`~zermelo.search.result.SearchResult`, the type every search and solver
+returns: the values of the moves are its ``moves``, best first.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from zermelo.agents.spec import make_agent
@@ -23,27 +26,18 @@ from zermelo.search.table import TranspositionTable
 
 __all__ = [
     "Choice",
-    "ValuedMoves",
     "generic_choose",
     "generic_values",
     "search_order",
     "static_values",
+    "valued",
 ]
-
-
-@dataclass
-class ValuedMoves:
-    """Every legal move's value (:class:`~zermelo.search.result.MoveValue`, its ``pv`` starting
-    with the move), best first, with what the search cost."""
-
-    moves: list[MoveValue[Any]] = field(default_factory=list)
-    nodes: int = 0
-    elapsed: float = 0.0
 
 
 @dataclass(frozen=True)
 class Choice:
-    """The AI's move and, when the engine says, the search behind it."""
+    """The AI's move and, when the engine says, the search behind it (a level that plays
+    without searching, such as a random move, has none)."""
 
     move: Any
     result: SearchResult[Any] | None = None
@@ -54,17 +48,30 @@ def sort_values(values: list[MoveValue[Any]]) -> list[MoveValue[Any]]:
     return sorted(values, key=lambda mv: (-mv.value, mv.move))
 
 
+def valued(
+    moves: Sequence[MoveValue[Any]], nodes: int = 0, elapsed: float = 0.0, depth: int = 1
+) -> SearchResult[Any]:
+    """The result of valuing ``moves`` (best first) one by one: the first is the move, its value
+    and its line the result's; ``nodes`` and ``elapsed`` are what it cost, ``depth`` how deep
+    the deepest of the moves' searches read (the move included)."""
+    stats = SearchStats(nodes=nodes, elapsed=elapsed)
+    if not moves:
+        return SearchResult(None, 0.0, (), 0, False, stats)
+    best = moves[0]
+    return SearchResult(best.move, best.value, best.pv, depth, best.exact, stats, tuple(moves))
+
+
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
-) -> ValuedMoves:
+) -> SearchResult[Any]:
     """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
     split evenly between the moves, one table shared. ``depth=1`` scores each move by the
     evaluation of the position it leads to, for boards too wide to search every move."""
     moves = list(state.legal_moves())
-    analysis = ValuedMoves()
     if not moves:
-        return analysis
+        return valued(())
     started = time.perf_counter()
+    nodes = reached = 0
     table = TranspositionTable(capacity=200_000)
     share_time = max(time_limit / len(moves), 0.001)
     share_nodes = max(node_limit // len(moves), 1)
@@ -85,13 +92,12 @@ def generic_values(
                 node_limit=share_nodes,
                 table=table,
             )
-        analysis.nodes += result.stats.nodes
+        nodes += result.stats.nodes
+        reached = max(reached, result.depth + 1)
         values.append(
             MoveValue(move, parent_score(result.value) + 0.0, result.exact, (move, *result.pv))
         )
-    analysis.moves = sort_values(values)
-    analysis.elapsed = time.perf_counter() - started
-    return analysis
+    return valued(sort_values(values), nodes, time.perf_counter() - started, reached)
 
 
 def generic_choose(
@@ -112,12 +118,12 @@ def search_order(state: Any) -> list[Any]:
     return moves or list(state.legal_moves())
 
 
-def static_values(state: Any, seconds: float) -> ValuedMoves:
+def static_values(state: Any, seconds: float) -> SearchResult[Any]:
     """Each move's value one ply deep (a win on the spot is exact, else the static evaluation
     of the position it leads to), in :func:`search_order`, for as many moves as ``seconds``
     allow (at least the first, valued 0 if need be): the answer when no search had the time."""
     started = time.perf_counter()
-    analysis = ValuedMoves()
+    nodes = 0
     values: list[MoveValue[Any]] = []
     order = search_order(state)
     try:
@@ -125,7 +131,7 @@ def static_values(state: Any, seconds: float) -> ValuedMoves:
             for move in order:
                 limits.check()
                 child = state.play(move)
-                analysis.nodes += 1
+                nodes += 1
                 if child.is_terminal():
                     won = child.winner is not None
                     values.append(MoveValue(move, float(WIN - 1) if won else 0.0, True, (move,)))
@@ -137,6 +143,4 @@ def static_values(state: Any, seconds: float) -> ValuedMoves:
         if not values and order:
             # Not even one evaluation in time (its tables were cold): the first move, unvalued.
             values.append(MoveValue(order[0], 0.0, False, (order[0],)))
-    analysis.moves = sort_values(values)
-    analysis.elapsed = time.perf_counter() - started
-    return analysis
+    return valued(sort_values(values), nodes, time.perf_counter() - started)

@@ -26,7 +26,7 @@ from typing import Any
 from zermelo.games.connect4 import mirror_code
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.ui.web.engines import Choice, ValuedMoves, generic_values, sort_values
+from zermelo.ui.web.engines import Choice, generic_values, sort_values, valued
 from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -94,7 +94,7 @@ def _book_scores(state: Any) -> list[tuple[int, int]] | None:
     return scores
 
 
-def connect4_book_values(state: Any) -> ValuedMoves | None:
+def connect4_book_values(state: Any) -> SearchResult[int] | None:
     """Every column's exact value from the opening book (the first plies), or ``None``."""
     from zermelo.solvers.connect4.scores import to_negamax
 
@@ -110,7 +110,7 @@ def connect4_book_values(state: Any) -> ValuedMoves | None:
         )
         for column, score in scores
     ]
-    return ValuedMoves(sort_values(values), 0, 0.0)
+    return dataclasses.replace(valued(sort_values(values)), reason="book")
 
 
 def connect4_book_choice(state: Any, seed: int) -> Choice | None:
@@ -139,7 +139,7 @@ def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | No
     return Choice(move, SearchResult(move, float(answer["value"]), pv, len(pv), True, stats))
 
 
-def connect4_solver_values(state: Any, seconds: float) -> ValuedMoves | None:
+def connect4_solver_values(state: Any, seconds: float) -> SearchResult[int] | None:
     """Every column's exact value from the solver within ``seconds``, else ``None``."""
     answer = _ask_solver("connect4_values_exact", state, _node_budget(seconds), time=seconds)
     if answer is None:
@@ -147,7 +147,8 @@ def connect4_solver_values(state: Any, seconds: float) -> ValuedMoves | None:
     values = [
         MoveValue(column, float(value), True, (column,)) for column, value in answer["values"]
     ]
-    return ValuedMoves(sort_values(values), answer["nodes"], answer["elapsed"])
+    found = valued(sort_values(values), answer["nodes"], answer["elapsed"])
+    return dataclasses.replace(found, reason="search")
 
 
 def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
@@ -224,7 +225,7 @@ def warm_up_connect4() -> None:
         _CONNECT4.starting = False
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
+def connect4_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
     """Every column's exact value from the book or the solver (in two thirds of the time);
     else alpha-beta's values in the time left."""
     started = time.monotonic()
@@ -248,7 +249,7 @@ def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choic
     return Choice(move, dataclasses.replace(found, pv=pv))
 
 
-def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
+def gomoku_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
     """The values the hard engine gave the moves it considered at the root, within
     ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
     upper bound there, so only decided scores count as exact."""
@@ -262,7 +263,7 @@ def gomoku_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves
     ordered = sort_values(values)
     # The engine's choice leads, as it does on the board.
     ordered.sort(key=lambda mv: mv.move != move)
-    return ValuedMoves(ordered, found.stats.nodes, found.stats.elapsed)
+    return dataclasses.replace(found, move=move, moves=tuple(ordered))
 
 
 @dataclass(frozen=True)
@@ -278,11 +279,11 @@ class WebEngine:
     """
 
     choose: Callable[[Any, str, int, float], Choice]
-    values: Callable[[Any, float, int], ValuedMoves]
+    values: Callable[[Any, float, int], SearchResult[Any]]
     book_choice: Callable[[Any, int], Choice | None] | None = None
-    book_values: Callable[[Any], ValuedMoves | None] | None = None
+    book_values: Callable[[Any], SearchResult[Any] | None] | None = None
     solver_choice: Callable[[Any, int, float], Choice | None] | None = None
-    solver_values: Callable[[Any, float], ValuedMoves | None] | None = None
+    solver_values: Callable[[Any, float], SearchResult[Any] | None] | None = None
     warm_up: Callable[[], None] | None = None
     stop: Callable[[], None] | None = None
     kill_now: Callable[[], None] | None = None
@@ -404,26 +405,26 @@ GOMOKU = WebEngine(gomoku_choose, gomoku_values)
 
 def chess_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
     """The chess level's move (:mod:`zermelo.agents.chess`) within ``time_limit``, with the
-    engine's search behind it."""
+    engine's search behind it (values in pawns, as chess values are shown)."""
     from zermelo.agents.chess import ChessAgent
     from zermelo.agents.spec import make_agent
     from zermelo.games.chess import SPEC
-    from zermelo.solvers.chess.tools import search_result
+    from zermelo.solvers.chess.tools import in_pawns
 
     agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
     move = agent.choose(state)
     found = agent.last if isinstance(agent, ChessAgent) else None
-    if found is None or isinstance(found, list):
+    if found is None:
         return Choice(move)
-    return Choice(move, search_result(found))
+    return Choice(move, in_pawns(found))
 
 
-def chess_values(state: Any, time_limit: float, node_limit: int) -> ValuedMoves:
-    """Every legal move's value from the chess engine, within ``time_limit`` and ``node_limit``."""
+def chess_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
+    """Every legal move's value from the chess engine (``moves``, best first) with its search of
+    the position, within ``time_limit`` and ``node_limit``."""
     from zermelo.solvers.chess.tools import analyze
 
-    found = analyze(state, None, time_limit, nodes=node_limit)
-    return ValuedMoves(list(found.moves), found.stats.nodes, found.stats.elapsed)
+    return analyze(state, None, time_limit, nodes=node_limit)
 
 
 CHESS = WebEngine(chess_choose, chess_values)
