@@ -106,6 +106,17 @@ def test_legal_moves_equal_python_chess_after_random_play(seed: int, plies: int)
         assert sorted(legal_moves(board)) == expected, board.fen()
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 200))
+def test_perfts_last_ply_counts_what_python_chess_lists(seed: int, plies: int) -> None:
+    # perft's last ply counts most moves from bitboards without listing them (free pieces and
+    # pawns, promotions four times); python-chess lists and counts every move.
+    for board in _random_positions(seed, plies)[-8:]:
+        assert perft(board.fen(), 1) == board.legal_moves.count(), board.fen()
+    board = _random_positions(seed, plies)[-1]
+    assert perft(board.fen(), 1, compiled=False) == board.legal_moves.count(), board.fen()
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_plain_python_generator_agrees(seed: int) -> None:

@@ -158,6 +158,10 @@ FILE_A = _word(0x0101010101010101)
 FILE_H = _word(0x8080808080808080)
 NOT_FILE_A = _word(~0x0101010101010101)
 NOT_FILE_H = _word(~0x8080808080808080)
+RANK_1 = _word(0xFF)
+RANK_3 = _word(0xFF0000)
+RANK_6 = _word(0xFF0000000000)
+RANK_8 = _word(0xFF00000000000000)
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1))
 """(file step, rank step): north, east, north-east, north-west (increasing squares), then the
@@ -532,14 +536,15 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
     With ``quiet`` false only captures and queen promotions (for the quiescence search).
     Castling is generated only when it is legal: the king is not in check and does not pass
     through an attacked square (its arrival square is checked like any king move's)."""
-    return generate_some(stack, base, moves, start, quiet, True)
+    return generate_some(stack, base, moves, start, quiet, True, ALL)
 
 
 @jit()
 def generate_some(
-    stack: Any, base: int, moves: Any, start: int, quiet: bool, with_pieces: bool
+    stack: Any, base: int, moves: Any, start: int, quiet: bool, with_pieces: bool, pawn_mask: int
 ) -> int:
-    """:func:`generate`, leaving out knights, bishops, rooks and queens unless ``with_pieces``."""
+    """:func:`generate`, leaving out knights, bishops, rooks and queens unless ``with_pieces``,
+    and the pawns outside ``pawn_mask``."""
     side = stack[base + P_SIDE]
     us = stack[base + P_WHITE + side]
     them = stack[base + P_WHITE + 1 - side]
@@ -549,7 +554,7 @@ def generate_some(
     ep = stack[base + P_EP]
     forward = 8 if side == WHITE else -8
 
-    pawns = stack[base + PAWN] & us
+    pawns = stack[base + PAWN] & us & pawn_mask
     while pawns != 0:
         frm = lsb(pawns)
         pawns &= pawns - 1
@@ -816,10 +821,44 @@ def count_legal(stack: Any, base: int, moves: Any, start: int) -> int:
                     attacks &= attacks - 1
                     if is_legal(stack, base, frm | to << 6, False):
                         total += 1
-    count = generate_some(stack, base, moves, start, True, False)
+    # Pawns off the king's lines move freely too, and are counted from shifted bitboards; only
+    # their en passant captures (which take a second pawn off a rank) are tested one by one.
+    pawns = stack[base + PAWN] & us
+    free_pawns = pawns & ~lines
+    total += pawn_move_count(free_pawns, side, ~occupied & ALL, stack[base + P_WHITE + 1 - side])
+    ep = stack[base + P_EP]
+    if ep >= 0:
+        capturers = free_pawns & PAWN_ATTACKS[(1 - side) * 64 + ep]
+        while capturers != 0:
+            frm = lsb(capturers)
+            capturers &= capturers - 1
+            if is_legal(stack, base, frm | ep << 6 | K_EN_PASSANT << 15, False):
+                total += 1
+    count = generate_some(stack, base, moves, start, True, False, pawns & lines)
     for i in range(start, start + count):
         if is_legal(stack, base, moves[i], False):
             total += 1
+    return total
+
+
+@jit()
+def pawn_move_count(pawns: int, side: int, empty: int, them: int) -> int:
+    """The pushes and captures of ``pawns`` (not en passant), each promotion counted four times."""
+    if side == WHITE:
+        one = (pawns << 8) & empty
+        two = ((one & RANK_3) << 8) & empty
+        west = (pawns << 7) & NOT_FILE_H & them
+        east = (pawns << 9) & NOT_FILE_A & them
+        last = RANK_8
+    else:
+        one = (pawns >> 8) & empty
+        two = ((one & RANK_6) >> 8) & empty
+        west = (pawns >> 9) & NOT_FILE_H & them
+        east = (pawns >> 7) & NOT_FILE_A & them
+        last = RANK_1
+    total = popcount(two)
+    for targets in (one, west, east):
+        total += popcount(targets & ~last) + 4 * popcount(targets & last)
     return total
 
 
