@@ -25,20 +25,11 @@ from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.append(str(Path(__file__).resolve().parent))
 
+from bench_common import connect4_data_dir  # noqa: E402  (beside this script)
 from zermelo.parallel import open_executor, parse_cluster, run_job  # noqa: E402
 from zermelo.solvers.connect4.api import solve_texts  # noqa: E402
-
-
-def data_dir() -> Path:
-    override = os.environ.get("ZERMELO_C4_DATA")
-    if override:
-        return Path(override)
-    for parent in ROOT.parents:
-        candidate = parent / "shared" / "benchmarks" / "connect4"
-        if candidate.is_dir():
-            return candidate
-    return ROOT.parent / "shared" / "benchmarks" / "connect4"
 
 
 def warm() -> None:
@@ -55,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", default="1,2", help="local Dask cluster sizes to compare")
     parser.add_argument("--cluster", default=None, help="also run on this scheduler")
     args = parser.parse_args(argv)
-    path = data_dir() / f"Test_{args.set}"
+    path = connect4_data_dir() / f"Test_{args.set}"
     if not path.is_file():
         raise SystemExit(f"{path} not found (set ZERMELO_C4_DATA)")
     rows = [line.split()[:2] for line in path.read_text().splitlines() if line.strip()]

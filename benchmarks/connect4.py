@@ -44,24 +44,13 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from bench_common import progress_bar  # noqa: E402  (beside this script)
+from bench_common import connect4_data_dir, progress_bar  # noqa: E402  (beside this script)
 from zermelo.games.connect4 import Connect4State  # noqa: E402
 
 SETS = ("L3_R1", "L2_R1", "L2_R2", "L1_R1", "L1_R2", "L1_R3")
 DEFAULT_LIMITS = {"L3_R1": 1000, "L2_R1": 1000, "L2_R2": 1000, "L1_R1": 1000, "L1_R2": 100}
 DEFAULT_LIMITS["L1_R3"] = 5
 PURE_LIMITS = {"L3_R1": 300, "L2_R1": 100, "L2_R2": 10, "L1_R1": 100, "L1_R2": 2, "L1_R3": 0}
-
-
-def data_dir() -> Path:
-    override = os.environ.get("ZERMELO_C4_DATA")
-    if override:
-        return Path(override)
-    for parent in ROOT.parents:
-        candidate = parent / "shared" / "benchmarks" / "connect4"
-        if candidate.is_dir():
-            return candidate
-    return ROOT.parent / "shared" / "benchmarks" / "connect4"
 
 
 @dataclass
@@ -92,7 +81,7 @@ class Run:
 
 def load(name: str, limit: int | None) -> list[tuple[str, int]]:
     rows = []
-    for line in (data_dir() / f"Test_{name}").read_text().splitlines():
+    for line in (connect4_data_dir() / f"Test_{name}").read_text().splitlines():
         if line.strip():
             moves, score = line.split()[:2]
             rows.append((moves, int(score)))
@@ -265,8 +254,10 @@ def main(argv: list[str] | None = None) -> None:
     console = Console()
     if console.width < 150:
         console = Console(width=150)
-    if not data_dir().is_dir():
-        console.print(f"[red]benchmark data not found at {data_dir()} (set ZERMELO_C4_DATA)[/red]")
+    if not connect4_data_dir().is_dir():
+        console.print(
+            f"[red]benchmark data not found at {connect4_data_dir()} (set ZERMELO_C4_DATA)[/red]"
+        )
         raise SystemExit(2)
     if args.reference is not None and not os.access(args.reference, os.X_OK):
         raise SystemExit(f"--reference {args.reference}: not an executable file")
