@@ -98,14 +98,14 @@ def measure(solver: Any, rows: list[tuple[str, int]], progress: Progress, label:
     task = progress.add_task(label, total=len(rows))
     clock = time.perf_counter
     solve = solver.kernel.solve
-    table, geo = solver._tt, solver._geo
+    mem = solver._mem
     for moves, expected in rows:
         state = Connect4State.parse(moves)
         solver.new_generation()
-        work = solver._start_call()
+        solver._start_call()
         current, mask, ply = state.current, state.mask, state.ply
         started = clock()
-        score = solve(current, mask, ply, False, table, geo, work)
+        score = solve(current, mask, ply, False, mem)
         run.micros.append((clock() - started) * 1e6)
         run.nodes.append(solver.last_nodes)
         run.correct += score == expected

@@ -35,12 +35,11 @@ __all__ = ["ENTRY_POINTS", "aot_disabled", "build", "build_in_background", "load
 
 _ARRAY = "int64[::1]"
 ENTRY_POINTS = {
-    "solve": f"int64(int64, int64, int64, boolean, {_ARRAY}, {_ARRAY}, {_ARRAY})",
+    "solve": f"int64(int64, int64, int64, boolean, {_ARRAY})",
     "solve_many": (
-        f"void({_ARRAY}, {_ARRAY}, {_ARRAY}, boolean, boolean, {_ARRAY}, {_ARRAY}, {_ARRAY}, "
-        f"{_ARRAY}, {_ARRAY})"
+        f"void({_ARRAY}, {_ARRAY}, {_ARRAY}, boolean, boolean, {_ARRAY}, {_ARRAY}, {_ARRAY})"
     ),
-    "at_most": f"boolean(int64, int64, int64, int64, {_ARRAY}, {_ARRAY}, {_ARRAY})",
+    "at_most": f"boolean(int64, int64, int64, int64, {_ARRAY})",
     "mirror": "int64(int64, int64, int64)",
     "has_alignment": "boolean(int64, int64)",
     "canonical": "int64(int64, int64, int64, int64, int64)",

@@ -9,20 +9,22 @@ Scores follow the benchmark files: from the side to move, 0 for a draw, ``(W*H +
 a win with the stone played when ``n`` stones are on the board (so on 7x6, 22 minus the winner's
 stone count), negative for a loss.
 
-Arrays shared by the functions:
+Every function works on one array, ``mem`` (one array rather than three: a recursive call of a
+compiled function passes each array as seven machine words, and passing one array instead of
+three halves the cost of a call). Its areas:
 
-``geo``  board constants: width, height, bottom row, playable cells, the column search order
-         (from ``ORDER``) and the column masks (from ``COLUMNS``).
-``work`` counters and scratch: node count, table generation, node budget and whether it ran
-         out (the search then unwinds at once, storing nothing, and its result means nothing),
-         the ply below which mirror positions share entries, the empty cells a node needs for
-         enhanced cutoffs, the empty cells at or below which nodes skip the table and the
-         ordering, and per ply the columns being searched with their ordering scores and the
-         winning cells each move leaves (from ``MOVES``; the child reuses them as its
-         opponent's).
-``tt``   the transposition table, buckets of two slots of two words: the position's canonical
-         code, then ``generation << 32 | stones << 24 | (lower + 64) << 16 | (upper + 64) << 8
-         | (best column + 1)``.
+``[0, WORK_SIZE)`` work: counters and scratch: node count, table generation, node budget and
+         whether it ran out (the search then unwinds at once, storing nothing, and its result
+         means nothing), the ply below which mirror positions share entries, the empty cells a
+         node needs for enhanced cutoffs, the empty cells at or below which nodes skip the table
+         and the ordering, the table's bucket mask, and per ply the columns being searched with
+         their ordering scores and the winning cells each move leaves (from ``MOVES``; the child
+         reuses them as its opponent's).
+``[GEO_BASE, GEO_BASE + GEO_SIZE)`` geo: board constants: width, height, bottom row, playable
+         cells, the column search order (from ``ORDER``) and the column masks (from ``COLUMNS``).
+``[TT_BASE, ...)`` the transposition table, buckets of two slots of two words: the position's
+         canonical code, then ``generation << 32 | stones << 24 | (lower + 64) << 16 |
+         (upper + 64) << 8 | (best column + 1)``.
          A slot counts only when both its code and its generation match, so starting a new
          generation empties the table in O(1). Bounds of a position do not depend on the root,
          so entries of the current generation stay valid from one solve to the next.
@@ -44,14 +46,6 @@ AHEAD_OF_TIME: bool = _AHEAD is not None
 
 jit = make_jit(COMPILED and not AHEAD_OF_TIME)
 
-# geo layout
-G_WIDTH = 0
-G_HEIGHT = 1
-G_BOTTOM = 2
-G_BOARD = 3
-G_ODD_ROWS = 4
-ORDER = 8
-COLUMNS = 24
 GEO_SIZE = 40
 
 # work layout
@@ -64,18 +58,28 @@ W_ETC_LEVELS = 5
 W_NODE_LIMIT = 6
 W_ABORTED = 7
 W_SHALLOW = 8
+W_BUCKETS = 9
 MOVES = 64
 PLY_SLOTS = 48  # per ply: 16 columns, 16 ordering scores, 16 winning-cell sets
 WORK_SIZE = MOVES + PLY_SLOTS * 64
+# geo layout (after the work area)
+GEO_BASE = WORK_SIZE
+G_WIDTH = GEO_BASE + 0
+G_HEIGHT = GEO_BASE + 1
+G_BOTTOM = GEO_BASE + 2
+G_BOARD = GEO_BASE + 3
+G_ODD_ROWS = GEO_BASE + 4
+ORDER = GEO_BASE + 8
+COLUMNS = GEO_BASE + 24
+TT_BASE = 4096
+"""Where the transposition table starts in the one array (after the work area and geo)."""
 
 HASH_MULTIPLIER = 0x9E3779B97F4A7C1
 HASH_SHIFT = 40
 SCORE_OFFSET = 64
 NO_SCORE = -1000
 
-_NEGAMAX_SIGNATURE = (
-    "int64(int64, int64, int64, int64, int64, int64, int64[::1], int64[::1], int64[::1])"
-)
+_NEGAMAX_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64, int64[::1])"
 
 
 if COMPILED:
@@ -143,43 +147,43 @@ def has_alignment(stones: int, height: int) -> bool:
 
 
 @jit()
-def probe(tt: Any, work: Any, key: int) -> int:
+def probe(mem: Any, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
-    buckets = (len(tt) >> 2) - 1
-    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
-    if tt[base] == key:
-        data: int = tt[base + 1]
-        if (data >> 32) == work[W_GENERATION]:
+    buckets = mem[W_BUCKETS]
+    base = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2)
+    if mem[base] == key:
+        data: int = mem[base + 1]
+        if (data >> 32) == mem[W_GENERATION]:
             return data
-    if tt[base + 2] == key:
-        data = tt[base + 3]
-        if (data >> 32) == work[W_GENERATION]:
+    if mem[base + 2] == key:
+        data = mem[base + 3]
+        if (data >> 32) == mem[W_GENERATION]:
             return data
     return -1
 
 
 @jit()
-def store(tt: Any, work: Any, key: int, data: int, nb: int) -> None:
+def store(mem: Any, key: int, data: int, nb: int) -> None:
     """Keep ``data`` for ``key`` in its bucket of two slots.
 
     The first slot keeps the entry nearest the root (fewest stones: the most work saved), the
     second takes whatever the first refuses; an entry pushed out of the first slot moves to the
     second."""
-    buckets = (len(tt) >> 2) - 1
-    base = (((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2
-    generation = work[W_GENERATION]
-    first_key = tt[base]
-    first = tt[base + 1]
+    buckets = mem[W_BUCKETS]
+    base = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2)
+    generation = mem[W_GENERATION]
+    first_key = mem[base]
+    first = mem[base + 1]
     first_live = (first >> 32) == generation
     if first_key == key or not first_live or nb <= ((first >> 24) & 255):
         if first_live and first_key != key:
-            tt[base + 2] = first_key
-            tt[base + 3] = first
-        tt[base] = key
-        tt[base + 1] = data
+            mem[base + 2] = first_key
+            mem[base + 3] = first
+        mem[base] = key
+        mem[base + 1] = data
     else:
-        tt[base + 2] = key
-        tt[base + 3] = data
+        mem[base + 2] = key
+        mem[base + 3] = data
 
 
 @jit()
@@ -195,8 +199,7 @@ def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int
 
 @jit(_NEGAMAX_SIGNATURE)
 def negamax(
-    current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, tt: Any, geo: Any,
-    work: Any,
+    current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, mem: Any
 ) -> int:  # fmt: skip
     """Fail-soft alpha-beta on the exact score.
 
@@ -206,15 +209,15 @@ def negamax(
     its cache cannot load back. Returns ``s`` with: ``s <= alpha`` implies
     value ``<= s``; ``s >= beta`` implies value ``>= s``; otherwise ``s`` is the value.
     """
-    work[W_NODES] += 1
-    if work[W_NODES] > work[W_NODE_LIMIT]:
-        work[W_ABORTED] = 1
+    mem[W_NODES] += 1
+    if mem[W_NODES] > mem[W_NODE_LIMIT]:
+        mem[W_ABORTED] = 1
         return 0
-    width: int = geo[G_WIDTH]
-    height: int = geo[G_HEIGHT]
-    board: int = geo[G_BOARD]
+    width: int = mem[G_WIDTH]
+    height: int = mem[G_HEIGHT]
+    board: int = mem[G_BOARD]
     cells = width * height
-    possible = (mask + geo[G_BOTTOM]) & board
+    possible = (mask + mem[G_BOTTOM]) & board
     opponent = current ^ mask
     threats = opponent_wins & ~mask
     forced = possible & threats
@@ -242,17 +245,17 @@ def negamax(
         # One move left that does not lose at once: play it without ordering or table (its
         # child has the table entry). Forced replies are frequent, so this saves much.
         wins = winning_cells(current | candidates, height, board)
-        return -negamax(opponent, mask | candidates, nb + 1, -beta, -alpha, wins, tt, geo, work)
-    if cells - nb <= work[W_SHALLOW]:
+        return -negamax(opponent, mask | candidates, nb + 1, -beta, -alpha, wins, mem)
+    if cells - nb <= mem[W_SHALLOW]:
         # Near the end the subtrees are small: a table probe (a cache miss) and the ordering cost
         # more than the few nodes they save, so search in plain centre-first order.
         best = NO_SCORE
         for i in range(width):
-            move = candidates & geo[COLUMNS + geo[ORDER + i]]
+            move = candidates & mem[COLUMNS + mem[ORDER + i]]
             if move:
                 wins = winning_cells(current | move, height, board)
-                score = -negamax(opponent, mask | move, nb + 1, -beta, -alpha, wins, tt, geo, work)
-                if work[W_ABORTED]:
+                score = -negamax(opponent, mask | move, nb + 1, -beta, -alpha, wins, mem)
+                if mem[W_ABORTED]:
                     return 0
                 if score > best:
                     best = score
@@ -261,10 +264,10 @@ def negamax(
                     alpha = max(alpha, score)
         return best
 
-    signed_key = canonical(current + mask, nb, width, height, work[W_SYMMETRY])
+    signed_key = canonical(current + mask, nb, width, height, mem[W_SYMMETRY])
     flipped = signed_key < 0
     key = -signed_key - 1 if flipped else signed_key
-    data = probe(tt, work, key)
+    data = probe(mem, key)
     table_column = -1
     known_low = lowest
     known_high = highest
@@ -285,17 +288,15 @@ def negamax(
 
     # Enhanced transposition cutoff: in the top levels of a big search, a child already known
     # to be bad enough for the opponent ends the search before any child is searched.
-    if nb < work[W_ETC_PLY] and cells - nb >= work[W_ETC_DEPTH]:
+    if nb < mem[W_ETC_PLY] and cells - nb >= mem[W_ETC_DEPTH]:
         for column in range(width):
-            move = candidates & geo[COLUMNS + column]
+            move = candidates & mem[COLUMNS + column]
             if move:
                 child_mask = mask | move
-                child_key = canonical(
-                    opponent + child_mask, nb + 1, width, height, work[W_SYMMETRY]
-                )
+                child_key = canonical(opponent + child_mask, nb + 1, width, height, mem[W_SYMMETRY])
                 if child_key < 0:
                     child_key = -child_key - 1
-                child = probe(tt, work, child_key)
+                child = probe(mem, child_key)
                 if child >= 0:
                     bound = -(((child >> 8) & 255) - SCORE_OFFSET)
                     if bound >= beta:
@@ -305,12 +306,12 @@ def negamax(
     best_column = -1
     floor = alpha
     # The table's move first, before ordering the others: when it cuts off, ordering is saved.
-    if table_column >= 0 and candidates & geo[COLUMNS + table_column]:
-        move = candidates & geo[COLUMNS + table_column]
+    if table_column >= 0 and candidates & mem[COLUMNS + table_column]:
+        move = candidates & mem[COLUMNS + table_column]
         candidates ^= move
         wins = winning_cells(current | move, height, board)
-        best = -negamax(opponent, mask | move, nb + 1, -beta, -floor, wins, tt, geo, work)
-        if work[W_ABORTED]:
+        best = -negamax(opponent, mask | move, nb + 1, -beta, -floor, wins, mem)
+        if mem[W_ABORTED]:
             return 0  # over budget: unwind without storing anything
         best_column = table_column
         floor = max(floor, best)
@@ -322,31 +323,29 @@ def negamax(
         count = 0
         mine_after_free = ~mask
         for i in range(width):
-            column = geo[ORDER + i]
-            move = candidates & geo[COLUMNS + column]
+            column = mem[ORDER + i]
+            move = candidates & mem[COLUMNS + column]
             if move:
                 wins = winning_cells(current | move, height, board)
                 created = wins & mine_after_free & ~move
-                after = ((mask | move) + geo[G_BOTTOM]) & board
+                after = ((mask | move) + mem[G_BOTTOM]) & board
                 score = 3 * popcount(created) + (2 if created & after else 0)
                 j = count
-                while j > 0 and work[base + 16 + j - 1] < score:
-                    work[base + j] = work[base + j - 1]
-                    work[base + 16 + j] = work[base + 16 + j - 1]
-                    work[base + 32 + j] = work[base + 32 + j - 1]
+                while j > 0 and mem[base + 16 + j - 1] < score:
+                    mem[base + j] = mem[base + j - 1]
+                    mem[base + 16 + j] = mem[base + 16 + j - 1]
+                    mem[base + 32 + j] = mem[base + 32 + j - 1]
                     j -= 1
-                work[base + j] = column
-                work[base + 16 + j] = score
-                work[base + 32 + j] = wins
+                mem[base + j] = column
+                mem[base + 16 + j] = score
+                mem[base + 32 + j] = wins
                 count += 1
 
         for k in range(count):
-            column = work[base + k]
-            move = candidates & geo[COLUMNS + column]
-            score = -negamax(
-                opponent, mask | move, nb + 1, -beta, -floor, work[base + 32 + k], tt, geo, work
-            )
-            if work[W_ABORTED]:
+            column = mem[base + k]
+            move = candidates & mem[COLUMNS + column]
+            score = -negamax(opponent, mask | move, nb + 1, -beta, -floor, mem[base + 32 + k], mem)
+            if mem[W_ABORTED]:
                 return 0  # over budget: unwind without storing anything
             if score > best:
                 best = score
@@ -365,31 +364,31 @@ def negamax(
     if flipped and best_column >= 0:
         best_column = width - 1 - best_column
     data = (
-        (work[W_GENERATION] << 32)
+        (mem[W_GENERATION] << 32)
         | (nb << 24)
         | ((known_low + SCORE_OFFSET) << 16)
         | ((known_high + SCORE_OFFSET) << 8)
         | (best_column + 1)
     )
-    store(tt, work, key, data, nb)
+    store(mem, key, data, nb)
     return best
 
 
 @jit()
-def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work: Any) -> int:
+def solve(current: int, mask: int, nb: int, weak: bool, mem: Any) -> int:
     """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
 
     Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
     first, since most scores are small."""
-    height: int = geo[G_HEIGHT]
-    board: int = geo[G_BOARD]
-    cells: int = geo[G_WIDTH] * height
-    possible = (mask + geo[G_BOTTOM]) & board
+    height: int = mem[G_HEIGHT]
+    board: int = mem[G_BOARD]
+    cells: int = mem[G_WIDTH] * height
+    possible = (mask + mem[G_BOTTOM]) & board
     if winning_cells(current, height, board) & possible:
         return 1 if weak else (cells + 1 - nb) // 2
     if nb >= cells - 1:
         return 0
-    work[W_ETC_PLY] = nb + work[W_ETC_LEVELS]
+    mem[W_ETC_PLY] = nb + mem[W_ETC_LEVELS]
     threats = winning_cells(current ^ mask, height, board)
     low = -((cells - nb) // 2)
     high = (cells + 1 - nb) // 2
@@ -402,8 +401,8 @@ def solve(current: int, mask: int, nb: int, weak: bool, tt: Any, geo: Any, work:
             middle = -((-low) // 2)
         elif middle >= 0 and high // 2 > middle:
             middle = high // 2
-        result = negamax(current, mask, nb, middle, middle + 1, threats, tt, geo, work)
-        if work[W_ABORTED]:
+        result = negamax(current, mask, nb, middle, middle + 1, threats, mem)
+        if mem[W_ABORTED]:
             return 0
         if result <= middle:
             high = result
@@ -421,9 +420,7 @@ def solve_many(
     plies: Any,
     weak: bool,
     fresh: bool,
-    tt: Any,
-    geo: Any,
-    work: Any,
+    mem: Any,
     scores: Any,
     nodes: Any,
 ) -> None:
@@ -431,26 +428,25 @@ def solve_many(
     table generation before each."""
     for i in range(len(currents)):
         if fresh:
-            work[W_GENERATION] += 1
-        work[W_NODES] = 0
-        scores[i] = solve(currents[i], masks[i], plies[i], weak, tt, geo, work)
-        nodes[i] = work[W_NODES]
+            mem[W_GENERATION] += 1
+        mem[W_NODES] = 0
+        scores[i] = solve(currents[i], masks[i], plies[i], weak, mem)
+        nodes[i] = mem[W_NODES]
 
 
 @jit()
-def at_most(current: int, mask: int, nb: int, bound: int, tt: Any, geo: Any, work: Any) -> bool:
+def at_most(current: int, mask: int, nb: int, bound: int, mem: Any) -> bool:
     """Whether the score of a running position is at most ``bound`` (one null-window search)."""
-    height: int = geo[G_HEIGHT]
-    board: int = geo[G_BOARD]
-    cells: int = geo[G_WIDTH] * height
-    possible = (mask + geo[G_BOTTOM]) & board
+    height: int = mem[G_HEIGHT]
+    board: int = mem[G_BOARD]
+    cells: int = mem[G_WIDTH] * height
+    possible = (mask + mem[G_BOTTOM]) & board
     if winning_cells(current, height, board) & possible:
         return (cells + 1 - nb) // 2 <= bound
     if nb >= cells - 1:
         return bound >= 0
     return negamax(
-        current, mask, nb, bound, bound + 1, winning_cells(current ^ mask, height, board), tt, geo,
-        work,
+        current, mask, nb, bound, bound + 1, winning_cells(current ^ mask, height, board), mem,
     ) <= bound  # fmt: skip
 
 

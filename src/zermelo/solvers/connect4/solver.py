@@ -137,35 +137,30 @@ class Connect4Solver:
         if not 4 <= table_bits <= 23:
             raise BudgetError(f"table_bits must be 4 to 23, got {table_bits}")
         k = self.kernel
-        geo = [0] * k.GEO_SIZE
-        geo[k.G_WIDTH] = width
-        geo[k.G_HEIGHT] = height
-        geo[k.G_BOTTOM] = self.geometry.bottom
-        geo[k.G_BOARD] = self.geometry.board
-        geo[k.G_ODD_ROWS] = sum(self.geometry.bottom << row for row in range(0, height, 2))
+        words = 2 << table_bits  # two words a slot, two slots a bucket
+        # One array holds the work area, the board constants and the table (see the kernel).
+        mem: Any
+        mem = _table_array(k.TT_BASE + words) if self.compiled else [0] * (k.TT_BASE + words)
+        mem[k.G_WIDTH] = width
+        mem[k.G_HEIGHT] = height
+        mem[k.G_BOTTOM] = self.geometry.bottom
+        mem[k.G_BOARD] = self.geometry.board
+        mem[k.G_ODD_ROWS] = sum(self.geometry.bottom << row for row in range(0, height, 2))
         for i, column in enumerate(self.geometry.order):
-            geo[k.ORDER + i] = column
-            geo[k.COLUMNS + i] = self.geometry.column_masks[i]
-        work = [0] * k.WORK_SIZE
-        work[k.W_GENERATION] = 1
-        work[k.W_SYMMETRY] = symmetry
-        work[k.W_ETC_DEPTH] = etc_empty
-        work[k.W_ETC_LEVELS] = etc_levels
+            mem[k.ORDER + i] = column
+            mem[k.COLUMNS + i] = self.geometry.column_masks[i]
+        mem[k.W_GENERATION] = 1
+        mem[k.W_SYMMETRY] = symmetry
+        mem[k.W_ETC_DEPTH] = etc_empty
+        mem[k.W_ETC_LEVELS] = etc_levels
         if shallow is None:
             shallow = COMPILED_SHALLOW if self.compiled else PURE_SHALLOW
-        work[k.W_SHALLOW] = shallow
-        work[k.W_NODE_LIMIT] = _NO_LIMIT
-        self._tt: Any
-        if self.compiled:
-            import numpy as np
-
-            self._geo: Any = np.array(geo, dtype=np.int64)
-            self._work: Any = np.array(work, dtype=np.int64)
-            self._tt = _table_array(2 << table_bits)
-        else:
-            self._geo = geo
-            self._work = work
-            self._tt = [0] * (2 << table_bits)
+        mem[k.W_SHALLOW] = shallow
+        mem[k.W_NODE_LIMIT] = _NO_LIMIT
+        mem[k.W_BUCKETS] = (words >> 2) - 1
+        self._mem = mem
+        self._work = mem
+        """The work area's counters, read by their ``W_*`` indices: the one array."""
         self._prefaulted = False
         self._limit: int | None = None
         self._stop_at: int | None = None
@@ -182,7 +177,7 @@ class Connect4Solver:
         system gives huge pages (see :func:`_table_array`) this takes a few milliseconds. The
         command line and the benchmarks call it before the first position."""
         if self.compiled and not self._prefaulted:
-            self._tt.fill(0)
+            self._mem[self.kernel.TT_BASE :] = 0
             self._prefaulted = True
 
     def warm_up(self) -> None:
@@ -193,9 +188,9 @@ class Connect4Solver:
             return
         state = Connect4State.parse("12" * 3, self.width, self.height)  # 3 stacked: a win next
         k = self.kernel
-        work = self._start_call()
-        k.solve(state.current, state.mask, state.ply, False, self._tt, self._geo, work)
-        k.at_most(state.current, state.mask, state.ply, 0, self._tt, self._geo, work)
+        self._start_call()
+        k.solve(state.current, state.mask, state.ply, False, self._mem)
+        k.at_most(state.current, state.mask, state.ply, 0, self._mem)
         self.solve_batch([(state.current, state.mask, state.ply)], fresh=False)
         k.mirror(state.current + state.mask, self.width, self.height)
         k.has_alignment(state.current, self.height)
@@ -208,9 +203,16 @@ class Connect4Solver:
         work = self._work
         generation = int(work[self.kernel.W_GENERATION]) + 1
         if generation >= 1 << 30:
-            self._tt[:] = [0] * len(self._tt) if not self.compiled else 0
+            self._clear_table()
             generation = 1
         work[self.kernel.W_GENERATION] = generation
+
+    def _clear_table(self) -> None:
+        start = self.kernel.TT_BASE
+        if self.compiled:
+            self._mem[start:] = 0
+        else:
+            self._mem[start:] = [0] * (len(self._mem) - start)
 
     # -- positions ----------------------------------------------------------------------------
 
@@ -235,8 +237,8 @@ class Connect4Solver:
 
     def score_bitboard(self, current: int, mask: int, ply: int, weak: bool = False) -> int:
         """The score of a running position given as bitboards (no validation, no book)."""
-        work = self._start_call()
-        score = int(self.kernel.solve(current, mask, ply, weak, self._tt, self._geo, work))
+        self._start_call()
+        score = int(self.kernel.solve(current, mask, ply, weak, self._mem))
         self.nodes += self.last_nodes
         self._check_budget()
         return score
@@ -350,11 +352,9 @@ class Connect4Solver:
         booked = self.book_score(child_current, child_mask)
         if booked is not None:
             return booked <= -score, 0
-        work = self._start_call()
+        self._start_call()
         keeps = bool(
-            self.kernel.at_most(
-                child_current, child_mask, state.ply + 1, -score, self._tt, self._geo, work
-            )
+            self.kernel.at_most(child_current, child_mask, state.ply + 1, -score, self._mem)
         )
         self.nodes += self.last_nodes
         self._check_budget()
@@ -472,9 +472,7 @@ class Connect4Solver:
             scores = [0] * n
             nodes = [0] * n
         self._start_call()
-        self.kernel.solve_many(
-            currents, masks, plies, weak, fresh, self._tt, self._geo, self._work, scores, nodes
-        )
+        self.kernel.solve_many(currents, masks, plies, weak, fresh, self._mem, scores, nodes)
         self.nodes += int(sum(nodes))
         self._check_budget()
         return [int(s) for s in scores], [int(x) for x in nodes]
