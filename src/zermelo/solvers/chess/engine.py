@@ -321,6 +321,13 @@ class ChessEngine:
         else:
             work[k.HISTORY_BASE : k.PV_LENGTH_BASE] >>= 2
 
+    def _start(self, board: chess.Board, budget: _Budget) -> list[int]:
+        """Prepare a search of ``board`` (:meth:`_prepare`) under ``budget``'s node count and
+        return the root's legal moves."""
+        self._prepare(board)
+        self._work[self.kernel.W_NODE_LIMIT] = budget.nodes
+        return self._legal_root()
+
     def _legal_root(self) -> list[int]:
         k = self.kernel
         count = k.legal_moves(self._stack, 0, self._moves, 0)
@@ -495,10 +502,8 @@ class ChessEngine:
         finished_game = self._finished(board)
         if finished_game is not None:
             return finished_game
-        self._prepare(board)
+        root_moves = self._start(board, budget)
         work = self._work
-        work[k.W_NODE_LIMIT] = budget.nodes
-        root_moves = self._legal_root()
         best_move = _kernel_move(root_moves[0])
         best_score = 0
         best_pv: tuple[ChessMove, ...] = (best_move,)
@@ -631,10 +636,8 @@ class ChessEngine:
         finished_game = self._finished(board)
         if finished_game is not None:
             return finished_game
-        self._prepare(board)
+        root_moves = self._start(board, budget)
         work = self._work
-        work[k.W_NODE_LIMIT] = budget.nodes
-        root_moves = self._legal_root()
         results: dict[int, tuple[MoveValue[ChessMove], int]] = {}
         watcher, finished = self._watch(started, budget.hard, stop_event)
         try:
