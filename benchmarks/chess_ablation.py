@@ -53,19 +53,10 @@ if str(ROOT / "src") not in sys.path:
 
 import chess  # noqa: E402
 from rich.console import Console  # noqa: E402
-from rich.progress import (  # noqa: E402
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table  # noqa: E402
-from rich.text import Text  # noqa: E402
 
+sys.path.append(str(HERE))
+from bench_common import progress_bar  # noqa: E402  (beside this script, after python-chess)
 from zermelo.core.scores import WIN  # noqa: E402
 from zermelo.games.chess_openings import OPENINGS, opening_board  # noqa: E402
 from zermelo.play.ratings import Tally, elo_estimate  # noqa: E402
@@ -289,28 +280,6 @@ def tallies(results: Sequence[GameResult]) -> dict[str, Tally]:
     for game in results:
         table[game.spec.ablation] = table.get(game.spec.ablation, Tally()).add(game.points)
     return table
-
-
-class _RateColumn(ProgressColumn):
-    """Games per minute."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("-" if speed is None else f"{60 * speed:.1f} games/min")
-
-
-def progress_bar(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        _RateColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        transient=True,
-    )
 
 
 def result_table(ablations: Sequence[Ablation], scores: dict[str, Tally], nodes: int) -> Table:
