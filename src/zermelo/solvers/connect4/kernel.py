@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zermelo.solvers._jit import make_jit, numba_available, numba_disabled
+from zermelo.solvers._jit import make_borrow, make_jit, numba_available, numba_disabled
 from zermelo.solvers.connect4 import aot
 
 _PLAIN = numba_disabled() or bool(globals().get("FORCE_PURE", False))
@@ -45,6 +45,7 @@ AHEAD_OF_TIME: bool = _AHEAD is not None
 """Whether the entry points come from the ahead-of-time extension (:mod:`.aot`), not numba."""
 
 jit = make_jit(COMPILED and not AHEAD_OF_TIME)
+borrow = make_borrow(COMPILED and not AHEAD_OF_TIME)
 
 GEO_SIZE = 40
 
@@ -99,7 +100,7 @@ else:
         return x.bit_count()
 
 
-@jit()
+@jit(inline=True)
 def winning_cells(stones: int, height: int, board: int) -> int:
     """Playable-board cells that would complete four in a row for ``stones`` (taken or not).
 
@@ -146,7 +147,7 @@ def has_alignment(stones: int, height: int) -> bool:
     return False
 
 
-@jit()
+@jit(inline=True)
 def probe(mem: Any, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
     buckets = mem[W_BUCKETS]
@@ -162,7 +163,7 @@ def probe(mem: Any, key: int) -> int:
     return -1
 
 
-@jit()
+@jit(inline=True)
 def store(mem: Any, key: int, data: int, nb: int) -> None:
     """Keep ``data`` for ``key`` in its bucket of two slots.
 
@@ -186,7 +187,7 @@ def store(mem: Any, key: int, data: int, nb: int) -> None:
         mem[base + 3] = data
 
 
-@jit()
+@jit(inline=True)
 def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int:
     """The smaller of ``code`` and its mirror image when ``nb < symmetry`` (mirror positions
     mostly meet early in the game, and the mirror costs time); negative when mirrored."""
@@ -380,6 +381,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, mem: Any) -> int:
 
     Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
     first, since most scores are small."""
+    mem = borrow(mem)
     height: int = mem[G_HEIGHT]
     board: int = mem[G_BOARD]
     cells: int = mem[G_WIDTH] * height
@@ -426,6 +428,7 @@ def solve_many(
 ) -> None:
     """Solve a batch of positions in one call (no Python between them); ``fresh`` starts a new
     table generation before each."""
+    mem = borrow(mem)
     for i in range(len(currents)):
         if fresh:
             mem[W_GENERATION] += 1
@@ -437,6 +440,7 @@ def solve_many(
 @jit()
 def at_most(current: int, mask: int, nb: int, bound: int, mem: Any) -> bool:
     """Whether the score of a running position is at most ``bound`` (one null-window search)."""
+    mem = borrow(mem)
     height: int = mem[G_HEIGHT]
     board: int = mem[G_BOARD]
     cells: int = mem[G_WIDTH] * height
