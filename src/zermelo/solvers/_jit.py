@@ -117,6 +117,44 @@ def _same(value: Any) -> Any:
     return value
 
 
+def make_prefetch(enabled: bool) -> Callable[[Any, int], None]:
+    """``prefetch(array, index)``: ask the processor to bring ``array[index]``'s cache line in
+    now (x86 ``prefetcht0``), so that a read of it a little later does not wait for memory.
+    A hint with no effect on results; without numba it does nothing."""
+    if not enabled:
+        return _nothing
+
+    import numba
+    from llvmlite import ir
+    from numba.core import cgutils, types
+
+    @numba.extending.intrinsic
+    def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            kind = signature.args[0]
+            view = context.make_array(kind)(context, builder, args[0])
+            item_pointer: Any = cgutils.get_item_pointer  # numba's helpers are untyped
+            where = item_pointer(context, builder, kind, view, [args[1]], wraparound=False)
+            byte_pointer = ir.IntType(8).as_pointer()
+            word = ir.IntType(32)
+            hint = ir.FunctionType(ir.VoidType(), [byte_pointer, word, word, word])
+            declare: Any = cgutils.get_or_insert_function
+            intrinsic = declare(builder.module, hint, "llvm.prefetch.p0i8")
+            # read (0), keep in every cache level (3), data not instructions (1)
+            builder.call(
+                intrinsic, [builder.bitcast(where, byte_pointer), word(0), word(3), word(1)]
+            )
+            return context.get_dummy_value()
+
+        return types.none(array, index), codegen
+
+    return cast(Callable[[Any, int], None], prefetch)
+
+
+def _nothing(array: Any, index: int) -> None:
+    return None
+
+
 NUMBA_AVAILABLE: bool = numba_available()
 """Whether numba is installed (found without importing it)."""
 

@@ -34,7 +34,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from zermelo.solvers._jit import make_borrow, make_jit, numba_available, numba_disabled
+from zermelo.solvers._jit import (
+    make_borrow,
+    make_jit,
+    make_prefetch,
+    numba_available,
+    numba_disabled,
+)
 from zermelo.solvers.connect4 import aot
 
 _PLAIN = numba_disabled() or bool(globals().get("FORCE_PURE", False))
@@ -46,6 +52,10 @@ AHEAD_OF_TIME: bool = _AHEAD is not None
 
 jit = make_jit(COMPILED and not AHEAD_OF_TIME)
 borrow = make_borrow(COMPILED and not AHEAD_OF_TIME)
+prefetch = make_prefetch(COMPILED and not AHEAD_OF_TIME)
+PREFETCH: bool = COMPILED
+"""Whether nodes ask for their children's table buckets ahead (numba freezes this global into
+the compiled code; the plain copy skips the work, which only pays for itself in compiled code)."""
 
 GEO_SIZE = 40
 
@@ -148,10 +158,16 @@ def has_alignment(stones: int, height: int) -> bool:
 
 
 @jit(inline=True)
+def bucket(mem: Any, key: int) -> int:
+    """Where ``key``'s bucket starts in the one array."""
+    base: int = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & mem[W_BUCKETS]) << 2)
+    return base
+
+
+@jit(inline=True)
 def probe(mem: Any, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
-    buckets = mem[W_BUCKETS]
-    base = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2)
+    base = bucket(mem, key)
     if mem[base] == key:
         data: int = mem[base + 1]
         if (data >> 32) == mem[W_GENERATION]:
@@ -170,8 +186,7 @@ def store(mem: Any, key: int, data: int, nb: int) -> None:
     The first slot keeps the entry nearest the root (fewest stones: the most work saved), the
     second takes whatever the first refuses; an entry pushed out of the first slot moves to the
     second."""
-    buckets = mem[W_BUCKETS]
-    base = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & buckets) << 2)
+    base = bucket(mem, key)
     generation = mem[W_GENERATION]
     first_key = mem[base]
     first = mem[base + 1]
@@ -327,9 +342,19 @@ def negamax(
             column = mem[ORDER + i]
             move = candidates & mem[COLUMNS + column]
             if move:
+                child_mask = mask | move
+                if PREFETCH and cells - nb - 1 > mem[W_SHALLOW]:
+                    # Ask for the child's table bucket now: scoring the other moves hides part of
+                    # the wait for memory that probing it would cost.
+                    child_key = canonical(
+                        opponent + child_mask, nb + 1, width, height, mem[W_SYMMETRY]
+                    )
+                    if child_key < 0:
+                        child_key = -child_key - 1
+                    prefetch(mem, bucket(mem, child_key))
                 wins = winning_cells(current | move, height, board)
                 created = wins & mine_after_free & ~move
-                after = ((mask | move) + mem[G_BOTTOM]) & board
+                after = (child_mask + mem[G_BOTTOM]) & board
                 score = 3 * popcount(created) + (2 if created & after else 0)
                 j = count
                 while j > 0 and mem[base + 16 + j - 1] < score:
