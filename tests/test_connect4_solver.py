@@ -197,6 +197,27 @@ def test_analysis_lists_every_column(solver: Connect4Solver) -> None:
     assert final.winner is Player.FIRST  # the second player is to move at ply 37 and loses
 
 
+def test_principal_variation_is_the_chain_of_best_moves(solver: Connect4Solver) -> None:
+    # The line solves its position once and then only checks that each move keeps the score;
+    # it must be the line of repeated best_move calls (the first keeper in centre order), and
+    # end the game as the score says: the winner connects with the stone the score counts.
+    for moves, expected in read_set("Test_L2_R1")[:12]:
+        state = Connect4State.parse(moves)
+        line = solver.principal_variation(state)
+        assert line == solver.principal_variation(state, score=expected)
+        chain, walk = [], state
+        while walk.winner is None and not walk.is_full():
+            chain.append(solver.best_move(walk)[0])
+            walk = walk.play(chain[-1])
+        assert tuple(chain) == line, moves
+        if expected == 0:
+            assert walk.winner is None
+        else:
+            winner_stones = (walk.ply + 1) // 2
+            assert 22 - winner_stones == abs(expected), moves
+            assert (walk.winner == state.to_move) == (expected > 0), moves
+
+
 def test_empty_board_from_the_book() -> None:
     book_solver = Connect4Solver(table_bits=16)
     result = book_solver.solve("")

@@ -196,7 +196,8 @@ def analyze(
     if not values:
         return solved(state, 0, elapsed=time.perf_counter() - started)
     best = values[0]
-    line = solver.principal_variation(state) if pv else (best.move,)
+    known = max(score for score in scores if score is not None)
+    line = solver.principal_variation(state, score=known) if pv else (best.move,)
     values = [dataclasses.replace(entry, pv=(entry.move,)) for entry in values]
     values[0] = dataclasses.replace(best, pv=line)
     stats = SearchStats(nodes=solver.nodes - nodes, elapsed=time.perf_counter() - started)

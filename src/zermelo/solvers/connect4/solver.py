@@ -438,16 +438,30 @@ class Connect4Solver:
         return scores
 
     def principal_variation(
-        self, position: Position, *, limit: int | None = None
+        self, position: Position, *, limit: int | None = None, score: int | None = None
     ) -> tuple[int, ...]:
         """A line of best moves to the end of the game (first best move in centre order each
-        time: the winner takes a fastest win, the loser a slowest loss)."""
+        time: the winner takes a fastest win, the loser a slowest loss). ``score``, when the
+        caller knows it already (the position's exact score, as :meth:`score` gives it), saves
+        solving the position first."""
         state = self.position(position)
         line: list[int] = []
+        if _over(state) is not None:
+            return ()
+        # Solved once: a move that keeps the score hands the opponent exactly its negation, so
+        # each further ply only has to find a column that keeps it (one null-window search per
+        # column tried, and none inside the book).
+        if score is None:
+            score = self._score(state.current, state.mask, state.ply, False)[0]
         while _over(state) is None and (limit is None or len(line) < limit):
-            column = self.best_move(state)[0]
+            for column in state.legal_moves():
+                if self._keeps(state, column, score)[0]:
+                    break
+            else:
+                raise AssertionError(f"no move keeps the score {score} of {state.notation()!r}")
             line.append(column)
             state = state.play(column)
+            score = -score
         return tuple(line)
 
     def solve_batch(

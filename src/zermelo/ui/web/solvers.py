@@ -334,7 +334,7 @@ def connect4_best(
         after = state.play(move)
         solver.node_limit = budget
         try:
-            line = (move, *solver.principal_variation(after, limit=pv_limit - 1))
+            line = (move, *solver.principal_variation(after, limit=pv_limit - 1, score=-score))
         except BudgetError:
             line = (move,)
         finally:
