@@ -305,14 +305,22 @@ def negamax(
     # Enhanced transposition cutoff: in the top levels of a big search, a child already known
     # to be bad enough for the opponent ends the search before any child is searched.
     if nb < mem[W_ETC_PLY] and cells - nb >= mem[W_ETC_DEPTH]:
+        # All the children's buckets are requested first, so that their cache misses overlap
+        # instead of following one another; their codes wait in this ply's scratch slots.
+        scratch = MOVES + nb * PLY_SLOTS + 16
         for column in range(width):
             move = candidates & mem[COLUMNS + column]
             if move:
-                child_mask = mask | move
-                child_key = canonical(opponent + child_mask, nb + 1, width, height, mem[W_SYMMETRY])
+                child_key = canonical(
+                    opponent + (mask | move), nb + 1, width, height, mem[W_SYMMETRY]
+                )
                 if child_key < 0:
                     child_key = -child_key - 1
-                child = probe(mem, child_key)
+                mem[scratch + column] = child_key
+                prefetch(mem, bucket(mem, child_key))
+        for column in range(width):
+            if candidates & mem[COLUMNS + column]:
+                child = probe(mem, mem[scratch + column])
                 if child >= 0:
                     bound = -(((child >> 8) & 255) - SCORE_OFFSET)
                     if bound >= beta:
