@@ -213,9 +213,10 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
 
 HARD_NODE_LIMIT = 200_000_000
 """Nodes per solver attempt of the hard agent (all the searches of one move together) before it
-falls back: about ten seconds at the compiled kernel's 15-25 M nodes per second. The book covers the first three plies; from about ply
-6 a best move takes a few seconds at most, while at plies 4 and 5 an unlucky position can need
-up to a minute (measured on seeded random openings), and there the fallbacks play."""
+falls back: five to ten seconds at the compiled kernel's 16-38 M nodes per second. The book answers
+the first six plies (every position with at most six stones); after it most best moves take well
+under a second, but the exact slowest loss of a lost position just past the book (ply 7) can
+need more than this budget, and then the fallbacks play (``benchmarks/connect4_hard.py``)."""
 PURE_HARD_NODE_LIMIT = 300_000
 """The same for the plain-Python kernel (no numba), about 40 times slower: two attempts take a few
 seconds, and from about ply 12 a move is found within them."""
@@ -245,7 +246,7 @@ def choose_move(
 ) -> int:
     """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
 
-    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first three
+    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first six
     plies), the first in centre order that keeps the score unless ``rng`` draws among them
     (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the agents
     use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
