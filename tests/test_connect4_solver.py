@@ -249,6 +249,29 @@ def test_book_is_consistent_with_negamax() -> None:
     assert plain.score(late) == booked.score(late) == -1
 
 
+@pytest.mark.slow
+def test_positions_just_past_the_book_score_as_a_direct_solve() -> None:
+    # One ply past the book the solver starts from a lower bound its parents give, and confirms
+    # it with one null-window search when the last move was a best one. After a best move and
+    # after a worse one, the score must be the one a solver without a book finds.
+    rng = random.Random(7)
+    booked = Connect4Solver(table_bits=20)
+    plain = Connect4Solver(book=False, table_bits=20)
+    for parent in rng.sample(positions_at(book_depth()), 2):
+        score = booked.score(parent)
+        keepers, _ = booked._best_moves(parent, score, False)
+        best = parent.play(keepers[0])
+        assert booked._floor_from_book(best.current, best.mask) == -score
+        assert booked.score(best) == plain.score(best) == -score
+        worse = [c for c in parent.legal_moves() if c not in keepers]
+        worse = [c for c in worse if not parent.play(c).is_terminal()]
+        if worse:
+            child = parent.play(worse[0])
+            floor = booked._floor_from_book(child.current, child.mask)
+            assert floor is not None and floor <= plain.score(child)
+            assert booked.score(child) == plain.score(child) > -score
+
+
 def test_book_agrees_with_the_public_test_sets() -> None:
     # An independent check of the book's deepest, solved ply: the sets' early positions (81 with
     # at most three stones) were scored by another solver.

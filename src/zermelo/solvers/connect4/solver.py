@@ -292,8 +292,44 @@ class Connect4Solver:
             if weak:
                 booked = (booked > 0) - (booked < 0)
             return booked, 0, True
+        if not weak:
+            floor = self._floor_from_book(current, mask)
+            if floor is not None:
+                # Just past the book: the parents give a lower bound, and when the last move was
+                # a best one (the usual case) it is the score, which one null-window search
+                # confirms where the bisection would run several.
+                self._start_call()
+                confirmed = bool(self.kernel.at_most(current, mask, ply, floor, self._mem))
+                self.nodes += self.last_nodes
+                self._check_budget()
+                if confirmed:
+                    return floor, self.last_nodes, False
+                spent = self.last_nodes
+                score = self.score_bitboard(current, mask, ply, weak)
+                return score, spent + self.last_nodes, False
         score = self.score_bitboard(current, mask, ply, weak)
         return score, self.last_nodes, False
+
+    def _floor_from_book(self, current: int, mask: int) -> int | None:
+        """A lower bound on the score of a running position from the book's scores of its
+        parents (each parent, the last stone of a column taken back, values this position at
+        least at ``-its score``), or ``None`` when no parent is in the book."""
+        if not self._book:
+            return None
+        geo = self.geometry
+        mover = current ^ mask  # the side that played the last stone
+        floor: int | None = None
+        for column in range(self.width):
+            stones = mask & geo.column_masks[column]
+            if not stones:
+                continue
+            top = 1 << (stones.bit_length() - 1)
+            if not mover & top:
+                continue
+            parent = self.book_score(mover ^ top, mask ^ top)
+            if parent is not None and (floor is None or -parent > floor):
+                floor = -parent
+        return floor
 
     def score(self, position: Position, *, weak: bool = False) -> int:
         """The score of ``position`` (weak: -1, 0, 1). A finished game scores as lost or drawn
