@@ -25,7 +25,7 @@ from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
-from zermelo.solvers.connect4.book import load_book
+from zermelo.solvers.connect4.book import book_depth, load_book
 from zermelo.solvers.connect4.scores import score_bounds, to_negamax
 
 __all__ = [
@@ -171,8 +171,11 @@ class Connect4Solver:
         """Nodes searched by this solver so far, over all calls (a caller measures a call by the
         difference)."""
         self._book: dict[int, int] | None = None
+        self._past_book = -1  # the ply just past the book, whose parents the book holds
         if book:
             self._book = load_book(width, height)
+            if self._book:
+                self._past_book = book_depth(width, height) + 1
 
     def prefault(self) -> None:
         """Write the whole table once, so that no later solve pays for the first touch of a
@@ -292,7 +295,7 @@ class Connect4Solver:
             if weak:
                 booked = (booked > 0) - (booked < 0)
             return booked, 0, True
-        if not weak:
+        if not weak and ply == self._past_book:
             floor = self._floor_from_book(current, mask)
             if floor is not None:
                 # Just past the book: the parents give a lower bound, and when the last move was
