@@ -92,8 +92,9 @@ def make_borrow(enabled: bool) -> Callable[[Any], Any]:
     changes the count with an atomic instruction. In the Connect Four search, called tens of
     millions of times a second, ``perf`` put a fifth of the solver's samples in those two
     functions. A borrowed array has no count to change (its ``meminfo`` is null, as for an array
-    made from a raw pointer), so each becomes a test and a jump. The caller must keep the real array alive for as long as the borrowed
-    one is used: an entry point borrows the array it was given, which its caller holds.
+    made from a raw pointer), so each becomes a test and a jump. The caller must keep the real
+    array alive for as long as the borrowed one is used: an entry point borrows the array it was
+    given, which its caller holds.
     Without numba, ``borrow`` returns its argument."""
     if not enabled:
         return _same

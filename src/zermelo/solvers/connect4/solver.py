@@ -162,8 +162,8 @@ class Connect4Solver:
         mem[k.W_NODE_LIMIT] = _NO_LIMIT
         mem[k.W_BUCKETS] = (words >> 2) - 1
         self._mem = mem
-        self._work = mem
-        """The work area's counters, read by their ``W_*`` indices: the one array."""
+        """The one array: work area (counters read by their ``W_*`` indices), board constants
+        and table."""
         self._prefaulted = False
         self._limit: int | None = None
         self._stop_at: int | None = None
@@ -206,7 +206,7 @@ class Connect4Solver:
 
     def new_generation(self) -> None:
         """Empty the table in O(1): entries of older generations no longer count."""
-        work = self._work
+        work = self._mem
         generation = int(work[self.kernel.W_GENERATION]) + 1
         if generation >= 1 << 30:
             self._clear_table()
@@ -249,6 +249,15 @@ class Connect4Solver:
         self._check_budget()
         return score
 
+    def _at_most(self, current: int, mask: int, ply: int, bound: int) -> bool:
+        """Whether a running position's score is at most ``bound`` (one null-window search, no
+        book; :attr:`last_nodes` tells its nodes)."""
+        self._start_call()
+        result = bool(self.kernel.at_most(current, mask, ply, bound, self._mem))
+        self.nodes += self.last_nodes
+        self._check_budget()
+        return result
+
     def _start_call(self) -> Any:
         """The work array, ready for a kernel call: node count zeroed, and the node limit the
         smaller of :attr:`node_limit` and what is left of a move's budget (see
@@ -259,13 +268,13 @@ class Connect4Solver:
             if left <= 0:
                 raise BudgetError("the move's node budget is spent")
             limit = min(limit, left)
-        work = self._work
+        work = self._mem
         work[self.kernel.W_NODE_LIMIT] = limit
         work[self.kernel.W_NODES] = 0
         return work
 
     def _check_budget(self) -> None:
-        work = self._work
+        work = self._mem
         if work[self.kernel.W_ABORTED]:
             work[self.kernel.W_ABORTED] = 0
             raise BudgetError(
@@ -286,7 +295,7 @@ class Connect4Solver:
     @property
     def last_nodes(self) -> int:
         """Nodes searched by the last kernel call."""
-        return int(self._work[self.kernel.W_NODES])
+        return int(self._mem[self.kernel.W_NODES])
 
     def _score(self, current: int, mask: int, ply: int, weak: bool) -> tuple[int, int, bool]:
         """(score, nodes, from book) of a running position."""
@@ -301,10 +310,7 @@ class Connect4Solver:
                 # Just past the book: the parents give a lower bound, and when the last move was
                 # a best one (the usual case) it is the score, which one null-window search
                 # confirms where the bisection would run several.
-                self._start_call()
-                confirmed = bool(self.kernel.at_most(current, mask, ply, floor, self._mem))
-                self.nodes += self.last_nodes
-                self._check_budget()
+                confirmed = self._at_most(current, mask, ply, floor)
                 if confirmed:
                     return floor, self.last_nodes, False
                 spent = self.last_nodes
@@ -394,12 +400,7 @@ class Connect4Solver:
         booked = self.book_score(child_current, child_mask)
         if booked is not None:
             return booked <= -score, 0
-        self._start_call()
-        keeps = bool(
-            self.kernel.at_most(child_current, child_mask, state.ply + 1, -score, self._mem)
-        )
-        self.nodes += self.last_nodes
-        self._check_budget()
+        keeps = self._at_most(child_current, child_mask, state.ply + 1, -score)
         return keeps, self.last_nodes
 
     def _best_moves(
