@@ -58,6 +58,15 @@ def test_analyze_the_empty_board_answers_from_the_book() -> None:
     assert done.returncode == 0, done.stderr
     assert "Best move: 4" in done.stdout
     assert "Value: win in 21" in done.stdout
+    from zermelo.solvers.connect4.kernel import COMPILED
+
+    line = next(t for t in done.stdout.splitlines() if t.startswith("Principal variation:"))
+    if COMPILED:  # the depth-6 book leaves only seconds of search: the whole line is shown
+        moves = line.split(":")[1].split()
+        assert moves[0] == "4" and len(moves) == 41  # the first player's 21st disc wins
+        assert "would take minutes" not in done.stdout
+    else:
+        assert line == "Principal variation: 4" and "would take minutes" in done.stdout
 
 
 def test_play_connect4_with_piped_input() -> None:

@@ -14,6 +14,9 @@ from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 
 _C4_BOOK_PLIES = 2
+_C4_QUICK_LINE_DEPTH = 6
+"""From a book this deep, the line past it starts one ply later, where a position is solved in a
+few seconds at most (the shipped book: the empty board's whole line in under a second)."""
 
 
 def command() -> click.Command:
@@ -140,12 +143,16 @@ def exact_columns(out: Console, spec: GameSpec, state: Any) -> None:
     """Every column's exact score in words, from the perfect solver (the ``exact_analysis`` tool
     of Connect Four)."""
     from zermelo.solvers.connect4 import analyze as solve_columns
+    from zermelo.solvers.connect4.book import book_depth
+    from zermelo.solvers.connect4.kernel import COMPILED
     from zermelo.solvers.connect4.scores import benchmark_score
     from zermelo.ui.words import score_words
 
-    # Near the empty board the columns come from the opening book at once, but a principal
-    # variation would have to solve the opening itself (minutes): show the best move alone there.
-    full_line = state.ply > _C4_BOOK_PLIES
+    # Near the empty board the columns come from the opening book at once; with a shallow book,
+    # or without the compiled kernel, a principal variation would have to solve the opening
+    # itself (minutes): show the best move alone there.
+    deep_book = COMPILED and book_depth(state.width, state.height) >= _C4_QUICK_LINE_DEPTH
+    full_line = deep_book or state.ply > _C4_BOOK_PLIES
     with out.status(_("Solving every column exactly...")):
         analysis = solve_columns(state, pv=full_line)
     values = {entry.move: entry.value for entry in analysis.moves}
