@@ -418,6 +418,43 @@ def test_a_failed_or_disabled_ahead_of_time_build_is_not_retried(
     assert sorted(p.name for p in tmp_path.iterdir()) == [aot.module_path().stem + ".failed"]
 
 
+def test_the_ahead_of_time_kernel_targets_x86_64_v3_only_where_the_processor_has_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from zermelo.solvers.connect4 import aot
+
+    # A Haswell's flags (the first x86-64-v3 processor) and the same without BMI2.
+    haswell = [
+        "fpu",
+        "sse",
+        "sse2",
+        "ssse3",
+        "sse4_1",
+        "sse4_2",
+        "popcnt",
+        "avx",
+        "avx2",
+        "bmi1",
+        "bmi2",
+        "f16c",
+        "fma",
+        "abm",
+        "movbe",
+        "xsave",
+    ]
+    assert aot.cpu_level(haswell) == "x86-64-v3"
+    assert aot.cpu_level([flag for flag in haswell if flag != "bmi2"]) == ""
+    assert aot.cpu_level([]) == ""
+    # Builds for different levels never share a file, so a shared cache folder is safe.
+    monkeypatch.setattr(aot, "target_cpu", lambda: "x86-64-v3")
+    tuned = aot.module_path()
+    monkeypatch.setattr(aot, "target_cpu", lambda: "")
+    assert aot.module_path() != tuned
+    monkeypatch.undo()
+    monkeypatch.setattr(aot.platform, "machine", lambda: "arm64")
+    assert aot.target_cpu() == ""
+
+
 _ORPHAN_SCRIPT = """
 import os, sys, time
 from zermelo.parallel import LocalExecutor

@@ -290,7 +290,9 @@ class DaskExecutor(Executor):
         seconds if a task keeps them busy (a compiled search does not stop in the middle)."""
         client = getattr(self, "client", None)
         if client is not None:
-            client.close(timeout=_CLOSE_TIMEOUT)
+            # A scheduler busy or gone: nothing is left to hand back to it.
+            with contextlib.suppress(TimeoutError, OSError):
+                client.close(timeout=_CLOSE_TIMEOUT)
         if self._cluster is not None:
             cluster, self._cluster = self._cluster, None
             try:

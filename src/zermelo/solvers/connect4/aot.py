@@ -8,8 +8,9 @@ neither numba nor LLVM at run time.
 
 The module is built from the kernel's source into a per-user cache folder
 (``$ZERMELO_CACHE_DIR``, else ``$XDG_CACHE_HOME/zermelo``, else ``~/.cache/zermelo``), under a
-name derived from the kernel's source, the numba and Python versions and the machine, so a new
-kernel or numba never loads a stale build. Building needs a C compiler and takes about 20 s of
+name derived from the kernel's source, the numba and Python versions, the machine and the CPU level
+it is compiled for (:func:`target_cpu`), so a new kernel or numba never loads a stale build, and a
+cache folder shared by machines of different CPUs never loads one built for another. Building needs a C compiler and takes about 20 s of
 CPU: the first process that loads the kernel with numba starts it in the background (one at a
 time, with a lock file; ``ZERMELO_NO_AOT=1`` turns all of this off), and the processes started after
 it is ready load it instead of the numba kernel. A build that fails is not tried again for that
@@ -27,11 +28,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = ["ENTRY_POINTS", "aot_disabled", "build", "build_in_background", "load", "module_path"]
+__all__ = [
+    "ENTRY_POINTS",
+    "aot_disabled",
+    "build",
+    "build_in_background",
+    "cpu_level",
+    "load",
+    "module_path",
+    "target_cpu",
+]
 
 _ARRAY = "int64[::1]"
 ENTRY_POINTS = {
@@ -63,6 +74,35 @@ def cache_dir() -> Path:
     return Path(base) / "zermelo"
 
 
+_X86_64_V3 = frozenset({"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "abm", "movbe", "xsave"})
+"""The CPU flags (as Linux's ``/proc/cpuinfo`` names them) of the x86-64-v3 level."""
+
+
+def target_cpu() -> str:
+    """The CPU model the extension is compiled for: ``"x86-64-v3"`` (AVX2, BMI, LZCNT: a tenth
+    faster on Connect Four than the baseline) where Linux says this x86-64 processor has all of
+    that level's features, else ``""``, numba's portable baseline. Never the host's own model
+    name: under a virtual machine that can claim instructions the guest may not use."""
+    if platform.machine().lower() not in ("x86_64", "amd64") or not sys.platform.startswith(
+        "linux"
+    ):
+        return ""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as handle:
+            for line in handle:
+                if line.startswith("flags"):
+                    return cpu_level(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return ""
+
+
+def cpu_level(flags: Iterable[str]) -> str:
+    """``"x86-64-v3"`` when ``flags`` (an x86-64 processor's, as Linux names them) include all of
+    that level's, else ``""``."""
+    return "x86-64-v3" if _X86_64_V3.issubset(flags) else ""
+
+
 def _module_name() -> str:
     from zermelo.solvers._jit import numba_version
 
@@ -72,6 +112,7 @@ def _module_name() -> str:
         str(numba_version()).encode(),
         sys.version.encode(),
         platform.machine().encode(),
+        target_cpu().encode(),
     ]
     digest = hashlib.sha256(b"\0".join(facts))
     return "_c4kernel_" + digest.hexdigest()[:16]
@@ -122,6 +163,7 @@ def build(kernel: ModuleType) -> Path:
             compiler = compiler_class(_module_name())
             compiler.output_dir = scratch
             compiler.verbose = False
+            compiler.target_cpu = target_cpu()
             for name, signature in ENTRY_POINTS.items():
                 compiler.export(name, signature)(getattr(kernel, name).py_func)
             compiler.compile()
