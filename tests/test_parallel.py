@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -451,7 +452,7 @@ def test_the_ahead_of_time_kernel_targets_x86_64_v3_only_where_the_processor_has
     monkeypatch.setattr(aot, "target_cpu", lambda: "")
     assert aot.module_path() != tuned
     monkeypatch.undo()
-    monkeypatch.setattr(aot.platform, "machine", lambda: "arm64")
+    monkeypatch.setattr("platform.machine", lambda: "arm64")
     assert aot.target_cpu() == ""
 
 
@@ -500,3 +501,79 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
     except (OSError, IndexError):
         return False
+
+
+_INTERRUPTIBLE = (
+    # As a terminal runs it: Ctrl-C raises KeyboardInterrupt (a process started in the background
+    # by a shell would otherwise ignore SIGINT).
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+@pytest.mark.parametrize("whole_group", [True, False], ids=["terminal", "main-process-only"])
+def test_ctrl_c_stops_a_book_build_on_a_busy_cluster_with_one_line(
+    tmp_path: Path, whole_group: bool
+) -> None:
+    # Depth 1 of 7x6: each task is a solve of minutes, so the worker is busy in compiled code
+    # when the interrupt comes and cannot answer the client's goodbye in time.
+    script = PACKAGE.parents[1] / "scripts" / "build_connect4_book.py"
+    progress = tmp_path / "progress.jsonl"
+    arguments = ["--depth", "1", "--cluster", "local:1", "--table-bits", "16"]
+    files = ["--progress-file", str(progress), "--output", str(tmp_path / "book.bin")]
+    err = tmp_path / "stderr"
+    with err.open("w") as stderr:
+        builder = subprocess.Popen(
+            [sys.executable, "-c", _INTERRUPTIBLE, str(script), *arguments, *files],
+            stdout=subprocess.PIPE, stderr=stderr, text=True, env=english_env(),
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "workers" not in err.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert "workers" in err.read_text(), err.read_text()
+        time.sleep(1.0)  # the tasks are running
+        if whole_group:
+            os.killpg(builder.pid, signal.SIGINT)
+        else:
+            builder.send_signal(signal.SIGINT)
+        out, _ = builder.communicate(timeout=60)
+    finally:
+        if builder.poll() is None:
+            os.killpg(builder.pid, signal.SIGKILL)
+    messages = err.read_text() + out
+    assert builder.returncode == 130, messages
+    assert "Traceback" not in messages
+    assert f"stopped; run the same command again to resume from {progress}" in " ".join(
+        messages.split()
+    )
+    assert not (tmp_path / "book.bin").exists()
+    # and no worker outlives it
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(builder.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.killpg(builder.pid, signal.SIGKILL)
+        pytest.fail("a worker of the stopped build was still running")
+
+
+def test_closing_a_cluster_that_does_not_answer_in_time_is_not_an_error() -> None:
+    # Ctrl-C in a build of 27,109 tasks: the scheduler, still cancelling them, did not answer
+    # the client's goodbye within its timeout, and the interrupt became a traceback.
+    class SlowClient:
+        closed = False
+
+        def close(self, timeout: float) -> None:
+            SlowClient.closed = True
+            raise TimeoutError(f"timed out after {timeout} s.")
+
+    executor = DaskExecutor.__new__(DaskExecutor)
+    executor.client = SlowClient()
+    executor._cluster = None
+    executor.close()
+    assert SlowClient.closed
