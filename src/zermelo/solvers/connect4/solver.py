@@ -107,14 +107,12 @@ class Connect4Solver:
     ``table_bits`` sets the table to ``2**table_bits`` slots. ``book`` (default: on) answers
     opening positions from the shipped book. ``symmetry`` is the ply below which mirror positions
     share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced
-    transposition
-    cutoffs (probing the children in the table before searching them), ``etc_levels`` in
-    how many plies below the root. ``shallow`` is the number of empty cells at or below which a
+    transposition cutoffs (probing the children in the table before searching them),
+    ``etc_levels`` in how many plies below the root. ``shallow`` is the number of empty cells at or below which a
     node searches without the table and without move ordering: so close to the end a table probe
-    (a cache miss) and the ordering cost more than the nodes they save. The defaults, 8 compiled
-    and 6 in plain Python (where a node costs more), were measured side by side with the
-    reference solver (``benchmarks/connect4.py``): at 10 the big searches (Test_L2_R2) visit
-    twice the nodes and take a fifth longer, at 6 the small ones pay for their table probes.
+    (a cache miss) and the ordering cost more than the nodes they save. The defaults,
+    :data:`COMPILED_SHALLOW` and :data:`PURE_SHALLOW` (where a node costs more), were measured
+    side by side with the reference solver (``benchmarks/connect4.py``).
     """
 
     def __init__(
