@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         store = ResultStore(progress_file, builder.store_meta(args.depth, args.width, args.height))
         tasks = builder.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
-        warm = functools.partial(builder.warm_up, args.width, args.height, args.table_bits)
+        floors = builder.uses_floors(args.depth, args.width, args.height)
+        warm = functools.partial(builder.warm_up, args.width, args.height, args.table_bits, floors)
         started = time.perf_counter()
         with open_executor(args.cluster, args.jobs, warm) as executor:
             done = sum(key in store for key in tasks)

@@ -482,6 +482,7 @@ def at_most(current: int, mask: int, nb: int, bound: int, mem: Any) -> bool:
         return (cells + 1 - nb) // 2 <= bound
     if nb >= cells - 1:
         return bound >= 0
+    mem[W_ETC_PLY] = nb + mem[W_ETC_LEVELS]
     return negamax(
         current, mask, nb, bound, bound + 1, winning_cells(current ^ mask, height, board), mem,
     ) <= bound  # fmt: skip

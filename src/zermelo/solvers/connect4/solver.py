@@ -309,11 +309,24 @@ class Connect4Solver:
                 # a best one (the usual case) it is the score, which one null-window search
                 # confirms where the bisection would run several.
                 confirmed = self._at_most(current, mask, ply, floor)
-                if confirmed:
-                    return floor, self.last_nodes, False
                 spent = self.last_nodes
-                score = self.score_bitboard(current, mask, ply, weak)
-                return score, spent + self.last_nodes, False
+                if confirmed:
+                    return floor, spent, False
+                # The last move was not a best one: the score is above the bound.
+                low = floor + 1
+                high = (self.width * self.height + 1 - ply) // 2
+                while low < high:
+                    middle = low + (high - low) // 2  # as the kernel's bisection: near 0 first
+                    if middle <= 0 and -((-low) // 2) < middle:
+                        middle = -((-low) // 2)
+                    elif middle >= 0 and high // 2 > middle:
+                        middle = high // 2
+                    if self._at_most(current, mask, ply, middle):
+                        high = middle
+                    else:
+                        low = middle + 1
+                    spent += self.last_nodes
+                return low, spent, False
         score = self.score_bitboard(current, mask, ply, weak)
         return score, self.last_nodes, False
 
