@@ -303,6 +303,28 @@ def test_book_agrees_with_direct_solves_of_a_sample() -> None:
         assert booked.book_score(state.current, state.mask) == direct, state.notation()
 
 
+def test_the_book_agrees_with_the_direct_solves_of_a_shallower_build() -> None:
+    # The shipped book's shallower plies are backed up from its deepest one; a shallower build's
+    # progress file holds the same positions solved directly, one search each, by other runs.
+    # Two independent computations of the same scores.
+    import json
+
+    data = Path(__file__).resolve().parents[1] / "data" / "connect4"
+    depth = book_depth()
+    book = load_book()
+    assert book is not None
+    files = [
+        path for d in range(depth) if (path := data / f"book_7x6_d{d}.progress.jsonl").exists()
+    ]
+    assert files, f"no progress file of a build shallower than {depth} in {data}"
+    for path in files:
+        lines = path.read_text().splitlines()
+        solved = {int(entry["key"]): entry["value"] for entry in map(json.loads, lines[1:])}
+        ply = json.loads(lines[0])["meta"]["depth"]
+        assert len(solved) == len(positions_at(ply)), path.name  # complete
+        assert {key: book[key] for key in solved} == solved, path.name
+
+
 # -- small boards against the reference algorithm ---------------------------------------------
 
 

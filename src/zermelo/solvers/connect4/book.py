@@ -11,10 +11,12 @@ Building it is the work of :mod:`zermelo.solvers.connect4.builder`, run as a too
 position with ``D`` stones as tasks on a local pool or a Dask cluster, keeping each score in a
 progress file as it arrives (the same command run again resumes), then scores the shallower ones
 by negamax over their children, and writes ``book_7x6.bin`` beside this module. The shipped
-book has depth 6: 8,231 positions with six stones (up to mirror symmetry) solved on a local Dask
-cluster of two workers, 11,094 entries in all, 99,857 bytes. Its first three plies equal the
-depth-3 book built before it, and the tests check its deepest ply against the public test sets and
-against direct solves of a sample. Each extra ply multiplies the positions by about four.
+book has depth 7: 27,109 positions with seven stones (up to mirror symmetry) solved on a local Dask
+cluster of two workers, 38,203 entries in all. One ply below the book it replaced, each position
+started from the lower bound its parents' scores gave. Its plies up to 6 equal the depth-6 book,
+whose ply-6 positions were each solved directly, and the tests check its deepest ply against the
+public test sets and against direct solves of a sample. Each extra ply multiplies the positions by
+about three to four.
 
 File format (little-endian): ``b"ZC4B"``, then width, height, depth (one byte each), the entry
 count (uint32), then the sorted codes (uint64 each) followed by the scores (int8 each).
