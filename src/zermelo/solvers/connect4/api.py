@@ -215,8 +215,8 @@ HARD_NODE_LIMIT = 200_000_000
 """Nodes per solver attempt of the hard agent (all the searches of one move together) before it
 falls back: five to ten seconds at the compiled kernel's 16-38 M nodes per second. The book answers
 the first seven plies (every position with at most seven stones); after it the slowest move in
-``benchmarks/connect4_hard.py`` took 2.6 s (ply 7, every other under 1.7 s), so the fallbacks are a guard that the seeded games
-no longer reach."""
+``benchmarks/connect4_hard.py`` took 2.6 s (ply 7; every other under 1.7 s), so the fallbacks
+are a guard that the seeded games no longer reach."""
 PURE_HARD_NODE_LIMIT = 300_000
 """The same for the plain-Python kernel (no numba), about 40 times slower: two attempts take a few
 seconds, and from about ply 12 a move is found within them."""
@@ -246,7 +246,7 @@ def choose_move(
 ) -> int:
     """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
 
-    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first six
+    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first seven
     plies), the first in centre order that keeps the score unless ``rng`` draws among them
     (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the agents
     use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
