@@ -294,7 +294,7 @@ class WebEngine:
 
 CONNECT4_BEST_MIN_PLY = 4
 """Earlier positions are left to alpha-beta unless the solver's book holds them; the shipped book
-holds every position of the first six plies, so none is (without a book the solver needs up to
+holds every position of the first seven plies, so none is (without a book the solver needs up to
 about 30 s at ply 3, minutes before). From ply 4 one best move takes at most a few seconds."""
 CONNECT4_VALUES_MIN_PLY = 8
 """Every column's exact value costs one whole solve per column: from ply 8 it takes well under a
