@@ -213,6 +213,19 @@ def canonical(code: int, nb: int, width: int, height: int, symmetry: int) -> int
     return code
 
 
+@jit(inline=True)
+def bisection_middle(low: int, high: int) -> int:
+    """The score a bisection of ``[low, high]`` (``low < high``) tests next with a null window:
+    halfway, but 0 and halfway to the ends first, since most scores are small. ``low`` is at
+    most the result and the result is below ``high``."""
+    middle = low + (high - low) // 2
+    if middle <= 0 and -((-low) // 2) < middle:
+        middle = -((-low) // 2)
+    elif middle >= 0 and high // 2 > middle:
+        middle = high // 2
+    return middle
+
+
 @jit(_NEGAMAX_SIGNATURE)
 def negamax(
     current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, mem: Any
@@ -431,11 +444,7 @@ def solve(current: int, mask: int, nb: int, weak: bool, mem: Any) -> int:
         low = -1
         high = 1
     while low < high:
-        middle = low + (high - low) // 2
-        if middle <= 0 and -((-low) // 2) < middle:
-            middle = -((-low) // 2)
-        elif middle >= 0 and high // 2 > middle:
-            middle = high // 2
+        middle = bisection_middle(low, high)
         result = negamax(current, mask, nb, middle, middle + 1, threats, mem)
         if mem[W_ABORTED]:
             return 0

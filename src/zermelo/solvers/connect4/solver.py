@@ -108,9 +108,9 @@ class Connect4Solver:
     opening positions from the shipped book. ``symmetry`` is the ply below which mirror positions
     share table entries; ``etc_empty`` is how many empty cells a node needs for enhanced
     transposition cutoffs (probing the children in the table before searching them),
-    ``etc_levels`` in how many plies below the root. ``shallow`` is the number of empty cells at or below which a
-    node searches without the table and without move ordering: so close to the end a table probe
-    (a cache miss) and the ordering cost more than the nodes they save. The defaults,
+    ``etc_levels`` in how many plies below the root. ``shallow`` is the number of empty cells at
+    or below which a node searches without the table and without move ordering: so close to the
+    end a table probe (a cache miss) and the ordering cost more than the nodes they save. The defaults,
     :data:`COMPILED_SHALLOW` and :data:`PURE_SHALLOW` (where a node costs more), were measured
     side by side with the reference solver (``benchmarks/connect4.py``).
     """
@@ -308,27 +308,26 @@ class Connect4Solver:
                 # Just past the book: the parents give a lower bound, and when the last move was
                 # a best one (the usual case) it is the score, which one null-window search
                 # confirms where the bisection would run several.
-                confirmed = self._at_most(current, mask, ply, floor)
-                spent = self.last_nodes
-                if confirmed:
-                    return floor, spent, False
-                # The last move was not a best one: the score is above the bound.
-                low = floor + 1
-                high = (self.width * self.height + 1 - ply) // 2
-                while low < high:
-                    middle = low + (high - low) // 2  # as the kernel's bisection: near 0 first
-                    if middle <= 0 and -((-low) // 2) < middle:
-                        middle = -((-low) // 2)
-                    elif middle >= 0 and high // 2 > middle:
-                        middle = high // 2
-                    if self._at_most(current, mask, ply, middle):
-                        high = middle
-                    else:
-                        low = middle + 1
-                    spent += self.last_nodes
-                return low, spent, False
+                score, nodes = self._score_from(current, mask, ply, floor)
+                return score, nodes, False
         score = self.score_bitboard(current, mask, ply, weak)
         return score, self.last_nodes, False
+
+    def _score_from(self, current: int, mask: int, ply: int, floor: int) -> tuple[int, int]:
+        """(score, nodes) of a running position whose score is at least ``floor``: one
+        null-window search confirms the floor, else the kernel's bisection runs above it."""
+        low = floor
+        high = (self.width * self.height + 1 - ply) // 2
+        middle = floor  # the floor first: it is the score when the last move was a best one
+        nodes = 0
+        while low < high:
+            if self._at_most(current, mask, ply, middle):
+                high = middle
+            else:
+                low = middle + 1
+            nodes += self.last_nodes
+            middle = self.kernel.bisection_middle(low, high)
+        return low, nodes
 
     def _floor_from_book(self, current: int, mask: int) -> int | None:
         """A lower bound on the score of a running position from the book's scores of its
