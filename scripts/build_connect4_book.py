@@ -18,7 +18,9 @@ import argparse
 import functools
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from rich.console import Console
 from rich.progress import (
@@ -31,16 +33,39 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+T = TypeVar("T")
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from zermelo.core.errors import ZermeloError  # noqa: E402
-from zermelo.parallel import ResultStore, open_executor  # noqa: E402
+from zermelo.parallel import ResultStore, open_executor, run_job  # noqa: E402
 from zermelo.solvers.connect4 import book, builder  # noqa: E402
 
 
 def default_progress_file(width: int, height: int, depth: int) -> Path:
     return ROOT / "data" / "connect4" / f"book_{width}x{height}_d{depth}.progress.jsonl"
+
+
+def _stage(console: Console, label: str, total: int, done: int, work: Callable[[Any], T]) -> T:
+    """Run one stage of the build under a progress bar (done, rate, elapsed, ETA): ``work``
+    gets the callback that hears of each new result."""
+    columns = (
+        TextColumn(label), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
+        TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+    )  # fmt: skip
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task(label, total=total, completed=done, rate="")
+        first = time.perf_counter()
+        fresh = 0
+
+        def advance(key: str, result: object, finished: int, total: int) -> None:
+            nonlocal fresh
+            fresh += 1
+            rate = fresh / max(time.perf_counter() - first, 1e-9)
+            bar.update(task, completed=finished, rate=f"{rate * 3600:,.0f}/h")
+
+        return work(advance)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"--depth {args.depth}: expected 0 to {args.width * args.height - 1}")
         return 2
     progress_file = args.progress_file or default_progress_file(args.width, args.height, args.depth)
+    best_file = progress_file.with_name(progress_file.name.replace(".progress", ".best.progress"))
     try:
         store = ResultStore(progress_file, builder.store_meta(args.depth, args.width, args.height))
         tasks = builder.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
@@ -77,33 +103,46 @@ def main(argv: list[str] | None = None) -> int:
                 f"{len(tasks)} positions with {args.depth} stones on {args.width}x{args.height}, "
                 f"{done} already solved ({progress_file}); {executor.workers} workers"
             )
-            columns = (
-                TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-            )  # fmt: skip
-            with Progress(*columns, console=console) as bar:
-                task = bar.add_task("book", total=len(tasks), completed=done, rate="")
-                first = time.perf_counter()
-                fresh = 0
-
-                def advance(key: str, score: object, finished: int, total: int) -> None:
-                    nonlocal fresh
-                    fresh += 1
-                    rate = fresh / max(time.perf_counter() - first, 1e-9)
-                    bar.update(task, completed=finished, rate=f"{rate * 3600:,.0f}/h")
-
-                scores = builder.build_book(
+            scores = _stage(
+                console, "solving", len(tasks), done,
+                lambda advance: builder.build_book(
                     args.depth, args.width, args.height, executor=executor, store=store,
                     on_result=advance, table_bits=args.table_bits,
-                )  # fmt: skip
+                ),
+            )  # fmt: skip
+            deepest = {code: scores[code] for code in map(int, tasks)}
+            best_tasks = builder.best_tasks(
+                args.depth, deepest, args.width, args.height, args.table_bits
+            )
+            best_store = ResultStore(
+                best_file, builder.best_meta(args.depth, args.width, args.height)
+            )
+            done = sum(key in best_store for key in best_tasks)
+            console.print(
+                f"best columns of the {len(best_tasks)} positions, {done} already found "
+                f"({best_file})"
+            )
+            found = _stage(
+                console, "best columns", len(best_tasks), done,
+                lambda advance: run_job(
+                    executor, builder.best_columns, best_tasks, store=best_store,
+                    on_result=advance,
+                ),
+            )  # fmt: skip
+            best = builder.back_up_best(
+                args.depth, scores, {int(k): int(v) for k, v in found.items()},
+                args.width, args.height,
+            )  # fmt: skip
     except ZermeloError as error:
         console.print(str(error))
         return 1
     except KeyboardInterrupt:
-        console.print(f"stopped; run the same command again to resume from {progress_file}")
+        console.print(
+            f"stopped; run the same command again to resume from {progress_file} and {best_file}"
+        )
         return 130
     output = args.output or book.book_path(args.width, args.height)
-    book.write_book(scores, output, args.width, args.height, args.depth)
+    book.write_book(scores, output, args.width, args.height, args.depth, best=best)
     console.print(
         f"{len(scores)} positions, depth {args.depth}, {output.stat().st_size:,} bytes, "
         f"{time.perf_counter() - started:.0f} s this run -> {output}"

@@ -32,8 +32,23 @@ from zermelo.solvers.connect4 import (
     to_negamax,
 )
 from zermelo.solvers.connect4.api import HARD_NODE_LIMIT, hard_move
-from zermelo.solvers.connect4.book import book_depth, load_book
-from zermelo.solvers.connect4.builder import positions_at
+from zermelo.solvers.connect4.book import (
+    book_depth,
+    canonical,
+    load_best,
+    load_book,
+    read_best,
+    read_book,
+    write_book,
+)
+from zermelo.solvers.connect4.builder import (
+    back_up_best,
+    best_columns,
+    best_tasks,
+    build_book,
+    deepest_tasks,
+    positions_at,
+)
 
 COMPILED = kernel_module().COMPILED
 needs_numba = pytest.mark.skipif(not COMPILED, reason="numba is not installed or is disabled")
@@ -323,6 +338,98 @@ def test_the_book_agrees_with_the_direct_solves_of_a_shallower_build() -> None:
         ply = json.loads(lines[0])["meta"]["depth"]
         assert len(solved) == len(positions_at(ply)), path.name  # complete
         assert {key: book[key] for key in solved} == solved, path.name
+
+
+def test_the_books_best_columns_agree_with_its_scores() -> None:
+    # Above the deepest ply an entry's best columns are the children whose book score equals its
+    # own; the deepest ply's were searched by the build, and every position has at least one.
+    book, best, depth = load_book(), load_best(), book_depth()
+    assert book is not None and best is not None
+    assert best.keys() == book.keys()
+    deepest = {key: best[key] for key in map(canonical, positions_at(depth))}
+    assert all(mask and mask < 1 << 7 for mask in deepest.values())
+    assert back_up_best(depth, book, deepest) == best
+
+
+@pytest.mark.slow
+def test_the_books_best_columns_of_the_deepest_ply_agree_with_exact_child_scores() -> None:
+    # An independent check of the build's second stage: every child's exact score, from a
+    # solver without the book, and the book's best columns read without search.
+    depth = book_depth()
+    booked = Connect4Solver(table_bits=12)
+    for state in random.Random(2027).sample(positions_at(depth), 2):
+        scores = Connect4Solver(book=False, table_bits=22).analyze(state)
+        top = max(score for score in scores if score is not None)
+        assert booked.score(state) == top, state.notation()
+        before = booked.nodes
+        assert booked.keepers(state, top) == tuple(
+            column for column, score in enumerate(scores) if score == top
+        ), state.notation()
+        assert booked.nodes == before
+
+
+def test_hard_reads_its_move_at_the_books_deepest_ply_without_search() -> None:
+    # 4444466 was hard's slowest move (seven null-window searches past the book) before the book
+    # held best columns. The rule is unchanged: the first column of the shuffled order that keeps
+    # the score, so a seed gives the same move as before, and every best move can come.
+    solver = Connect4Solver(table_bits=12)
+    state = Connect4State.parse("4444466")
+    score = solver.score(state)
+    keepers = solver.keepers(state, score)
+    chosen = set()
+    for seed in range(40):
+        before = solver.nodes
+        column, kept = solver.best_move(state, rng=random.Random(seed))
+        assert solver.nodes == before and kept == score
+        order = state.legal_moves()
+        random.Random(seed).shuffle(order)
+        assert column == next(c for c in order if c in keepers)
+        chosen.add(column)
+    assert chosen == set(keepers)
+    mirrored = Connect4State.parse("4444422")
+    assert solver.keepers(mirrored, score) == tuple(sorted(6 - c for c in keepers))
+
+
+@pytest.mark.parametrize("width", [5, 9])
+def test_books_keep_best_columns_and_read_old_files(tmp_path: Path, width: int) -> None:
+    # Written and read back (masks of one byte, two on boards wider than 8), and a book without
+    # best columns (the ZC4B format) still reads.
+    rng = random.Random(width)
+    book = {rng.getrandbits(63): rng.randint(-18, 18) for _ in range(50)}
+    best = {code: rng.randint(1, (1 << width) - 1) for code in book}
+    path = tmp_path / "book.bin"
+    write_book(book, path, width, 4, 3, best=best)
+    assert path.stat().st_size == 11 + 50 * (8 + 1 + (width + 7) // 8)
+    assert read_book(path) == (width, 4, 3, book) and read_best(path) == best
+    write_book(book, path, width, 4, 3)
+    assert read_book(path) == (width, 4, 3, book) and read_best(path) is None
+
+
+def test_the_builders_best_columns_are_every_columns_exact_best_on_a_small_board() -> None:
+    # Against every child's exact score from a solver without a book, for each position up to
+    # the build's depth and its mirror image (the masks are stored for the canonical one).
+    width, height, depth = 5, 4, 4
+    book = build_book(depth, width, height, table_bits=14)
+    tasks = deepest_tasks(depth, width, height)
+    found = {int(key): best_columns(*arguments) for key, arguments in best_tasks(
+        depth, {int(key): book[int(key)] for key in tasks}, width, height, None).items()}  # fmt: skip
+    best = back_up_best(depth, book, found, width, height)
+    plain = Connect4Solver(width, height, book=False, table_bits=14)
+    checked = 0
+    for ply in range(depth + 1):
+        for state in positions_at(ply, width, height):
+            mirror = "".join(str(width + 1 - int(c)) for c in state.notation())
+            for position in (state, Connect4State.parse(mirror, width, height)):
+                scores = plain.analyze(position)
+                top = max(score for score in scores if score is not None)
+                key = canonical(position)
+                flip = position.current + position.mask != key
+                mask = best[key]
+                assert book[key] == top and [
+                    bool(mask >> (width - 1 - c if flip else c) & 1) for c in range(width)
+                ] == [score == top for score in scores], position.notation()
+                checked += 1
+    assert checked > 400
 
 
 # -- small boards against the reference algorithm ---------------------------------------------

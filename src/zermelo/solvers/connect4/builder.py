@@ -21,6 +21,10 @@ from zermelo.solvers.connect4.solver import Connect4Solver
 
 __all__ = [
     "back_up",
+    "back_up_best",
+    "best_columns",
+    "best_meta",
+    "best_tasks",
     "build_book",
     "deepest_tasks",
     "positions_at",
@@ -143,6 +147,64 @@ def build_book(
     executor = executor or LocalExecutor(1)
     scores = run_job(executor, solve_position, tasks, store=store, on_result=on_result)
     return back_up(depth, {int(code): int(score) for code, score in scores.items()}, width, height)
+
+
+def best_columns(width: int, height: int, moves: str, table_bits: int | None, score: int) -> int:
+    """The columns that keep ``score``, the exact score of one position of the deepest ply, as a
+    bit mask (bit ``c`` for column ``c``) of its canonical orientation (:func:`canonical`): a
+    task of a book build's second stage, one null-window search per column one ply past the
+    book. With them stored, a player reads its best moves at the deepest ply without search."""
+    state = Connect4State.parse(moves, width, height)
+    columns = _book_solver(width, height, table_bits).keepers(state, score)
+    mirrored = state.current + state.mask != canonical(state)
+    return sum(1 << (width - 1 - c if mirrored else c) for c in columns)
+
+
+def best_tasks(
+    depth: int,
+    deepest: dict[int, int],
+    width: int = 7,
+    height: int = 6,
+    table_bits: int | None = None,
+) -> dict[str, tuple[int, int, str, int | None, int]]:
+    """The tasks of the second stage (:func:`best_columns`), one per position of the deepest
+    ply given its score in ``deepest`` (by canonical code), keyed as :func:`deepest_tasks`."""
+    tasks = deepest_tasks(depth, width, height, table_bits)
+    return {
+        key: (width, height, arguments[2], table_bits, deepest[int(key)])
+        for key, arguments in tasks.items()
+    }
+
+
+def back_up_best(
+    depth: int, book: dict[int, int], deepest: dict[int, int], width: int = 7, height: int = 6
+) -> dict[int, int]:
+    """The best-column mask (canonical orientation) of every book entry: the deepest ply's from
+    ``deepest`` (:func:`best_columns`), every shallower one's read from its children's scores."""
+    cells = width * height
+    best = dict(deepest)
+    for ply in range(depth - 1, -1, -1):
+        for state in positions_at(ply, width, height):
+            key = canonical(state)
+            mirrored = state.current + state.mask != key
+            mask = 0
+            for column in state.legal_moves():
+                child = state.play(column)
+                if child.winner is not None:
+                    value = (cells + 1 - ply) // 2
+                elif child.is_full():
+                    value = 0
+                else:
+                    value = -book[canonical(child)]
+                if value == book[key]:
+                    mask |= 1 << (width - 1 - column if mirrored else column)
+            best[key] = mask
+    return best
+
+
+def best_meta(depth: int, width: int, height: int) -> dict[str, Any]:
+    """What identifies the progress file of a book build's second stage (best columns)."""
+    return {"job": "connect4-book-best", "depth": depth, "width": width, "height": height}
 
 
 def store_meta(depth: int, width: int, height: int) -> dict[str, Any]:

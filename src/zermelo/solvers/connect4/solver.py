@@ -25,7 +25,7 @@ from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
-from zermelo.solvers.connect4.book import book_depth, load_book
+from zermelo.solvers.connect4.book import book_depth, load_best, load_book
 from zermelo.solvers.connect4.scores import score_bounds, to_negamax
 
 __all__ = [
@@ -169,11 +169,13 @@ class Connect4Solver:
         """Nodes searched by this solver so far, over all calls (a caller measures a call by the
         difference)."""
         self._book: dict[int, int] | None = None
+        self._best: dict[int, int] | None = None  # each book entry's best columns, as bits
         self._past_book = -1  # the ply just past the book, whose parents the book holds
         if book:
             self._book = load_book(width, height)
             if self._book:
                 self._past_book = book_depth(width, height) + 1
+                self._best = load_best(width, height)
 
     def prefault(self) -> None:
         """Write the whole table once, so that no later solve pays for the first touch of a
@@ -404,6 +406,10 @@ class Connect4Solver:
         """(whether playing ``column`` keeps ``score`` for the side to move, nodes searched): a
         child keeps it when its own score is at most ``-score``, which one null-window search
         tells (no exact child score). In weak mode ``score`` is 1 or 0 and the same test holds."""
+        if self._best is not None and state.ply < self._past_book:
+            kept = self._booked_keeps(state, column, score)
+            if kept is not None:
+                return kept, 0
         child_current, child_mask, ended = self._play(state, column)
         if ended is not None:
             return ended >= score, 0  # a win at once is the best score there is
@@ -412,6 +418,29 @@ class Connect4Solver:
             return booked <= -score, 0
         keeps = self._at_most(child_current, child_mask, state.ply + 1, -score)
         return keeps, self.last_nodes
+
+    def _booked_keeps(self, state: Connect4State, column: int, score: int) -> bool | None:
+        """Whether ``column`` keeps ``score`` as the book's best columns tell it, or ``None``
+        when they cannot: the position is not in the book, or ``score`` is not its exact score
+        (when it is, the columns that keep it are exactly the best ones, in weak mode too)."""
+        assert self._book is not None and self._best is not None
+        code = state.current + state.mask
+        mirrored = self.kernel.mirror(code, self.width, self.height)
+        key = min(code, mirrored)
+        if self._book.get(key) != score:
+            return None
+        if key != code:
+            column = self.width - 1 - column
+        return bool(self._best[key] >> column & 1)
+
+    def keepers(self, position: Position, score: int) -> tuple[int, ...]:
+        """The columns that keep ``score``, the exact score of the running ``position`` (as
+        :meth:`score` gives it; a wrong score gives a wrong answer): :meth:`solve`'s best moves
+        without solving the position again. One null-window search per column past the book."""
+        state = self.position(position)
+        if _over(state) is not None:
+            return ()
+        return self._best_moves(state, score, False)[0]
 
     def _best_moves(
         self, state: Connect4State, score: int, weak: bool
