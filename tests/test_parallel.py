@@ -41,7 +41,15 @@ from zermelo.parallel import (
 from zermelo.play.tournament import round_robin, run_tasks, tournament_meta
 from zermelo.solvers.connect4 import Connect4Solver, solve_chunks
 from zermelo.solvers.connect4.api import solve_texts
-from zermelo.solvers.connect4.builder import build_book, positions_at
+from zermelo.solvers.connect4.builder import (
+    back_up_best,
+    best_columns,
+    best_meta,
+    best_tasks,
+    build_book,
+    deepest_tasks,
+    positions_at,
+)
 
 PACKAGE = Path(zermelo.__file__).resolve().parent
 
@@ -318,13 +326,24 @@ def test_book_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     with DaskExecutor(parse_cluster(cluster.address)) as executor:
         remote = build_book(3, 5, 4, executor=executor, table_bits=16,
                             store=ResultStore(tmp_path / "book.jsonl", {"job": "b"}))  # fmt: skip
+        deepest = {int(key): remote[int(key)] for key in deepest_tasks(3, 5, 4)}
+        tasks = best_tasks(3, deepest, 5, 4, 16)
+        found = run_job(executor, best_columns, tasks,
+                        store=ResultStore(tmp_path / "best.jsonl", best_meta(3, 5, 4)))  # fmt: skip
     assert remote == build_book(3, 5, 4, table_bits=16)
+    assert found == run_job(LocalExecutor(1), best_columns, tasks)
+    best = back_up_best(3, remote, {int(key): mask for key, mask in found.items()}, 5, 4)
     solver = Connect4Solver(5, 4, book=False, table_bits=16)
     for ply in range(4):
         for state in positions_at(ply, 5, 4):
             code = min(state.current + state.mask, solver.kernel.mirror(
                 state.current + state.mask, 5, 4))  # fmt: skip
             assert remote[code] == solver.score(state), state.notation()
+            flip = code != state.current + state.mask
+            scores = solver.analyze(state)
+            assert [bool(best[code] >> (4 - c if flip else c) & 1) for c in range(5)] == [
+                score == remote[code] for score in scores
+            ], state.notation()
 
 
 def test_arena_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
