@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 130
     output = args.output or book.book_path(args.width, args.height)
-    book.write_book(scores, output, args.width, args.height, args.depth, best=best)
+    book.write_book(scores, best, output, args.width, args.height, args.depth)
     console.print(
         f"{len(scores)} positions, depth {args.depth}, {output.stat().st_size:,} bytes, "
         f"{time.perf_counter() - started:.0f} s this run -> {output}"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from c4data import SETS, read_set, read_uci
 from conftest import english_env
-from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
+from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError, ZermeloError
 from zermelo.core.scores import WIN
 from zermelo.core.state import Player
 from zermelo.games.connect4 import Connect4State
@@ -287,6 +287,36 @@ def test_positions_just_past_the_book_score_as_a_direct_solve() -> None:
             assert booked.score(child) == plain.score(child) > -score
 
 
+def test_two_plies_past_the_book_the_best_columns_give_a_lower_bound() -> None:
+    # 4444466 is in the book (-1) and 6 is its only best column, so 44444666 scores exactly 1
+    # and every reply scores at least -1 (another parent may bound it higher).
+    booked = Connect4Solver(table_bits=12)
+    parent = Connect4State.parse("4444466")
+    assert booked.score(parent) == -1 and booked.keepers(parent, -1) == (5,)
+    for reply in "1234567":
+        child = Connect4State.parse("44444666" + reply)
+        floor = booked._floor_from_book(child.current, child.mask)
+        assert floor is not None and floor >= -1, reply
+    assert booked._floor_from_book(*_bitboards("444446666")) == -1
+
+
+def _bitboards(moves: str) -> tuple[int, int]:
+    state = Connect4State.parse(moves)
+    return state.current, state.mask
+
+
+@pytest.mark.slow
+def test_two_plies_past_the_book_the_score_is_a_direct_solves() -> None:
+    # Each reply to a best move at the book's deepest ply: the score from the bound the best
+    # columns give equals a solver's without a book, and the bound holds.
+    booked = Connect4Solver()
+    plain = Connect4Solver(book=False)
+    for reply in "1234567":
+        child = Connect4State.parse("44444666" + reply)
+        floor = booked._floor_from_book(child.current, child.mask)
+        assert floor is not None and floor <= plain.score(child) == booked.score(child), reply
+
+
 def test_book_agrees_with_the_public_test_sets() -> None:
     # An independent check of the book's deepest, solved ply: the sets' early positions (81 with
     # at most three stones) were scored by another solver.
@@ -391,18 +421,20 @@ def test_hard_reads_its_move_at_the_books_deepest_ply_without_search() -> None:
 
 
 @pytest.mark.parametrize("width", [5, 9])
-def test_books_keep_best_columns_and_read_old_files(tmp_path: Path, width: int) -> None:
-    # Written and read back (masks of one byte, two on boards wider than 8), and a book without
-    # best columns (the ZC4B format) still reads.
+def test_books_are_written_and_read_back(tmp_path: Path, width: int) -> None:
+    # Masks of one byte, two on boards wider than 8; codes as differences, compressed. A file of
+    # another format is refused with one line, not misread.
     rng = random.Random(width)
     book = {rng.getrandbits(63): rng.randint(-18, 18) for _ in range(50)}
     best = {code: rng.randint(1, (1 << width) - 1) for code in book}
     path = tmp_path / "book.bin"
-    write_book(book, path, width, 4, 3, best=best)
-    assert path.stat().st_size == 11 + 50 * (8 + 1 + (width + 7) // 8)
+    write_book(book, best, path, width, 4, 3)
     assert read_book(path) == (width, 4, 3, book) and read_best(path) == best
-    write_book(book, path, width, 4, 3)
-    assert read_book(path) == (width, 4, 3, book) and read_best(path) is None
+    data = path.read_bytes()
+    for damaged, why in [(b"ZC4B" + data[4:], "expected the ZC4D format"), (data[:-9], "damaged")]:
+        path.write_bytes(damaged)
+        with pytest.raises(ZermeloError, match=f"is not a zermelo Connect Four book.*{why}"):
+            read_book(path)
 
 
 def test_the_builders_best_columns_are_every_columns_exact_best_on_a_small_board() -> None:

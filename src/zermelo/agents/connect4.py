@@ -3,10 +3,11 @@
 * easy: 2 plies with the evaluation; sometimes overlooks a win on the spot, often plays a loose move.
 * medium: 4 plies; never misses a win on the spot or a block, sometimes plays a loose move that does
   not hand over a win at once.
-* hard: perfect play from the exact solver (the opening book answers the first seven plies);
-  where the exact best move is over budget (never in the seeded benchmark since the book reaches
-  ply 7; with a smaller table or the plain-Python kernel it can be) a move that keeps the outcome,
-  and past that budget too, or when every move loses, the move of a 6-ply heuristic search.
+* hard: perfect play from the exact solver (the opening book holds the best moves of the first
+  eight plies); where the exact best move is over budget (never in the seeded benchmark since the
+  book reaches ply 7; with a smaller table or the plain-Python kernel it can be) a move that keeps
+  the outcome, and past that budget too, or when every move loses, the move of a 6-ply heuristic
+  search.
 
 Without a seed every level is deterministic.
 """

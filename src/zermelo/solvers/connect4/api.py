@@ -246,8 +246,8 @@ def choose_move(
 ) -> int:
     """A move (0-based column) for the side to move at ``level``: "easy", "medium" or "hard".
 
-    ``hard`` plays perfectly: one of the solver's best moves (the book answers the first seven
-    plies), the first in centre order that keeps the score unless ``rng`` draws among them
+    ``hard`` plays perfectly: one of the solver's best moves (the book holds those of the first
+    eight plies), the first in centre order that keeps the score unless ``rng`` draws among them
     (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the agents
     use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
     outcome (win, draw or loss: still perfect, about twice as cheap), and if that is over budget

@@ -24,18 +24,23 @@ children's scores; for the deepest ply, whose children are past the book, the bu
 finds them (one null-window search per column), so a player reads a best move at every ply of the
 book without search.
 
-File format (little-endian): ``b"ZC4M"`` (``b"ZC4B"``: scores only), then width, height, depth
-(one byte each), the entry count (uint32), then the sorted codes (uint64 each), the scores (int8
-each) and, after ``ZC4M``, the best-column masks (uint8 each; uint16 for boards wider than 8).
+File format (little-endian): ``b"ZC4D"``, then width, height, depth (one byte each) and the entry
+count (uint32), then a zlib stream of three arrays in code order: the codes as differences from
+the previous code (uint64 each, the first from 0), the scores (int8 each) and the best-column
+masks (uint8 each; uint16 for boards wider than 8). Sorted codes differ mostly in their low bits,
+so the depth-7 book takes a tenth of its 8-byte codes' size, and reads as fast.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import struct
+import zlib
 from importlib import resources
 from pathlib import Path
 
+from zermelo.core.errors import ZermeloError
 from zermelo.games.connect4 import Connect4State, mirror_code
 
 __all__ = [
@@ -49,8 +54,8 @@ __all__ = [
     "write_book",
 ]
 
-_MAGIC = b"ZC4B"  # scores only
-_MAGIC_BEST = b"ZC4M"  # scores, then best-column masks
+_MAGIC = b"ZC4D"
+_REMEDY = "reinstall zermelo, or build the book again with scripts/build_connect4_book.py"
 _HEADER = struct.Struct("<4sBBBI")
 
 
@@ -65,46 +70,43 @@ def canonical(state: Connect4State) -> int:
     return min(code, mirror_code(code, state.width, state.height))
 
 
-def _mask_format(width: int) -> str:
-    return "B" if width <= 8 else "H"
+def _arrays(count: int, width: int) -> str:
+    return f"<{count}Q{count}b{count}{'B' if width <= 8 else 'H'}"
 
 
 def write_book(
     book: dict[int, int],
+    best: dict[int, int],
     path: Path,
     width: int,
     height: int,
     depth: int,
-    best: dict[int, int] | None = None,
 ) -> None:
-    """Write ``book`` (scores by canonical code), with each entry's best-column mask when
-    ``best`` is given (it must hold every code of ``book``)."""
+    """Write ``book`` (scores by canonical code) and ``best`` (the best-column mask of every
+    code of ``book``)."""
     codes = sorted(book)
-    magic = _MAGIC if best is None else _MAGIC_BEST
+    steps = [code - previous for previous, code in zip([0, *codes], codes, strict=False)]
+    payload = struct.pack(
+        _arrays(len(codes), width), *steps, *(book[c] for c in codes), *(best[c] for c in codes)
+    )
     with path.open("wb") as handle:
-        handle.write(_HEADER.pack(magic, width, height, depth, len(codes)))
-        handle.write(struct.pack(f"<{len(codes)}Q", *codes))
-        handle.write(struct.pack(f"<{len(codes)}b", *(book[c] for c in codes)))
-        if best is not None:
-            handle.write(
-                struct.pack(f"<{len(codes)}{_mask_format(width)}", *(best[c] for c in codes))
-            )
+        handle.write(_HEADER.pack(_MAGIC, width, height, depth, len(codes)))
+        handle.write(zlib.compress(payload, 9))
 
 
-def _parse(path: Path) -> tuple[int, int, int, dict[int, int], dict[int, int] | None]:
+def _parse(path: Path) -> tuple[int, int, int, dict[int, int], dict[int, int]]:
     data = path.read_bytes()
-    magic, width, height, depth, count = _HEADER.unpack_from(data)
-    if magic not in (_MAGIC, _MAGIC_BEST):
-        raise ValueError(f"{path} is not a zermelo Connect Four book")
-    offset = _HEADER.size
-    codes = struct.unpack_from(f"<{count}Q", data, offset)
-    offset += 8 * count
-    scores = struct.unpack_from(f"<{count}b", data, offset)
-    best = None
-    if magic == _MAGIC_BEST:
-        masks = struct.unpack_from(f"<{count}{_mask_format(width)}", data, offset + count)
-        best = dict(zip(codes, masks, strict=True))
-    return width, height, depth, dict(zip(codes, scores, strict=True)), best
+    problem = f"{path} is not a zermelo Connect Four book of this version"
+    if data[:4] != _MAGIC:
+        raise ZermeloError(f"{problem} (expected the {_MAGIC.decode()} format): {_REMEDY}")
+    try:
+        _, width, height, depth, count = _HEADER.unpack_from(data)
+        values = struct.unpack(_arrays(count, width), zlib.decompress(data[_HEADER.size :]))
+    except (struct.error, zlib.error) as error:
+        raise ZermeloError(f"{problem} (damaged: {error}): {_REMEDY}") from None
+    codes = list(itertools.accumulate(values[:count]))
+    scores = dict(zip(codes, values[count : 2 * count], strict=True))
+    return width, height, depth, scores, dict(zip(codes, values[2 * count :], strict=True))
 
 
 def read_book(path: Path) -> tuple[int, int, int, dict[int, int]]:
@@ -113,13 +115,13 @@ def read_book(path: Path) -> tuple[int, int, int, dict[int, int]]:
     return width, height, depth, scores
 
 
-def read_best(path: Path) -> dict[int, int] | None:
-    """The best-column masks by code of a book file, or ``None`` if it holds only scores."""
+def read_best(path: Path) -> dict[int, int]:
+    """The best-column masks by code of a book file."""
     return _parse(path)[4]
 
 
 @functools.cache
-def _load(width: int, height: int) -> tuple[int, dict[int, int], dict[int, int] | None] | None:
+def _load(width: int, height: int) -> tuple[int, dict[int, int], dict[int, int]] | None:
     path = book_path(width, height)
     if not path.is_file():
         return None
@@ -136,7 +138,7 @@ def load_book(width: int = 7, height: int = 6) -> dict[int, int] | None:
 
 
 def load_best(width: int = 7, height: int = 6) -> dict[int, int] | None:
-    """The shipped book's best-column masks for this board size, or ``None`` if it has none."""
+    """The shipped book's best-column masks for this board size, or ``None`` if there is none."""
     loaded = _load(width, height)
     return None if loaded is None else loaded[2]
 

@@ -104,25 +104,33 @@ def deepest_tasks(
     }
 
 
+def _child_scores(
+    state: Connect4State, book: dict[int, int], width: int, height: int
+) -> list[tuple[int, int]]:
+    """(column, its score for the side to move) of every legal column of ``state``, from the
+    book's scores of the children (a child that ends the game scores itself)."""
+    cells = width * height
+    scores = []
+    for column in state.legal_moves():
+        child = state.play(column)
+        if child.winner is not None:
+            value = (cells + 1 - state.ply) // 2
+        elif child.is_full():
+            value = 0
+        else:
+            value = -book[canonical(child)]
+        scores.append((column, value))
+    return scores
+
+
 def back_up(depth: int, deepest: dict[int, int], width: int = 7, height: int = 6) -> dict[int, int]:
     """The whole book from the scores of the deepest ply: each shallower ply's positions are
     scored by negamax over their children, from ``depth - 1`` down to the empty board. Children
     that end the game score themselves; every other child must be in the book."""
-    cells = width * height
     book = dict(deepest)
     for ply in range(depth - 1, -1, -1):
         for state in positions_at(ply, width, height):
-            best = -cells
-            for column in state.legal_moves():
-                child = state.play(column)
-                if child.winner is not None:
-                    value = (cells + 1 - ply) // 2
-                elif child.is_full():
-                    value = 0
-                else:
-                    value = -book[canonical(child)]
-                best = max(best, value)
-            book[canonical(state)] = best
+            book[canonical(state)] = max(v for _, v in _child_scores(state, book, width, height))
     return book
 
 
@@ -181,24 +189,16 @@ def back_up_best(
 ) -> dict[int, int]:
     """The best-column mask (canonical orientation) of every book entry: the deepest ply's from
     ``deepest`` (:func:`best_columns`), every shallower one's read from its children's scores."""
-    cells = width * height
     best = dict(deepest)
     for ply in range(depth - 1, -1, -1):
         for state in positions_at(ply, width, height):
             key = canonical(state)
             mirrored = state.current + state.mask != key
-            mask = 0
-            for column in state.legal_moves():
-                child = state.play(column)
-                if child.winner is not None:
-                    value = (cells + 1 - ply) // 2
-                elif child.is_full():
-                    value = 0
-                else:
-                    value = -book[canonical(child)]
-                if value == book[key]:
-                    mask |= 1 << (width - 1 - column if mirrored else column)
-            best[key] = mask
+            best[key] = sum(
+                1 << (width - 1 - column if mirrored else column)
+                for column, value in _child_scores(state, book, width, height)
+                if value == book[key]
+            )
     return best
 
 

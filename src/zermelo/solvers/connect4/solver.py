@@ -237,9 +237,18 @@ class Connect4Solver:
         """The book's score of a position, if the book holds it."""
         if not self._book:
             return None
+        return self._book.get(self._book_key(current, mask)[0])
+
+    def _book_key(self, current: int, mask: int) -> tuple[int, bool]:
+        """The book's key of a position (its mirror-canonical code), and whether that key is
+        the mirror image's code."""
         code = current + mask
-        key = min(code, self.kernel.mirror(code, self.width, self.height))
-        return self._book.get(key)
+        mirrored = self.kernel.mirror(code, self.width, self.height)
+        return (mirrored, True) if mirrored < code else (code, False)
+
+    def _book_column(self, column: int, flipped: bool) -> int:
+        """A column of a position as the book's entry (the canonical orientation) numbers it."""
+        return self.width - 1 - column if flipped else column
 
     def score_bitboard(self, current: int, mask: int, ply: int, weak: bool = False) -> int:
         """The score of a running position given as bitboards (no validation, no book)."""
@@ -304,12 +313,13 @@ class Connect4Solver:
             if weak:
                 booked = (booked > 0) - (booked < 0)
             return booked, 0, True
-        if not weak and ply == self._past_book:
+        if not weak and self._past_book <= ply <= self._past_book + (self._best is not None):
             floor = self._floor_from_book(current, mask)
             if floor is not None:
-                # Just past the book: the parents give a lower bound, and when the last move was
-                # a best one (the usual case) it is the score, which one null-window search
-                # confirms where the bisection would run several.
+                # Just past the book (or two plies past it, through the book's best columns): the
+                # parents give a lower bound, and when the last move was a best one (the usual
+                # case) it is the score, which one null-window search confirms where the
+                # bisection would run several.
                 score, nodes = self._score_from(current, mask, ply, floor)
                 return score, nodes, False
         score = self.score_bitboard(current, mask, ply, weak)
@@ -332,25 +342,45 @@ class Connect4Solver:
         return low, nodes
 
     def _floor_from_book(self, current: int, mask: int) -> int | None:
-        """A lower bound on the score of a running position from the book's scores of its
+        """A lower bound on the score of a running position from the exact scores of its
         parents (each parent, the last stone of a column taken back, values this position at
-        least at ``-its score``), or ``None`` when no parent is in the book."""
+        least at ``-its score``), or ``None`` when no parent's score is known: a parent's is
+        known when the book holds it, or when the book holds a grandparent whose best columns
+        include the move to that parent (which then scores exactly ``-the grandparent's``)."""
         if not self._book:
             return None
-        geo = self.geometry
-        mover = current ^ mask  # the side that played the last stone
         floor: int | None = None
-        for column in range(self.width):
-            stones = mask & geo.column_masks[column]
-            if not stones:
-                continue
-            top = 1 << (stones.bit_length() - 1)
-            if not mover & top:
-                continue
-            parent = self.book_score(mover ^ top, mask ^ top)
+        for parent_current, parent_mask, _ in self._parents(current, mask):
+            parent = self.book_score(parent_current, parent_mask)
+            if parent is None and self._best is not None:
+                parent = self._score_by_best_move(parent_current, parent_mask)
             if parent is not None and (floor is None or -parent > floor):
                 floor = -parent
         return floor
+
+    def _parents(self, current: int, mask: int) -> list[tuple[int, int, int]]:
+        """``(current, mask, column)`` of each parent of a position: the position before the last
+        stone of ``column`` was played, for each column whose top stone is the last mover's."""
+        mover = current ^ mask  # the side that played the last stone
+        parents = []
+        for column, column_mask in enumerate(self.geometry.column_masks):
+            stones = mask & column_mask
+            if stones:
+                top = 1 << (stones.bit_length() - 1)
+                if mover & top:
+                    parents.append((mover ^ top, mask ^ top, column))
+        return parents
+
+    def _score_by_best_move(self, current: int, mask: int) -> int | None:
+        """The exact score of a position one ply past the book when a parent in the book lists
+        the move to it among its best columns (``-that parent's score``), else ``None``."""
+        assert self._book is not None and self._best is not None
+        for parent_current, parent_mask, column in self._parents(current, mask):
+            key, flipped = self._book_key(parent_current, parent_mask)
+            score = self._book.get(key)
+            if score is not None and self._best[key] >> self._book_column(column, flipped) & 1:
+                return -score
+        return None
 
     def score(self, position: Position, *, weak: bool = False) -> int:
         """The score of ``position`` (weak: -1, 0, 1). A finished game scores as lost or drawn
@@ -424,14 +454,10 @@ class Connect4Solver:
         when they cannot: the position is not in the book, or ``score`` is not its exact score
         (when it is, the columns that keep it are exactly the best ones, in weak mode too)."""
         assert self._book is not None and self._best is not None
-        code = state.current + state.mask
-        mirrored = self.kernel.mirror(code, self.width, self.height)
-        key = min(code, mirrored)
+        key, flipped = self._book_key(state.current, state.mask)
         if self._book.get(key) != score:
             return None
-        if key != code:
-            column = self.width - 1 - column
-        return bool(self._best[key] >> column & 1)
+        return bool(self._best[key] >> self._book_column(column, flipped) & 1)
 
     def keepers(self, position: Position, score: int) -> tuple[int, ...]:
         """The columns that keep ``score``, the exact score of the running ``position`` (as
@@ -473,8 +499,9 @@ class Connect4Solver:
 
         Cheaper than :meth:`solve`: the columns are tried one by one (centre first, or in an
         order drawn from ``rng``) and the first that keeps the score is played, so the others
-        are never searched. With ``rng`` every best move is equally likely: the first keeper of
-        a uniformly shuffled order is uniform among the keepers. ``weak`` keeps only the
+        are never searched; for a position in the book, whose best columns the book holds, none
+        is. With ``rng`` every best move is equally likely: the first keeper of a uniformly
+        shuffled order is uniform among the keepers. ``weak`` keeps only the
         outcome (about twice as cheap): the score is then 1, 0 or -1, and when it is -1 every
         column loses and the first is returned. ``node_budget`` caps the nodes of the whole call
         (all its searches together; :attr:`node_limit` caps each one): past it,
