@@ -317,6 +317,26 @@ def test_two_plies_past_the_book_the_score_is_a_direct_solves() -> None:
         assert floor is not None and floor <= plain.score(child) == booked.score(child), reply
 
 
+@needs_numba
+def test_early_roots_search_with_the_early_shallow_limit() -> None:
+    from zermelo.solvers.connect4.solver import COMPILED_SHALLOW, EARLY_EMPTY, EARLY_SHALLOW
+
+    solver = Connect4Solver(book=False, table_bits=16)
+    w_shallow = solver.kernel.W_SHALLOW
+    early = Connect4State.parse("21212135577")  # 42 - EARLY_EMPTY stones; O wins at once
+    late = Connect4State.parse("212121355776")  # one more; X wins at once
+    assert early.ply == 42 - EARLY_EMPTY
+    for state, limit in [(early, EARLY_SHALLOW), (late, COMPILED_SHALLOW)]:
+        solver.score(state)
+        assert solver._mem[w_shallow] == limit, state.notation()
+    solver.score(early)
+    solver.solve_batch([(late.current, late.mask, late.ply)])
+    assert solver._mem[w_shallow] == COMPILED_SHALLOW  # a batch keeps the later default
+    chosen = Connect4Solver(book=False, table_bits=16, shallow=6)
+    chosen.score(early)
+    assert chosen._mem[w_shallow] == 6  # a limit the caller chose holds everywhere
+
+
 def test_book_agrees_with_the_public_test_sets() -> None:
     # An independent check of the book's deepest, solved ply: the sets' early positions (81 with
     # at most three stones) were scored by another solver.

@@ -213,10 +213,10 @@ def _solver_for(position: Connect4State | str) -> Connect4Solver:
 
 HARD_NODE_LIMIT = 200_000_000
 """Nodes per solver attempt of the hard agent (all the searches of one move together) before it
-falls back: five to ten seconds at the compiled kernel's 16-38 M nodes per second. The book answers
-the first seven plies (every position with at most seven stones); after it the slowest move in
-``benchmarks/connect4_hard.py`` took 2.6 s (ply 7; every other under 1.7 s), so the fallbacks
-are a guard that the seeded games no longer reach."""
+falls back: five to ten seconds at the compiled kernel's 16-38 M nodes per second. The book holds
+the best columns of every position with at most seven stones; after it the slowest move in
+``benchmarks/connect4_hard.py`` took 1.5-1.7 s (ply 9; every other under 0.6 s, in 40 games), so
+the fallbacks are a guard that the seeded games no longer reach."""
 PURE_HARD_NODE_LIMIT = 300_000
 """The same for the plain-Python kernel (no numba), about 40 times slower: two attempts take a few
 seconds, and from about ply 12 a move is found within them."""

@@ -10,7 +10,8 @@ Building it is the work of :mod:`zermelo.solvers.connect4.builder`, run as a too
 ``python scripts/build_connect4_book.py --depth D --cluster local --table-bits 23``: it solves every
 position with ``D`` stones as tasks on a local pool or a Dask cluster, keeping each score in a
 progress file as it arrives (the same command run again resumes), then scores the shallower ones
-by negamax over their children, and writes ``book_7x6.bin`` beside this module. The shipped
+by negamax over their children, finds the best columns of the deepest ones in a second stage
+(its own progress file), and writes ``book_7x6.bin`` beside this module. The shipped
 book has depth 7: 27,109 positions with seven stones (up to mirror symmetry) solved on a local Dask
 cluster of two workers, 38,203 entries in all. One ply below the book it replaced, each position
 started from the lower bound its parents' scores gave. Its plies up to 6 equal the depth-6 book,
@@ -28,7 +29,8 @@ File format (little-endian): ``b"ZC4D"``, then width, height, depth (one byte ea
 count (uint32), then a zlib stream of three arrays in code order: the codes as differences from
 the previous code (uint64 each, the first from 0), the scores (int8 each) and the best-column
 masks (uint8 each; uint16 for boards wider than 8). Sorted codes differ mostly in their low bits,
-so the depth-7 book takes a tenth of its 8-byte codes' size, and reads as fast.
+so the depth-7 book, best columns included, takes 56 KB where its 8-byte codes alone took 306 KB,
+and reads as fast (about 9 ms).
 """
 
 from __future__ import annotations
