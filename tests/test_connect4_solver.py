@@ -457,6 +457,35 @@ def test_books_are_written_and_read_back(tmp_path: Path, width: int) -> None:
             read_book(path)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_fuzz_damaged_books_give_one_error(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    # Any damage to a book file (bytes changed, cut or added) reads as the same book or fails
+    # with ZermeloError, never with another exception and never with unbounded memory.
+    rng = random.Random(1)
+    book = {rng.getrandbits(40): rng.randint(-18, 18) for _ in range(30)}
+    best = {code: rng.randint(1, 127) for code in book}
+    path = tmp_path_factory.mktemp("fuzz") / "book.bin"
+    write_book(book, best, path, 7, 6, 3)
+    raw = bytearray(path.read_bytes())
+    for _ in range(data.draw(st.integers(1, 4))):
+        where = data.draw(st.integers(0, len(raw)))
+        action = data.draw(st.sampled_from(["flip", "cut", "insert"]))
+        if action == "flip" and where < len(raw):
+            raw[where] ^= data.draw(st.integers(1, 255))
+        elif action == "cut":
+            del raw[where:]
+        else:
+            raw[where:where] = data.draw(st.binary(min_size=1, max_size=8))
+    path.write_bytes(bytes(raw))
+    try:
+        read_book(path)
+    except ZermeloError as error:
+        assert "is not a zermelo Connect Four book" in str(error) and "\n" not in str(error)
+
+
 def test_the_builders_best_columns_are_every_columns_exact_best_on_a_small_board() -> None:
     # Against every child's exact score from a solver without a book, for each position up to
     # the build's depth and its mirror image (the masks are stored for the canonical one).

@@ -103,8 +103,13 @@ def _parse(path: Path) -> tuple[int, int, int, dict[int, int], dict[int, int]]:
         raise ZermeloError(f"{problem} (expected the {_MAGIC.decode()} format): {_REMEDY}")
     try:
         _, width, height, depth, count = _HEADER.unpack_from(data)
-        values = struct.unpack(_arrays(count, width), zlib.decompress(data[_HEADER.size :]))
-    except (struct.error, zlib.error) as error:
+        arrays = _arrays(count, width)
+        size = struct.calcsize(arrays)
+        payload = zlib.decompressobj().decompress(data[_HEADER.size :], size + 1)  # no more
+        if len(payload) != size:
+            raise ValueError(f"{len(payload)} bytes of arrays for {count} entries")
+        values = struct.unpack(arrays, payload)
+    except (struct.error, zlib.error, ValueError) as error:
         raise ZermeloError(f"{problem} (damaged: {error}): {_REMEDY}") from None
     codes = list(itertools.accumulate(values[:count]))
     scores = dict(zip(codes, values[count : 2 * count], strict=True))
