@@ -47,6 +47,16 @@ def default_progress_file(width: int, height: int, depth: int) -> Path:
     return ROOT / "data" / "connect4" / f"book_{width}x{height}_d{depth}.progress.jsonl"
 
 
+def best_progress_file(progress_file: Path) -> Path:
+    """Where the second stage (best columns) keeps its results, beside the first stage's file:
+    ``book_7x6_d7.progress.jsonl`` -> ``book_7x6_d7.best.progress.jsonl``, ``x.jsonl`` ->
+    ``x.best.jsonl``."""
+    name = progress_file.name
+    if ".progress" in name:
+        return progress_file.with_name(name.replace(".progress", ".best.progress", 1))
+    return progress_file.with_name(f"{progress_file.stem}.best{progress_file.suffix}")
+
+
 def _stage(console: Console, label: str, total: int, done: int, work: Callable[[Any], T]) -> T:
     """Run one stage of the build under a progress bar (done, rate, elapsed, ETA): ``work``
     gets the callback that hears of each new result."""
@@ -90,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(f"--depth {args.depth}: expected 0 to {args.width * args.height - 1}")
         return 2
     progress_file = args.progress_file or default_progress_file(args.width, args.height, args.depth)
-    best_file = progress_file.with_name(progress_file.name.replace(".progress", ".best.progress"))
+    best_file = best_progress_file(progress_file)
     try:
         store = ResultStore(progress_file, builder.store_meta(args.depth, args.width, args.height))
         tasks = builder.deepest_tasks(args.depth, args.width, args.height, args.table_bits)
@@ -110,10 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                     on_result=advance, table_bits=args.table_bits,
                 ),
             )  # fmt: skip
-            deepest = {code: scores[code] for code in map(int, tasks)}
-            best_tasks = builder.best_tasks(
-                args.depth, deepest, args.width, args.height, args.table_bits
-            )
+            best_tasks = builder.best_tasks(tasks, scores)
             best_store = ResultStore(
                 best_file, builder.best_meta(args.depth, args.width, args.height)
             )

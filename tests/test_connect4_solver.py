@@ -492,8 +492,7 @@ def test_the_builders_best_columns_are_every_columns_exact_best_on_a_small_board
     width, height, depth = 5, 4, 4
     book = build_book(depth, width, height, table_bits=14)
     tasks = deepest_tasks(depth, width, height)
-    found = {int(key): best_columns(*arguments) for key, arguments in best_tasks(
-        depth, {int(key): book[int(key)] for key in tasks}, width, height, None).items()}  # fmt: skip
+    found = {int(key): best_columns(*arguments) for key, arguments in best_tasks(tasks, book).items()}  # fmt: skip
     best = back_up_best(depth, book, found, width, height)
     plain = Connect4Solver(width, height, book=False, table_bits=14)
     checked = 0

@@ -41,6 +41,7 @@ from zermelo.parallel import (
 from zermelo.play.tournament import round_robin, run_tasks, tournament_meta
 from zermelo.solvers.connect4 import Connect4Solver, solve_chunks
 from zermelo.solvers.connect4.api import solve_texts
+from zermelo.solvers.connect4.book import read_best, read_book
 from zermelo.solvers.connect4.builder import (
     back_up_best,
     best_columns,
@@ -326,8 +327,7 @@ def test_book_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     with DaskExecutor(parse_cluster(cluster.address)) as executor:
         remote = build_book(3, 5, 4, executor=executor, table_bits=16,
                             store=ResultStore(tmp_path / "book.jsonl", {"job": "b"}))  # fmt: skip
-        deepest = {int(key): remote[int(key)] for key in deepest_tasks(3, 5, 4)}
-        tasks = best_tasks(3, deepest, 5, 4, 16)
+        tasks = best_tasks(deepest_tasks(3, 5, 4, 16), remote)
         found = run_job(executor, best_columns, tasks,
                         store=ResultStore(tmp_path / "best.jsonl", best_meta(3, 5, 4)))  # fmt: skip
     assert remote == build_book(3, 5, 4, table_bits=16)
@@ -520,6 +520,26 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(") ", 1)[1].startswith("Z")
     except (OSError, IndexError):
         return False
+
+
+def test_the_book_script_builds_both_stages_and_resumes(tmp_path: Path) -> None:
+    # End to end on 5x4: the scores, then the best columns, each in its own progress file beside
+    # the one given; the book read back holds both, and a second run finds everything done.
+    script = PACKAGE.parents[1] / "scripts" / "build_connect4_book.py"
+    progress, output = tmp_path / "run.jsonl", tmp_path / "book.bin"
+    command = [sys.executable, str(script), "--width", "5", "--height", "4", "--depth", "3",
+               "--jobs", "1", "--progress-file", str(progress), "--output", str(output)]  # fmt: skip
+    run = {"capture_output": True, "text": True, "env": english_env(), "timeout": 300}
+    first = subprocess.run(command, check=False, **run)
+    assert first.returncode == 0, first.stderr
+    assert (tmp_path / "run.best.jsonl").exists()
+    width, height, depth, scores = read_book(output)
+    assert (width, height, depth) == (5, 4, 3)
+    assert scores == build_book(3, 5, 4) and read_best(output).keys() == scores.keys()
+    again = subprocess.run(command, check=False, **run)
+    assert again.returncode == 0, again.stderr
+    said = " ".join(again.stderr.split())
+    assert "49 already solved" in said and "49 already found" in said
 
 
 _INTERRUPTIBLE = (

@@ -157,31 +157,26 @@ def build_book(
     return back_up(depth, {int(code): int(score) for code, score in scores.items()}, width, height)
 
 
-def best_columns(width: int, height: int, moves: str, table_bits: int | None, score: int) -> int:
+def best_columns(
+    width: int, height: int, moves: str, table_bits: int | None, floors: bool, score: int
+) -> int:
     """The columns that keep ``score``, the exact score of one position of the deepest ply, as a
     bit mask (bit ``c`` for column ``c``) of its canonical orientation (:func:`canonical`): a
     task of a book build's second stage, one null-window search per column one ply past the
-    book. With them stored, a player reads its best moves at the deepest ply without search."""
+    book, on the solver the first stage used. With them stored, a player reads its best moves
+    at the deepest ply without search."""
     state = Connect4State.parse(moves, width, height)
-    columns = _book_solver(width, height, table_bits).keepers(state, score)
+    columns = _book_solver(width, height, table_bits, floors).keepers(state, score)
     mirrored = state.current + state.mask != canonical(state)
     return sum(1 << (width - 1 - c if mirrored else c) for c in columns)
 
 
 def best_tasks(
-    depth: int,
-    deepest: dict[int, int],
-    width: int = 7,
-    height: int = 6,
-    table_bits: int | None = None,
-) -> dict[str, tuple[int, int, str, int | None, int]]:
-    """The tasks of the second stage (:func:`best_columns`), one per position of the deepest
-    ply given its score in ``deepest`` (by canonical code), keyed as :func:`deepest_tasks`."""
-    tasks = deepest_tasks(depth, width, height, table_bits)
-    return {
-        key: (width, height, arguments[2], table_bits, deepest[int(key)])
-        for key, arguments in tasks.items()
-    }
+    tasks: dict[str, tuple[int, int, str, int | None, bool]], deepest: dict[int, int]
+) -> dict[str, tuple[int, int, str, int | None, bool, int]]:
+    """The tasks of the second stage (:func:`best_columns`): each of the first stage's
+    ``tasks`` (:func:`deepest_tasks`) with its position's score from ``deepest`` (by code)."""
+    return {key: (*arguments, deepest[int(key)]) for key, arguments in tasks.items()}
 
 
 def back_up_best(

@@ -327,7 +327,8 @@ class Connect4Solver:
             if weak:
                 booked = (booked > 0) - (booked < 0)
             return booked, 0, True
-        if not weak and self._past_book <= ply <= self._past_book + (self._best is not None):
+        bounded = self._past_book + 1 if self._best is not None else self._past_book
+        if not weak and self._past_book <= ply <= bounded:
             floor = self._floor_from_book(current, mask)
             if floor is not None:
                 # Just past the book (or two plies past it, through the book's best columns): the
