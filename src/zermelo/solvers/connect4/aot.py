@@ -1,4 +1,5 @@
-"""The compiled kernel ahead of time: a CPython extension that numba builds once, loaded without numba.
+"""The compiled kernel ahead of time: a CPython extension that numba builds once, loaded without
+numba.
 
 A process that solves one position pays for importing numba (about 0.3 s of CPU) and for numba's
 first dispatch, which loads its compiler's registries (0.2 s more), before the first node is
@@ -11,9 +12,10 @@ The module is built from the kernel's source into a per-user cache folder
 name derived from the kernel's source, the numba and Python versions, the machine and the CPU
 level it is compiled for (:func:`target_cpu`), so a new kernel or numba never loads a stale build,
 and a cache folder shared by machines of different CPUs never loads one built for another.
-Building needs a C compiler and takes about 20 s of CPU: the first process that loads the kernel with numba starts it in the background (one at a
-time, with a lock file; ``ZERMELO_NO_AOT=1`` turns all of this off), and the processes started after
-it is ready load it instead of the numba kernel. A build that fails is not tried again for that
+Building needs a C compiler and takes about 20 s of CPU: the first process that loads the kernel
+with numba starts it in the background (one at a time, with a lock file; ``ZERMELO_NO_AOT=1``
+turns all of this off), and the processes started after it is ready load it instead of the numba
+kernel. A build that fails is not tried again for that
 name. The answers are the same: it is the same source compiled by the same compiler.
 """
 

@@ -248,8 +248,8 @@ def choose_move(
 
     ``hard`` plays perfectly: one of the solver's best moves (the book holds those of the first
     eight plies), the first in centre order that keeps the score unless ``rng`` draws among them
-    (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the agents
-    use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
+    (:meth:`Connect4Solver.best_move`). With ``hard_node_limit`` (nodes per solver attempt; the
+    agents use :func:`hard_node_limit`) a search over budget gives way to a move that only keeps the
     outcome (win, draw or loss: still perfect, about twice as cheap), and if that is over budget
     too, or the game is lost, to the move of a 6-ply heuristic search, with no deliberate
     mistake. ``easy`` and ``medium`` search a few

@@ -39,6 +39,7 @@ import functools
 import itertools
 import struct
 import zlib
+from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
@@ -46,9 +47,11 @@ from zermelo.core.errors import ZermeloError
 from zermelo.games.connect4 import Connect4State, mirror_code
 
 __all__ = [
+    "best_mask",
     "book_depth",
     "book_path",
     "canonical",
+    "canonical_column",
     "load_best",
     "load_book",
     "read_best",
@@ -70,6 +73,19 @@ def canonical(state: Connect4State) -> int:
     """The book's key of a position: the smaller code of it and its mirror image."""
     code = state.current + state.mask
     return min(code, mirror_code(code, state.width, state.height))
+
+
+def canonical_column(column: int, width: int, flipped: bool) -> int:
+    """A column as the book's entry numbers it: mirrored when the entry's key is the mirror
+    image's code (``flipped``)."""
+    return width - 1 - column if flipped else column
+
+
+def best_mask(state: Connect4State, columns: Iterable[int]) -> int:
+    """The book's best-column mask of ``state`` for ``columns`` (bit per column, in the
+    orientation of the book's key, :func:`canonical`)."""
+    flipped = state.current + state.mask != canonical(state)
+    return sum(1 << canonical_column(column, state.width, flipped) for column in columns)
 
 
 def _arrays(count: int, width: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from zermelo.games.connect4 import Connect4State
 from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
-from zermelo.solvers.connect4.book import book_depth, canonical
+from zermelo.solvers.connect4.book import best_mask, book_depth, canonical
 from zermelo.solvers.connect4.solver import Connect4Solver
 
 __all__ = [
@@ -166,9 +166,7 @@ def best_columns(
     book, on the solver the first stage used. With them stored, a player reads its best moves
     at the deepest ply without search."""
     state = Connect4State.parse(moves, width, height)
-    columns = _book_solver(width, height, table_bits, floors).keepers(state, score)
-    mirrored = state.current + state.mask != canonical(state)
-    return sum(1 << (width - 1 - c if mirrored else c) for c in columns)
+    return best_mask(state, _book_solver(width, height, table_bits, floors).keepers(state, score))
 
 
 def best_tasks(
@@ -188,12 +186,8 @@ def back_up_best(
     for ply in range(depth - 1, -1, -1):
         for state in positions_at(ply, width, height):
             key = canonical(state)
-            mirrored = state.current + state.mask != key
-            best[key] = sum(
-                1 << (width - 1 - column if mirrored else column)
-                for column, value in _child_scores(state, book, width, height)
-                if value == book[key]
-            )
+            children = _child_scores(state, book, width, height)
+            best[key] = best_mask(state, (c for c, value in children if value == book[key]))
     return best
 
 

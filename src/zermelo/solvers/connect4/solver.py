@@ -25,7 +25,7 @@ from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
-from zermelo.solvers.connect4.book import book_depth, load_best, load_book
+from zermelo.solvers.connect4.book import book_depth, canonical_column, load_best, load_book
 from zermelo.solvers.connect4.scores import score_bounds, to_negamax
 
 __all__ = [
@@ -115,9 +115,10 @@ class Connect4Solver:
     transposition cutoffs (probing the children in the table before searching them),
     ``etc_levels`` in how many plies below the root. ``shallow`` is the number of empty cells at
     or below which a node searches without the table and without move ordering: so close to the
-    end a table probe (a cache miss) and the ordering cost more than the nodes they save. The defaults,
-    :data:`COMPILED_SHALLOW` and :data:`PURE_SHALLOW` (where a node costs more), were measured
-    side by side with the reference solver (``benchmarks/connect4.py``).
+    end a table probe (a cache miss) and the ordering cost more than the nodes they save. The
+    defaults, :data:`COMPILED_SHALLOW` and :data:`PURE_SHALLOW` (where a node costs more), were
+    measured side by side with the reference solver (``benchmarks/connect4.py``); compiled
+    searches from early roots use :data:`EARLY_SHALLOW` unless ``shallow`` is given.
     """
 
     def __init__(
@@ -185,6 +186,9 @@ class Connect4Solver:
             if self._book:
                 self._past_book = book_depth(width, height) + 1
                 self._best = load_best(width, height)
+        # Plies whose score starts from a bound the book gives: just past it (its scores), and
+        # one more where its best columns tell a parent's exact score.
+        self._bounded_plies = range(self._past_book, self._past_book + 1 + (self._best is not None))
 
     def prefault(self) -> None:
         """Write the whole table once, so that no later solve pays for the first touch of a
@@ -257,7 +261,7 @@ class Connect4Solver:
 
     def _book_column(self, column: int, flipped: bool) -> int:
         """A column of a position as the book's entry (the canonical orientation) numbers it."""
-        return self.width - 1 - column if flipped else column
+        return canonical_column(column, self.width, flipped)
 
     def score_bitboard(self, current: int, mask: int, ply: int, weak: bool = False) -> int:
         """The score of a running position given as bitboards (no validation, no book)."""
@@ -278,9 +282,9 @@ class Connect4Solver:
 
     def _start_call(self, ply: int | None = None) -> Any:
         """The work array, ready for a kernel call: node count zeroed, and the node limit the
-                smaller of :attr:`node_limit` and what is left of a move's budget (see
-                :meth:`best_move`), which raises :class:`BudgetError` when nothing is left. Given the
-                root's ``ply``, the shallow limit is set for it (:data:`EARLY_SHALLOW` early on; a batch,
+        smaller of :attr:`node_limit` and what is left of a move's budget (see
+        :meth:`best_move`), which raises :class:`BudgetError` when nothing is left. Given the
+        root's ``ply``, the shallow limit is set for it (:data:`EARLY_SHALLOW` early on; a batch,
         without ``ply``, keeps the later default)."""
         limit = _NO_LIMIT if self._limit is None else self._limit
         if self._stop_at is not None:
@@ -327,8 +331,7 @@ class Connect4Solver:
             if weak:
                 booked = (booked > 0) - (booked < 0)
             return booked, 0, True
-        bounded = self._past_book + 1 if self._best is not None else self._past_book
-        if not weak and self._past_book <= ply <= bounded:
+        if not weak and ply in self._bounded_plies:
             floor = self._floor_from_book(current, mask)
             if floor is not None:
                 # Just past the book (or two plies past it, through the book's best columns): the
