@@ -39,8 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from zermelo.core.errors import ZermeloError  # noqa: E402
+from zermelo.games.connect4 import geometry  # noqa: E402
 from zermelo.parallel import ResultStore, open_executor, run_job  # noqa: E402
 from zermelo.solvers.connect4 import book, builder  # noqa: E402
+from zermelo.solvers.connect4.solver import check_table_bits  # noqa: E402
 
 
 def default_progress_file(width: int, height: int, depth: int) -> Path:
@@ -96,6 +98,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--output", type=Path, default=None, help="the book file to write")
     args = parser.parse_args(argv)
     console = Console(stderr=True)
+    try:  # the arguments, before any worker starts
+        geometry(args.width, args.height)
+        if args.table_bits is not None:
+            check_table_bits(args.table_bits)
+    except ZermeloError as error:
+        console.print(str(error))
+        return 2
     if not 0 <= args.depth <= args.width * args.height - 1:
         console.print(f"--depth {args.depth}: expected 0 to {args.width * args.height - 1}")
         return 2

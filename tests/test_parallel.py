@@ -542,6 +542,41 @@ def test_the_book_script_builds_both_stages_and_resumes(tmp_path: Path) -> None:
     assert "49 already solved" in said and "49 already found" in said
 
 
+def _failing_warm_up() -> None:
+    raise RuntimeError("this worker cannot start")
+
+
+def test_a_pool_whose_workers_cannot_start_gives_one_error() -> None:
+    # A warm-up that fails kills each worker at start, and the broken pool refuses new tasks:
+    # the pool is restarted a few times, then one ClusterError, not a BrokenProcessPool.
+    executor = LocalExecutor(2, _failing_warm_up)
+    with executor, pytest.raises(ClusterError, match="the local pool lost a worker"):
+        list(executor.run(abs, {str(n): (-n,) for n in range(50)}))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        (["--width", "0"], "board size 0x6 is not supported"),
+        (["--width", "8", "--height", "7"], "board size 8x7 is not supported"),
+        (["--table-bits", "99", "--jobs", "2"], "table_bits must be 4 to 23, got 99"),
+        (["--depth", "42"], "--depth 42: expected 0 to 41"),
+    ],
+)
+def test_the_book_script_refuses_bad_arguments_with_one_line(
+    tmp_path: Path, arguments: list[str], said: str
+) -> None:
+    script = PACKAGE.parents[1] / "scripts" / "build_connect4_book.py"
+    files = ["--progress-file", str(tmp_path / "p.jsonl"), "--output", str(tmp_path / "b.bin")]
+    done = subprocess.run(
+        [sys.executable, str(script), *arguments, *files],
+        check=False, capture_output=True, text=True, env=english_env(), timeout=120,
+    )  # fmt: skip
+    message = " ".join(done.stderr.split())
+    assert done.returncode == 2 and said in message and "Traceback" not in message, message
+    assert not (tmp_path / "b.bin").exists()
+
+
 _INTERRUPTIBLE = (
     # As a terminal runs it: Ctrl-C raises KeyboardInterrupt (a process started in the background
     # by a shell would otherwise ignore SIGINT).

@@ -183,10 +183,12 @@ class LocalExecutor(Executor):
         restarts = 0
         while left:
             pool = self._open_pool()
-            futures: dict[Future[Any], str] = {
-                pool.submit(function, *arguments): key for key, arguments in left.items()
-            }
+            futures: dict[Future[Any], str] = {}
             try:
+                # inside the try: a pool whose workers died at start (a failing warm-up) refuses
+                # new tasks with the same BrokenProcessPool
+                for key, arguments in left.items():
+                    futures[pool.submit(function, *arguments)] = key
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, return_when=FIRST_COMPLETED)

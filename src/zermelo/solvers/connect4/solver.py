@@ -30,6 +30,7 @@ from zermelo.solvers.connect4.scores import score_bounds, to_negamax
 
 __all__ = [
     "Connect4Solver",
+    "check_table_bits",
     "default_solver",
     "kernel_module",
     "solved",
@@ -51,6 +52,13 @@ EARLY_SHALLOW = 8
 deep proofs early in the game search about a third fewer nodes and take 10-20% less time with 8
 (hard's slowest move, the proof of 444446666: 1.3-1.5 s against 1.7 s)."""
 EARLY_EMPTY = 31
+
+
+def check_table_bits(table_bits: int) -> None:
+    """Raise :class:`BudgetError` unless a table of ``2**table_bits`` slots is allowed (16 to
+    8 M slots: up to 128 MiB)."""
+    if not 4 <= table_bits <= 23:
+        raise BudgetError(f"table_bits must be 4 to 23, got {table_bits}")
 
 
 def kernel_module(compiled: bool | None = None) -> ModuleType:
@@ -141,8 +149,7 @@ class Connect4Solver:
         self.compiled = bool(self.kernel.COMPILED)
         if table_bits is None:
             table_bits = DEFAULT_TABLE_BITS if self.compiled else PURE_TABLE_BITS
-        if not 4 <= table_bits <= 23:
-            raise BudgetError(f"table_bits must be 4 to 23, got {table_bits}")
+        check_table_bits(table_bits)
         k = self.kernel
         words = 2 << table_bits  # two words a slot, two slots a bucket
         # One array holds the work area, the board constants and the table (see the kernel).
