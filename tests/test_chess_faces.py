@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from conftest import english_env, run_cli
 from zermelo.agents.spec import make_agent
 from zermelo.core.errors import ZermeloError
+from zermelo.core.record import capability_names
 from zermelo.games.chess import ChessMove, ChessState
 from zermelo.games.registry import get_game
+from zermelo.solvers.chess.tools import TERMS
 from zermelo.ui.uci import UciSession
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
@@ -30,7 +32,14 @@ def test_the_record_declares_chess() -> None:
     assert spec.board == "chess"
     assert spec.new() == ChessState()
     assert spec.parse(MATE_IN_ONE).fen() == MATE_IN_ONE
-    assert set(spec.tools) >= {"perft", "analyze", "explain", "save"}
+    assert set(capability_names(spec)) >= {
+        "perft",
+        "engine_analysis",
+        "explainer",
+        "tuner",
+        "saver",
+        "openings",
+    }
     assert "Nf3" in spec.notation and "g1f3" in spec.notation
 
 
@@ -299,13 +308,24 @@ def test_tune_learns_from_a_pgn_and_explain_reads_the_weights(tmp_path: object) 
     import json
 
     with open(weights, encoding="utf-8") as saved:
-        fitted = json.load(saved)["weights"]
-    assert len(fitted) == 8 and fitted[0] == 1.0  # material stays fixed
+        written = json.load(saved)
+    fitted = written["weights"]
+    assert written["game"] == "chess"
+    assert list(fitted) == [name for name, _ in TERMS]
+    assert fitted["material and squares"] == 1.0  # material stays fixed
     shown = run_cli("explain", "chess", KIWIPETE, "--weights", weights)
     assert shown.returncode == 0, shown.stderr
-    assert f"{fitted[1]:g}" in shown.stdout
+    assert f"{fitted['mobility']:g}" in shown.stdout
     bad = run_cli("tune", "gomoku", "--pgn", games)
     assert bad.returncode == 2 and "--pgn is for chess" in bad.stderr
+    # A weights file of another game is refused in one line, naming the game it is for.
+    other = f"{tmp_path}/gomoku.json"
+    with open(other, "w", encoding="utf-8") as out:
+        out.write(json.dumps({"game": "gomoku", "weights": {"x": 1}}))
+    refused = run_cli("explain", "chess", KIWIPETE, "--weights", other)
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    assert "'gomoku', not chess" in refused.stderr
 
 
 # -- the commands under hostile input --------------------------------------------------------------

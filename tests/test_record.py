@@ -111,7 +111,7 @@ def test_every_built_in_record_names_a_board_kind_the_front_ends_draw() -> None:
     for spec in all_games():
         if spec.new.__module__.startswith("zermelo."):
             assert spec.board in VIEWS and spec.board in KINDS, spec.name
-        for ref in (*spec.tools.values(), *[v for v in spec.levels.values() if isinstance(v, Ref)]):
+        for ref in [v for v in spec.levels.values() if isinstance(v, Ref)]:
             assert callable(ref.resolve()), (spec.name, ref)
         if spec.web_engine is not None:
             engine = spec.web_engine.resolve()

@@ -138,8 +138,7 @@ class AgentSpec:
                 name=label,
                 evaluator=quiescent() if options.get("quiescent") else None,
             )
-        settings = dict(spec.mcts)
-        settings.update(options)
+        settings: dict[str, Any] = {**spec.mcts, **options}
         iterations = settings.get("iterations")
         time_limit = settings.get("time")
         if iterations is None and time_limit is None:
@@ -177,7 +176,10 @@ def make_agent(
     spec = game if isinstance(game, GameSpec) else get_game(game)
     entry = spec.levels.get(level)
     if isinstance(entry, Ref):
-        agent: Agent = entry.resolve()(seed, time_limit)
+        made = entry.resolve()(seed, time_limit)
+        if not callable(getattr(made, "choose", None)):
+            raise TypeError(f"level {level!r} of {spec.name}: {entry.target} made no agent")
+        agent: Agent = made  # type: ignore[assignment]  # checked just above
     else:
         text = entry if entry is not None else _GENERIC_LEVELS[level]
         parsed = parse_agent(text)

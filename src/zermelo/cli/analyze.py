@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from zermelo.cli.common import Command, console, format_line, lang_option, time_option
-from zermelo.core.record import GameSpec
+from zermelo.core.capabilities import ExactMoves
+from zermelo.core.limits import Limits
 from zermelo.i18n import gettext as _
-
-_C4_BOOK_PLIES = 2
-_C4_QUICK_LINE_DEPTH = 6
-"""From a book this deep, the line past it starts one ply later, where a position is solved in a
-few seconds at most (the shipped book: the empty board's whole line in under a second)."""
 
 
 def command() -> click.Command:
@@ -60,9 +54,10 @@ def command() -> click.Command:
             else:
                 out.print(_("The game is over: the side to move has lost."))
             return
-        exact_analysis = spec.tools.get("exact_analysis")
-        if exact_analysis is not None and depth is None and time_limit is None:
-            exact_analysis.resolve()(out, spec, state)
+        if spec.exact_analysis is not None and depth is None and time_limit is None:
+            with out.status(_("Solving every move exactly...")):
+                exact = spec.exact_analysis.resolve().exact_moves(state)
+            _print_exact(out, exact)
             return
         if depth is None and time_limit is None and spec.default_time is not None:
             time_limit = spec.default_time
@@ -71,10 +66,10 @@ def command() -> click.Command:
                     seconds=time_limit
                 )
             )
-        own_engine = spec.tools.get("analyze")
+        own_engine = spec.engine_analysis
         if own_engine is not None:
             with out.status(_("Searching...")):
-                result = own_engine.resolve()(state, depth, time_limit)
+                result = own_engine.resolve().analyze(state, Limits(time=time_limit, depth=depth))
         else:
             # Games that say when a position is not quiet (checkers: a capture is pending) are
             # judged at the horizon only once the forced moves are played out, as their AI
@@ -139,45 +134,29 @@ def command() -> click.Command:
     return analyze
 
 
-def exact_columns(out: Console, spec: GameSpec, state: Any) -> None:
-    """Every column's exact score in words, from the perfect solver (the ``exact_analysis`` tool
-    of Connect Four)."""
-    from zermelo.solvers.connect4 import analyze as solve_columns
-    from zermelo.solvers.connect4.book import book_depth
-    from zermelo.solvers.connect4.kernel import COMPILED
-    from zermelo.solvers.connect4.scores import benchmark_score
+def _print_exact(out: Console, exact: ExactMoves) -> None:
+    """Every move's exact value as a table, then the best moves, the value and the line."""
     from zermelo.ui.words import score_words
 
-    # Near the empty board the columns come from the opening book at once; with a shallow book,
-    # or without the compiled kernel, a principal variation would have to solve the opening
-    # itself (minutes): show the best move alone there.
-    deep_book = COMPILED and book_depth(state.width, state.height) >= _C4_QUICK_LINE_DEPTH
-    full_line = deep_book or state.ply > _C4_BOOK_PLIES
-    with out.status(_("Solving every column exactly...")):
-        analysis = solve_columns(state, pv=full_line)
-    values = {entry.move: entry.value for entry in analysis.moves}
-    table = Table(title=_("Columns for the side to move (exact)"))
-    table.add_column(_("column"), justify="right")
-    table.add_column(_("score"), justify="right")
+    table = Table(title=_("Moves for the side to move (exact)"))
+    table.add_column(_("move"), justify="right")
+    if any(column.score is not None for column in exact.moves):
+        table.add_column(_("score"), justify="right")
     table.add_column(_("value"))
-    for column in range(state.width):
-        value = values.get(column)
-        if value is None:
-            table.add_row(str(column + 1), "-", _("full"))
-            continue
-        score = benchmark_score(value, state.ply, state.width, state.height)
-        table.add_row(str(column + 1), str(score), score_words(value))
+    with_scores = len(table.columns) == 3
+    for column in exact.moves:
+        value = _("full") if column.value is None else score_words(column.value)
+        cells = [column.move, *([column.score or "-"] if with_scores else []), value]
+        table.add_row(*cells)
     out.print(table)
-    best_moves = [entry.move for entry in analysis.moves if entry.value == analysis.value]
-    out.print(_("Best move: {move}").format(move=", ".join(str(m + 1) for m in best_moves)))
-    if analysis.moves:
-        out.print(_("Value: {value}").format(value=score_words(analysis.value)))
-    line = analysis.pv if full_line else tuple(best_moves[:1])
-    out.print(_("Principal variation: {line}").format(line=" ".join(str(m + 1) for m in line)))
-    if not full_line:
-        out.print(_("(From the opening book; the rest of the line would take minutes.)"))
+    out.print(_("Best move: {move}").format(move=", ".join(exact.best)))
+    if exact.value is not None:
+        out.print(_("Value: {value}").format(value=score_words(exact.value)))
+    out.print(_("Principal variation: {line}").format(line=" ".join(exact.line)))
+    if exact.line_note:
+        out.print(_(exact.line_note))
     out.print(
         _("Search: {nodes} nodes, {ms:.2f} ms").format(
-            nodes=f"{analysis.stats.nodes:,}", ms=analysis.stats.elapsed * 1000
+            nodes=f"{exact.nodes:,}", ms=exact.seconds * 1000
         )
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
@@ -20,6 +19,7 @@ from zermelo.cli.common import (
     lang_option,
     read_text_lines,
 )
+from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 
 
@@ -219,12 +219,12 @@ def command() -> click.Command:
     return arena
 
 
-def _openings(spec: Any, source: str | None, start: str | None) -> list[str]:
+def _openings(spec: GameSpec, source: str | None, start: str | None) -> list[str]:
     """The start positions the games go through: from ``source`` (a file, ``builtin`` or
     ``none``), by default the game's own set when it has one and no ``--start`` was given."""
     from zermelo.core.errors import ZermeloError
 
-    reader = spec.tools.get("openings")
+    reader = None if spec.openings is None else spec.openings.resolve()
     if source is None:
         if start or reader is None:
             return []
@@ -234,8 +234,7 @@ def _openings(spec: Any, source: str | None, start: str | None) -> list[str]:
     if source == "builtin":
         if reader is None:
             fail(_("{game} has no built-in openings; give a file").format(game=spec.name))
-        positions: list[str] = reader.resolve()(None)
-        return positions
+        return reader.openings(None)
     try:
         with open(source, "rb") as stream:
             lines = read_text_lines(stream, source)
@@ -244,7 +243,7 @@ def _openings(spec: Any, source: str | None, start: str | None) -> list[str]:
     text = "\n".join(lines)
     try:
         if reader is not None:
-            positions = reader.resolve()(text)
+            positions = reader.openings(text)
         else:
             positions = [
                 spec.parse(line.strip()).notation()

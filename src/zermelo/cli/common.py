@@ -16,16 +16,18 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from zermelo.core.errors import ZermeloError
-from zermelo.core.record import BoolOption, GameSpec, Option
+from zermelo.core.errors import CapabilityError, ZermeloError
+from zermelo.core.record import BoolOption, GameSpec, Option, Ref, capability_names
 from zermelo.i18n import gettext as _
+
+T = TypeVar("T")
 
 MAX_SECONDS = 3600.0
 """The longest thinking time any command accepts, in seconds: one hour."""
@@ -282,15 +284,14 @@ def game_options(
     return options
 
 
-def game_tool(spec: GameSpec, tool: str, command: str) -> Any:
-    """The function the record names for ``tool`` (:attr:`GameSpec.tools`); an error naming the
-    games that have one when this game has not."""
-    ref = spec.tools.get(tool)
+def capability(spec: GameSpec, ref: Ref[T] | None, field: str, command: str) -> T:
+    """The capability ``ref`` of ``spec`` (its record's field ``field``), resolved; when the
+    game lacks it, a :class:`CapabilityError` naming the games that have it."""
     if ref is None:
         from zermelo.games.registry import all_games
 
-        having = ", ".join(other.name for other in all_games() if tool in other.tools)
-        raise ZermeloError(f"{command} works on {having}, not on {spec.name}")
+        having = ", ".join(other.name for other in all_games() if field in capability_names(other))
+        raise CapabilityError(f"{command} works on {having}, not on {spec.name}")
     return ref.resolve()
 
 

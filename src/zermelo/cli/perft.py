@@ -7,7 +7,7 @@ import time
 import click
 from rich.markup import escape
 
-from zermelo.cli.common import Command, console, game_tool, lang_option, position_or_moves
+from zermelo.cli.common import Command, capability, console, lang_option, position_or_moves
 from zermelo.i18n import gettext as _
 
 MAX_DEPTH = 20
@@ -39,13 +39,13 @@ def command() -> click.Command:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
-        count_leaves = game_tool(spec, "perft", "perft")
+        counter = capability(spec, spec.perft, "perft", "perft")
         state = position_or_moves(spec, position, {})
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         started = time.perf_counter()
         with out.status(_("Counting...")):
-            leaves = count_leaves(state, depth)
+            leaves = counter.count_leaves(state, depth)
         elapsed = time.perf_counter() - started
         rate = leaves / elapsed if elapsed > 0 else 0.0
         out.print(_("perft {depth}: {leaves} leaves").format(depth=depth, leaves=f"{leaves:,}"))

@@ -1,10 +1,9 @@
-"""``zermelo solve``: exact values of Connect Four positions and small m,n,k boards."""
+"""``zermelo solve``: exact values, from the game's position solver (positions read as lines) or
+its start-position solver (see :mod:`zermelo.core.capabilities`)."""
 
 from __future__ import annotations
 
-import inspect
 import sys
-from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import click
@@ -17,14 +16,12 @@ from zermelo.cli.common import (
     cluster_options,
     console,
     game_options,
-    game_tool,
     lang_option,
     read_text_lines,
     rule_options,
 )
-from zermelo.core.errors import ZermeloError
-from zermelo.core.record import GameSpec
-from zermelo.core.state import Player
+from zermelo.core.capabilities import PositionSolver, SolveRequest
+from zermelo.core.errors import CapabilityError
 from zermelo.i18n import gettext as _
 
 
@@ -69,162 +66,72 @@ def command() -> click.Command:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
-        solver = game_tool(spec, "solve", "solve")
         options = game_options(spec, rules, size, rule_texts)
-        extra: dict[str, Any] = {}
+        request = SolveRequest(
+            weak=weak,
+            best=best,
+            stats=stats,
+            cluster=cluster,
+            resume=resume,
+            options=tuple(sorted(options.items())),
+        )
+        if spec.position_solver is not None:
+            lines_solver = spec.position_solver.resolve()
+            sys.exit(_solve_lines(lines_solver, positions, request))
+        if spec.start_solver is None:
+            from zermelo.games.registry import all_games
+
+            having = ", ".join(
+                other.name
+                for other in all_games()
+                if other.start_solver is not None or other.position_solver is not None
+            )
+            raise CapabilityError(f"solve works on {having}, not on {spec.name}")
+        start_solver = spec.start_solver.resolve()
+        if positions or weak or best or stats:
+            raise click.UsageError(
+                _(
+                    "{game} is solved from its starting position: it takes no positions, "
+                    "--weak, --best or --stats"
+                ).format(game=spec.name)
+            )
         if cluster is not None or resume is not None:
-            if not {"cluster", "resume"} <= inspect.signature(solver).parameters.keys():
-                raise click.UsageError(
-                    _("--cluster and --resume solve connect4 positions; {game} takes neither")
-                    .format(game=spec.name)
-                )  # fmt: skip
-            if stats:
-                raise click.UsageError(
-                    _(
-                        "--stats times each position in this process; leave out --cluster and --resume"
-                    )
+            raise click.UsageError(
+                _("--cluster and --resume solve positions in bulk; {game} takes neither").format(
+                    game=spec.name
                 )
-            extra = {"cluster": cluster, "resume": resume}
-        sys.exit(solver(spec, options, positions, weak=weak, best=best, stats=stats, **extra))
+            )
+        state = spec.new(**options)
+        out = console()
+        with out.status(_("Solving...")):
+            solution = start_solver.solve_start(state)
+        words = {
+            "first": _("first player wins"),
+            "second": _("second player wins"),
+            "draw": _("draw"),
+        }
+        out.print(
+            _("{game}: {value}; a best first move: {move}").format(
+                game=solution.label or spec.name,
+                value=words[solution.winner],
+                move=solution.move,
+            )
+        )
+        out.print(
+            _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
+                nodes=f"{solution.nodes:,}",
+                hits=f"{solution.table_hits:,}",
+                seconds=solution.seconds,
+            )
+        )
 
     return solve
 
 
-def _start_only(spec: GameSpec, positions: tuple[str, ...], *flags: bool) -> None:
-    if positions or any(flags):
-        raise click.UsageError(
-            _(
-                "{game} is solved from its starting position: it takes no positions, "
-                "--weak, --best or --stats"
-            ).format(game=spec.name)
-        )
-
-
-def solve_game(
-    spec: GameSpec,
-    options: dict[str, Any],
-    positions: tuple[str, ...],
-    *,
-    weak: bool,
-    best: bool,
-    stats: bool,
-) -> int:
-    """The value of the starting position and a best first move, by alpha-beta to the end (the
-    ``solve`` tool of games small enough to read whole)."""
-    from zermelo.core.scores import outcome_of
-    from zermelo.search import alphabeta
-
-    _start_only(spec, positions, weak, best, stats)
-    state = spec.new(**options)
-    out = console()
-    with out.status(_("Solving...")):
-        result = alphabeta(state)
-    outcome = outcome_of(result.value, exact=True)
-    first = state.to_move is Player.FIRST
-    words = {
-        "win": _("first player wins") if first else _("second player wins"),
-        "loss": _("second player wins") if first else _("first player wins"),
-        "draw": _("draw"),
-    }
-    out.print(
-        _("{game}: {value}; a best first move: {move}").format(
-            game=spec.name,
-            value=words[outcome.kind],
-            move=state.format_move(result.move),
-        )
-    )
-    _print_cost(out, result.stats)
-    return 0
-
-
-def _print_cost(out: Console, solved: Any) -> None:
-    """What solving the start position cost: nodes, table hits and seconds."""
-    out.print(
-        _("{nodes} nodes, {hits} table hits, {seconds:.2f} s").format(
-            nodes=f"{solved.nodes:,}", hits=f"{solved.table_hits:,}", seconds=solved.elapsed
-        )
-    )
-
-
-def solve_mnk_board(
-    spec: GameSpec,
-    options: dict[str, Any],
-    positions: tuple[str, ...],
-    *,
-    weak: bool,
-    best: bool,
-    stats: bool,
-) -> int:
-    """The value of the empty m,n,k board for the first player and a best first move, from the
-    m,n,k solver (the ``solve`` tool of m,n,k games; the board is 3x3 unless given)."""
-    from zermelo.solvers.mnk import solve_mnk
-
-    _start_only(spec, positions, weak, best, stats)
-    width = options.get("width", 3)
-    height = options.get("height", width if "width" in options else 3)
-    k = options.get("k", min(width, height))
-    out = console()
-    with out.status(_("Solving...")):
-        solution = solve_mnk(width, height, k, exact=options.get("exact", False))
-    words = {1: _("first player wins"), 0: _("draw"), -1: _("second player wins")}
-    out.print(
-        _("{width}x{height}, k={k}: {value}; a best first move: {move}").format(
-            width=width,
-            height=height,
-            k=k,
-            value=words[solution.value],
-            move=solution.move_text,
-        )
-    )
-    _print_cost(out, solution.stats)
-    return 0
-
-
-def solve_lines(
-    spec: GameSpec,
-    options: dict[str, Any],
-    positions: tuple[str, ...],
-    *,
-    weak: bool,
-    best: bool,
-    stats: bool,
-    cluster: str | None = None,
-    resume: str | None = None,
-) -> int:
-    """Solve Connect Four lines (the ``solve`` tool of Connect Four)."""
-    if options:
-        raise click.UsageError(
-            _("{game} solves positions of its standard board: it takes no rule options").format(
-                game=spec.name
-            )
-        )
-    return _solve_connect4(
-        positions, weak=weak, best=best, stats=stats, cluster=cluster, resume=resume
-    )
-
-
-_CHUNK = 64
-"""Lines per kernel call when solving a stream (the progress bar moves once per chunk)."""
-_CLUSTER_CHUNK = 256
-"""Positions per task on a cluster: enough work to outweigh sending it."""
-
-
-def _solve_connect4(
-    positions: tuple[str, ...],
-    *,
-    weak: bool,
-    best: bool,
-    stats: bool,
-    cluster: str | None = None,
-    resume: str | None = None,
-) -> int:
-    """Solve Connect Four lines; ``MOVES SCORE`` per line on stdout, errors by line on stderr.
-
-    Without ``stats`` the positions are solved in batches, one kernel call each; with it one at
-    a time, each timed on its own, after the table's pages are touched and the kernel is loaded
-    (so that neither counts as solving time). The exit status is 1 when any line was bad (the
-    others are still solved), else 0.
-    """
+def _solve_lines(solver: PositionSolver, positions: tuple[str, ...], request: SolveRequest) -> int:
+    """Solve positions given as lines (the arguments, else one per line of standard input): one
+    answer line each on stdout, errors by line on stderr. The exit status is 1 when any line was
+    bad (the others are still solved), else 0."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -232,8 +139,6 @@ def _solve_connect4(
         TextColumn,
         TimeRemainingColumn,
     )
-
-    from zermelo.solvers.connect4 import default_solver, solve_chunks, solve_lines
 
     lines = list(positions) if positions else read_text_lines(sys.stdin.buffer, "standard input")
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -250,91 +155,16 @@ def _solve_connect4(
         disable=not show_bar,
     ) as bar:
         task = bar.add_task("solve", total=len(lines))
-        if cluster is not None or resume is not None:
-            outcomes: Iterable[Any] = _solve_on_cluster(
-                lines, weak, best, cluster, resume, lambda n: bar.advance(task, n)
-            )
-        elif stats:
-            solver = default_solver()
-            solver.prefault()
-            solver.warm_up()
-            outcomes = solve_lines(lines, weak=weak, best_moves=best, solver=solver)
-        else:
-            chunks = (lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK))
-            outcomes = solve_chunks(chunks, weak=weak, best_moves=best)
-        for outcome in outcomes:
-            if cluster is None and resume is None:
-                bar.update(task, completed=outcome.line_number)
-            if outcome.result is None:
+        for answer in solver.solve_lines(lines, request, lambda n: bar.advance(task, n)):
+            if answer.fields is None:
                 failed = True
                 bar.console.print(
                     escape(
                         _("line {number}: {message}").format(
-                            number=outcome.line_number, message=outcome.error
+                            number=answer.line_number, message=answer.error
                         )
                     )
                 )
                 continue
-            result = outcome.result
-            fields = [outcome.text or "-", str(outcome.score)]
-            if best:
-                fields.append("".join(str(entry.move + 1) for entry in result.moves) or "-")
-            if stats:
-                fields += [str(result.stats.nodes), f"{result.stats.elapsed * 1e6:.0f}"]
-            click.echo(" ".join(fields))
+            click.echo(" ".join(answer.fields))
     return 1 if failed else 0
-
-
-def _solve_on_cluster(
-    lines: list[str],
-    weak: bool,
-    best: bool,
-    cluster: str | None,
-    resume: str | None,
-    advance: Callable[[int], None],
-) -> Iterator[Any]:
-    """The outcomes of ``lines`` solved as tasks of ``_CLUSTER_CHUNK`` positions on the
-    executor, in input order; with ``resume`` the tasks already in that file are not redone."""
-    import hashlib
-    from pathlib import Path
-
-    from zermelo.games.connect4 import Connect4State
-    from zermelo.parallel import ResultStore, open_executor, run_job
-    from zermelo.solvers.connect4 import LineOutcome
-    from zermelo.solvers.connect4.api import solve_texts
-    from zermelo.solvers.connect4.solver import solved
-
-    parsed: list[tuple[int, str, Any]] = []
-    for number, raw in enumerate(lines, 1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        text = stripped.split()[0]
-        try:
-            parsed.append((number, text, Connect4State.parse(text)))
-        except ZermeloError as error:
-            parsed.append((number, text, error))
-    texts = [item.notation() for _n, _t, item in parsed if not isinstance(item, ZermeloError)]
-    tasks = {
-        f"{i // _CLUSTER_CHUNK:06d}": (texts[i : i + _CLUSTER_CHUNK], 7, 6, weak, best)
-        for i in range(0, len(texts), _CLUSTER_CHUNK)
-    }
-    store = None
-    if resume is not None:
-        digest = hashlib.sha256("\n".join(texts).encode()).hexdigest()[:16]
-        meta = {"job": "connect4-solve", "positions": digest, "weak": weak, "best": best}
-        store = ResultStore(Path(resume), meta)
-    with open_executor(cluster) as executor:
-        results = run_job(
-            executor, solve_texts, tasks, store=store,
-            on_result=lambda key, value, done, total: advance(len(value)),
-        )  # fmt: skip
-    answers = iter([answer for key in tasks for answer in results[key]])
-    for number, text, item in parsed:
-        if isinstance(item, ZermeloError):
-            yield LineOutcome(number, text, None, item)
-            continue
-        answer = next(answers)
-        score, moves = (answer[0], tuple(answer[1])) if best else (answer, ())
-        result = solved(item, score, weak=weak, best_moves=moves)
-        yield LineOutcome(number, text, result, None, score)

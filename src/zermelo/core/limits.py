@@ -7,6 +7,9 @@ threads and tasks do not share it) and :func:`check` raises when it is spent; th
 call :func:`check` every few hundred steps. Outside :func:`limited`, :func:`check` costs one clock
 read and never raises.
 
+:class:`Limits` is the one budget type every face hands to every search: the whole answer's time,
+a node count, a depth, a mate distance and an absolute deadline, as python-chess's ``Limit``.
+
 The memory ceiling is the resident set size of the whole process, read from ``/proc/self/statm``
 where there is one (Linux), else the peak size from :mod:`resource`.
 """
@@ -19,11 +22,12 @@ import os
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import Final
 
 from zermelo.core.errors import BudgetError
 
-__all__ = ["MemoryExceeded", "TimeUp", "check", "limited", "resident_bytes"]
+__all__ = ["Limits", "MemoryExceeded", "TimeUp", "check", "limited", "resident_bytes"]
 
 
 class TimeUp(BudgetError):
@@ -32,6 +36,57 @@ class TimeUp(BudgetError):
 
 class MemoryExceeded(BudgetError):
     """The process grew past the memory ceiling of :func:`limited`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The budget of one answer, passed unchanged in meaning from a face to the search.
+
+    ``time`` is the whole answer's budget in seconds (every move of an analysis shares it);
+    ``nodes`` caps the nodes searched, ``depth`` the plies, ``mate`` stops at a mate in that many
+    moves; ``deadline`` is an absolute ``time.perf_counter()`` instant, set by :meth:`started`
+    where the work begins, so that layers below share one clock. A limit left ``None`` does not
+    bound the search. Bad values raise :class:`BudgetError` quoting them.
+    """
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+    mate: int | None = None
+    deadline: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
+            raise BudgetError(f"time {self.time!r}: expected a number of seconds, 0 or more")
+        for name in ("nodes", "depth", "mate"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise BudgetError(f"{name} {value!r}: expected a whole number")
+            if value is not None and value < (0 if name == "depth" else 1):
+                raise BudgetError(f"{name} {value!r}: expected a positive whole number")
+        if self.deadline is not None and math.isnan(self.deadline):
+            raise BudgetError("deadline: expected a number, got nan")
+
+    @property
+    def bounded(self) -> bool:
+        """True when some limit ends the search before it reads the game to its end."""
+        return any(v is not None for v in (self.time, self.nodes, self.depth, self.deadline))
+
+    def started(self, now: float | None = None) -> Limits:
+        """These limits with ``deadline`` fixed from ``time`` at ``now`` (default: the clock
+        now); limits that already have a deadline keep the earlier of the two."""
+        if self.time is None:
+            return self
+        start = time.perf_counter() if now is None else now
+        end = start + self.time
+        return replace(self, deadline=end if self.deadline is None else min(end, self.deadline))
+
+    def remaining(self, now: float | None = None) -> float | None:
+        """Seconds left before the deadline (never below 0), or ``None`` without one."""
+        if self.deadline is None:
+            return self.time
+        left = self.deadline - (time.perf_counter() if now is None else now)
+        return max(0.0, left)
 
 
 _DEADLINE: ContextVar[float] = ContextVar("zermelo_deadline", default=math.inf)

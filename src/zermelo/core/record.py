@@ -22,9 +22,16 @@ What the record holds, and why each part has the shape it has:
 * Who moves first, the default times, and ``notation``: one line of help for the move notation,
   which error messages and prompts quote.
 
-Parts that live in a front end (a web engine running the Connect Four solver in a worker process)
-are named by :class:`Ref`: a ``"module:attribute"`` string resolved on first use. That keeps the
-layers (a record never imports a front end) and keeps ``import zermelo`` light.
+* What the game can do beyond the State protocol: one typed field per capability of
+  :mod:`zermelo.core.capabilities` (``perft``, ``start_solver``, ``explainer``, ...), ``None``
+  when the game lacks it. Front ends ask these fields and hold one generic implementation of
+  each; none of them branches on a game's name.
+
+An implementation above ``games/`` in the layers (an engine in ``solvers/``, a level in
+``agents/``) is named by a :class:`Ref`: a ``"module:attribute"`` string resolved on first use.
+That keeps the layers (a record never imports what sits above it) and keeps ``import zermelo``
+light. A test resolves every reference of every record, checks that it is what its field's type
+says, and that none points into ``cli/`` or ``ui/``.
 """
 
 from __future__ import annotations
@@ -33,10 +40,24 @@ import importlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic, cast
 
+from typing_extensions import TypeVar
+
+from zermelo.core.capabilities import (
+    EngineAnalysis,
+    ExactAnalysis,
+    Explainer,
+    Openings,
+    Perft,
+    PositionSolver,
+    Saver,
+    StartSolver,
+    Tuner,
+)
+from zermelo.core.codec import Codec
 from zermelo.core.errors import ParseError
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player
 
 __all__ = [
     "LEVELS",
@@ -45,9 +66,21 @@ __all__ = [
     "GameSpec",
     "Grid",
     "IntOption",
+    "LevelFactory",
     "Option",
     "Ref",
+    "capability_names",
 ]
+
+# Covariant, so that the record of one game (``GameSpec[ChessState]``) is a record of a game
+# (``GameSpec``): front ends hold records of any game. The parts that take a state (``grid``, the
+# capabilities) are only ever given states that the same record made.
+S_co = TypeVar("S_co", bound=AnyState, default=AnyState, covariant=True)
+T = TypeVar("T")
+
+LevelFactory = Callable[[int | None, float | None], object]
+"""A game's own level: ``factory(seed, time_limit)`` makes the agent (an
+:class:`~zermelo.agents.base.Agent`; the agents layer checks it)."""
 
 
 def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
@@ -71,7 +104,7 @@ class IntOption:
     high: int
     default: int | None = None
 
-    def check(self, value: Any) -> int:
+    def check(self, value: object) -> int:
         """``value`` if it is a whole number in range, else a :class:`ParseError` saying so."""
         if isinstance(value, bool) or not isinstance(value, int):
             raise ParseError(f"option {self.name}={value!r}: expected a whole number")
@@ -91,7 +124,7 @@ class IntOption:
             )
         return self.check(int(stripped))
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, int | bool | str | None]:
         """The option as JSON, for the web API's list of games."""
         return {"type": "integer", "min": self.low, "max": self.high, "default": self.default}
 
@@ -104,7 +137,7 @@ class BoolOption:
     help: str
     default: bool = False
 
-    def check(self, value: Any) -> bool:
+    def check(self, value: object) -> bool:
         if not isinstance(value, bool):
             raise ParseError(f"option {self.name}={value!r}: expected true or false")
         return value
@@ -117,7 +150,7 @@ class BoolOption:
             return False
         raise ParseError(f"option {self.name}={text!r}: expected yes or no")
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, int | bool | str | None]:
         return {"type": "boolean", "default": self.default}
 
 
@@ -125,9 +158,10 @@ Option = IntOption | BoolOption
 
 
 @dataclass(frozen=True)
-class Ref:
+class Ref(Generic[T]):
     """A reference to an object in a higher layer or another package, ``"module:attribute"``,
-    imported when first resolved (for example a game's own agent factory)."""
+    imported when first resolved (for example a game's own agent factory). ``Ref[T]`` promises
+    a ``T``; the record's test resolves every reference and checks the promise."""
 
     target: str
 
@@ -136,12 +170,12 @@ class Ref:
         if not (module and colon and attribute):
             raise ValueError(f"reference {self.target!r}: expected 'module:attribute'")
 
-    def resolve(self) -> Any:
+    def resolve(self) -> T:
         module, _, attribute = self.target.partition(":")
-        value: Any = importlib.import_module(module)
+        value: object = importlib.import_module(module)
         for part in attribute.split("."):
             value = getattr(value, part)
-        return value
+        return cast(T, value)
 
 
 @dataclass(frozen=True)
@@ -173,13 +207,12 @@ class Grid:
         )
 
 
-def _no_grid(state: Any) -> Grid:
-    text = state.notation() if callable(getattr(state, "notation", None)) else str(state)
-    return Grid(((text,),))
+def _no_grid(state: AnyState) -> Grid:
+    return Grid(((state.notation(),),))
 
 
 @dataclass(frozen=True)
-class GameSpec:
+class GameSpec(Generic[S_co]):
     """One game's record. Only ``name``, ``title``, ``new`` and ``parse`` are required; every
     other part has a default that works for any game of the State protocol.
 
@@ -214,37 +247,48 @@ class GameSpec:
     minimax-tree explainer supports the game. ``quick`` says that every search of the game ends in
     milliseconds, so the web server answers it in its fast lane, without a search process.
 
-    ``tools`` names the command-line tools a game offers beyond the ones every game has, each a
-    :class:`Ref` to a function of the shape its command documents: ``solve`` (exact values),
-    ``exact_analysis`` (``zermelo analyze`` without a depth or time), ``explain`` (the evaluation
-    term by term) and ``tune`` (fit the evaluation's weights), ``perft`` (``(state, depth) ->
-    leaf count``), ``save`` (``(state) -> text``, the game so far in the game's own file format;
-    without it a saved game is its start position and its moves) and ``openings`` (``(text or
-    None) -> positions``: a file's start positions, or the game's built-in set for matches).
+    The capability fields (see :mod:`zermelo.core.capabilities`), each ``None`` when the game
+    lacks it: ``perft`` counts the legal move tree; ``start_solver`` solves the start position;
+    ``position_solver`` solves positions in bulk (``zermelo solve`` reading lines);
+    ``exact_analysis`` values every move exactly (``zermelo analyze`` without a budget);
+    ``engine_analysis`` is the game's own engine valuing every move under a budget;
+    ``explainer`` shows the evaluation term by term; ``tuner`` fits its weights; ``saver``
+    writes the game so far in the game's own file format (without it a saved game is its start
+    position and its moves); ``openings`` gives start positions for matches; ``codec`` maps the
+    game onto numbered actions and board planes for OpenSpiel and PettingZoo.
     """
 
     name: str
     title: str
-    new: Callable[..., Any]
-    parse: Callable[[str], Any]
+    new: Callable[..., S_co]
+    parse: Callable[[str], S_co]
     options: tuple[Option, ...] = ()
     aliases: tuple[str, ...] = ()
     first_mover: Player | None = None
     sides: tuple[str, str] = ("X", "O")
     default_time: float | None = None
     move_time: float = 1.0
-    levels: Mapping[str, str | Ref] = field(default_factory=dict)
-    mcts: Mapping[str, Any] = field(default_factory=dict)
+    levels: Mapping[str, str | Ref[LevelFactory]] = field(default_factory=dict)
+    mcts: Mapping[str, float] = field(default_factory=dict)
     board: str = "grid"
-    grid: Callable[[Any], Grid] = _no_grid
+    grid: Callable[[S_co], Grid] = _no_grid
     title_short: str | None = None
     notation: str = ""
     intro: tuple[str, ...] = ()
-    web_engine: Ref | None = None
+    web_engine: Ref[object] | None = None
     analysis_depth: int | None = None
     explain_tree: bool = False
     quick: bool = False
-    tools: Mapping[str, Ref] = field(default_factory=dict)
+    perft: Ref[Perft[S_co]] | None = None
+    start_solver: Ref[StartSolver[S_co]] | None = None
+    position_solver: Ref[PositionSolver] | None = None
+    exact_analysis: Ref[ExactAnalysis[S_co]] | None = None
+    engine_analysis: Ref[EngineAnalysis[S_co]] | None = None
+    explainer: Ref[Explainer[S_co]] | None = None
+    tuner: Ref[Tuner] | None = None
+    saver: Ref[Saver[S_co]] | None = None
+    openings: Ref[Openings] | None = None
+    codec: Codec[S_co] | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.levels) - set(LEVELS)
@@ -264,14 +308,14 @@ class GameSpec:
         """The option called ``name``, or ``None``."""
         return next((option for option in self.options if option.name == name), None)
 
-    def check_options(self, options: Any) -> dict[str, Any]:
+    def check_options(self, options: object) -> dict[str, int | bool]:
         """The options for :attr:`new` from untrusted input (a JSON object), each checked against
         its declaration; an unknown option is an error naming the ones there are."""
         if options is None:
             return {}
         if not isinstance(options, Mapping):
             raise ParseError(f"options {options!r}: expected an object of option names to values")
-        checked: dict[str, Any] = {}
+        checked: dict[str, int | bool] = {}
         for name, value in options.items():
             option = self.option(name) if isinstance(name, str) else None
             if option is None:
@@ -281,3 +325,23 @@ class GameSpec:
                 )
             checked[name] = option.check(value)
         return checked
+
+
+CAPABILITIES: tuple[str, ...] = (
+    "perft",
+    "start_solver",
+    "position_solver",
+    "exact_analysis",
+    "engine_analysis",
+    "explainer",
+    "tuner",
+    "saver",
+    "openings",
+    "codec",
+)
+"""The record's capability fields, in the order listings show them."""
+
+
+def capability_names(spec: GameSpec) -> tuple[str, ...]:
+    """The capabilities ``spec`` offers (the names of its fields that are not ``None``)."""
+    return tuple(name for name in CAPABILITIES if getattr(spec, name) is not None)

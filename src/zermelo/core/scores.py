@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zermelo.core.state import Player
+
 __all__ = [
     "EVAL_LIMIT",
     "MAX_PLY",
@@ -19,6 +21,7 @@ __all__ = [
     "is_decided",
     "outcome_of",
     "plies_to_end",
+    "winner_word",
 ]
 
 WIN = 1_000_000
@@ -82,3 +85,12 @@ def describe(score: float, *, exact: bool = True) -> str:
     if outcome.kind == "draw":
         return "draw"
     return f"{outcome.estimate:+.2f}"
+
+
+def winner_word(sign: float, to_move: Player) -> str:
+    """Who wins a position whose value for ``to_move`` has the sign of ``sign``: ``"first"``,
+    ``"second"`` or ``"draw"`` (the words of :class:`~zermelo.core.capabilities.StartSolution`)."""
+    if sign == 0:
+        return "draw"
+    mover_wins = sign > 0
+    return "first" if mover_wins == (to_move is Player.FIRST) else "second"

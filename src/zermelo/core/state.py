@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Sequence
-from typing import Protocol, Self, TypeVar
+from typing import Any, Protocol, Self, TypeAlias, TypeVar
 
-__all__ = ["Move", "Player", "State", "supports_evaluation"]
+__all__ = ["AnyState", "Move", "Player", "State", "supports_evaluation"]
 
 Move = TypeVar("Move", bound=Hashable)
 
@@ -85,6 +85,12 @@ class State(Protocol[Move]):
     def format_move(self, move: Move) -> str:
         """The move in the game's move notation."""
         ...
+
+
+AnyState: TypeAlias = State[Any]  # Any: each game has its own move type; see the note below.
+"""A state of any game. ``State`` is generic in its move type, and invariant in it (moves are
+both taken and returned), so code that works for every game (the faces, the generic searches'
+callers) names ``AnyState``; code for one game names its own state class."""
 
 
 def supports_evaluation(state: object) -> bool:

@@ -51,6 +51,7 @@ import re
 from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
+from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
@@ -670,6 +671,28 @@ def _describe(move: object) -> str:
 # -- perft ----------------------------------------------------------------------------------------
 
 
+def _codec_rows(state: CheckersState) -> list[str]:
+    """The board as 8 rows of text from the top, one character per square (light squares are
+    spaces, empty dark squares dots)."""
+    rows = []
+    for r in range(8):
+        row = ""
+        for c in range(8):
+            square = r * 4 + c // 2 + 1 if (r + c) % 2 else 0
+            row += (state.piece(square) or ".") if square else " "
+        rows.append(row)
+    return rows
+
+
+class _Perft:
+    def count_leaves(self, state: CheckersState, depth: int) -> int:
+        return perft(state, depth)
+
+
+PERFT: Final = _Perft()
+"""The record's :class:`~zermelo.core.capabilities.Perft`: :func:`perft`."""
+
+
 def perft(state: CheckersState, depth: int) -> int:
     """The number of move sequences of ``depth`` plies from ``state`` (the standard move-generator
     check; a multi-jump counts as one move)."""
@@ -705,5 +728,7 @@ SPEC: Final = GameSpec(
     },
     board="draughts",
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
-    tools={"perft": Ref("zermelo.games.checkers:perft")},
+    perft=Ref("zermelo.games.checkers:PERFT"),
+    # Squares are numbered 1 to 32; token 0 is never legal.
+    codec=Codec[CheckersState](lambda state: 33, _codec_rows, ("bB", "wW")),
 )

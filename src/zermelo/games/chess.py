@@ -365,8 +365,13 @@ def _parse(text: str) -> ChessState:
     return ChessState.parse(text)
 
 
-def _save(state: ChessState) -> str:
-    return pgn(state, event="zermelo")
+class _PgnSaver:
+    def save(self, state: ChessState) -> str:
+        return pgn(state, event="zermelo")
+
+
+SAVER: Final = _PgnSaver()
+"""The record's :class:`~zermelo.core.capabilities.Saver`: the game as PGN."""
 
 
 # The levels run the engine of zermelo.solvers.chess (see zermelo.agents.chess): easy looks two
@@ -386,16 +391,12 @@ SPEC: Final = GameSpec(
     board="chess",
     notation=N_("SAN such as Nf3 or UCI such as g1f3"),
     web_engine=Ref("zermelo.ui.web.solvers:CHESS"),
-    tools={
-        "perft": Ref("zermelo.solvers.chess.tools:perft"),
-        "analyze": Ref("zermelo.solvers.chess.tools:analyze"),
-        "explain": Ref("zermelo.cli.explain:explain_terms"),
-        "terms": Ref("zermelo.solvers.chess.tools:explain"),
-        "tune": Ref("zermelo.cli.tune:tune_fit"),
-        "fit": Ref("zermelo.solvers.chess.tools:fit"),
-        "save": Ref("zermelo.games.chess:_save"),
-        "openings": Ref("zermelo.solvers.chess.tools:opening_positions"),
-    },
+    perft=Ref("zermelo.solvers.chess.tools:PERFT"),
+    engine_analysis=Ref("zermelo.solvers.chess.tools:ANALYSIS"),
+    explainer=Ref("zermelo.solvers.chess.tools:EXPLAINER"),
+    tuner=Ref("zermelo.solvers.chess.tools:TUNER"),
+    saver=Ref("zermelo.games.chess:SAVER"),
+    openings=Ref("zermelo.solvers.chess.tools:OPENINGS_CAPABILITY"),
 )
 """The record of chess: levels through the chess engine, the chess board, perft and the engine's
 analysis and evaluation as tools, games saved as PGN."""

@@ -29,6 +29,7 @@ import functools
 from collections.abc import Hashable
 from typing import Final, NamedTuple
 
+from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, IntOption, Ref
 from zermelo.core.scores import EVAL_LIMIT
@@ -384,8 +385,13 @@ SPEC: Final = GameSpec(
     board="columns",
     notation="the number of a column, 1 at the left",
     web_engine=Ref("zermelo.ui.web.solvers:CONNECT4"),
-    tools={
-        "solve": Ref("zermelo.cli.solve:solve_lines"),
-        "exact_analysis": Ref("zermelo.cli.analyze:exact_columns"),
-    },
+    position_solver=Ref("zermelo.solvers.connect4.capabilities:LINES"),
+    exact_analysis=Ref("zermelo.solvers.connect4.capabilities:EXACT"),
+    codec=Codec[Connect4State](
+        lambda state: state.width,
+        lambda state: list(state.rows()),
+        ("X", "O"),
+        openspiel_native="connect_four",
+        pettingzoo_native="connect_four_v3",
+    ),
 )

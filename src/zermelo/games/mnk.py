@@ -37,8 +37,9 @@ import re
 from collections.abc import Callable, Hashable
 from typing import Final, NamedTuple
 
+from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import N_, BoolOption, GameSpec, IntOption, Ref
+from zermelo.core.record import N_, BoolOption, GameSpec, IntOption, LevelFactory, Ref
 from zermelo.core.state import Player
 from zermelo.games.mnk_eval import default_evaluation
 from zermelo.games.mnk_rules import DIRECTIONS, Rules
@@ -558,7 +559,7 @@ def _new_gomoku(exact: bool = False, first: Player = _FIRST) -> MnkState:
     return gomoku(exact)._replace(to_move=Player(first))
 
 
-_ENGINE_LEVELS: Final = {
+_ENGINE_LEVELS: Final[dict[str, str | Ref[LevelFactory]]] = {
     level: Ref(f"zermelo.agents.gomoku:{level}") for level in ("easy", "medium", "hard")
 }
 
@@ -570,6 +571,12 @@ _ENGINE_LEVELS: Final = {
 _MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
 
 _EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
+
+_CODEC: Final = Codec[MnkState](
+    lambda state: state.rules.width * state.rules.height,
+    lambda state: list(state.rows()),
+    ("X", "O"),
+)
 
 SPEC: Final = GameSpec(
     name="mnk",
@@ -598,10 +605,9 @@ SPEC: Final = GameSpec(
     notation="a column letter and a row number, such as c3",
     web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
     analysis_depth=1,
-    tools={
-        "solve": Ref("zermelo.cli.solve:solve_mnk_board"),
-        "explain": Ref("zermelo.cli.explain:explain_features"),
-    },
+    start_solver=Ref("zermelo.solvers.gomoku.capabilities:SOLVER"),
+    explainer=Ref("zermelo.solvers.gomoku.capabilities:EXPLAINER"),
+    codec=_CODEC,
 )
 
 GOMOKU_SPEC: Final = GameSpec(
@@ -621,8 +627,7 @@ GOMOKU_SPEC: Final = GameSpec(
     notation="a column letter and a row number, such as h8",
     web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
     analysis_depth=1,
-    tools={
-        "explain": Ref("zermelo.cli.explain:explain_features"),
-        "tune": Ref("zermelo.cli.tune:tune_gomoku"),
-    },
+    explainer=Ref("zermelo.solvers.gomoku.capabilities:EXPLAINER"),
+    tuner=Ref("zermelo.solvers.gomoku.capabilities:TUNER"),
+    codec=_CODEC,
 )

@@ -97,7 +97,7 @@ def _load(name: str) -> GameSpec:
     if target is None:
         target, package = _plugins()[name]
     try:
-        spec = Ref(target).resolve()
+        spec = Ref[object](target).resolve()
     except Exception as error:
         if package == "zermelo":
             raise

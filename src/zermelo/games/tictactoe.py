@@ -23,6 +23,7 @@ import operator
 from collections.abc import Hashable
 from typing import Final, NamedTuple
 
+from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import Player
@@ -329,5 +330,12 @@ SPEC: Final = GameSpec(
     notation="a square number 0-8, left to right from the top row",
     explain_tree=True,
     quick=True,
-    tools={"solve": Ref("zermelo.cli.solve:solve_game")},
+    start_solver=Ref("zermelo.search.solve:READ_TO_END"),
+    codec=Codec[TicTacToeState](
+        lambda state: 9,
+        lambda state: ["".join(state.cell(row * 3 + col) for col in range(3)) for row in range(3)],
+        ("X", "O"),
+        openspiel_native="tic_tac_toe",
+        pettingzoo_native="tictactoe_v3",
+    ),
 )

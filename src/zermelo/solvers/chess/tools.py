@@ -1,5 +1,5 @@
-"""The chess engine behind the game record's tools (:attr:`zermelo.core.record.GameSpec.tools`):
-perft, the value of every move, and the evaluation term by term.
+"""The chess engine behind the game record's capabilities (:mod:`zermelo.core.capabilities`):
+perft, the value of every move, the evaluation term by term, tuning and the match openings.
 
 They take a :class:`zermelo.games.chess.ChessState` and return the values the command line shows:
 the engine's :class:`~zermelo.search.result.SearchResult`, with centipawns turned into pawns
@@ -14,12 +14,14 @@ import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
 import chess
 import chess.pgn
 
+from zermelo.core.capabilities import Breakdown, Progress, Term, TuneReport, TuneRequest
 from zermelo.core.errors import BudgetError, InvalidPositionError, ParseError
+from zermelo.core.limits import Limits
 from zermelo.games.chess import ChessMove, ChessState, board_from_text
 from zermelo.games.chess_openings import OPENINGS
 from zermelo.search.result import SearchResult
@@ -28,7 +30,17 @@ from zermelo.solvers.chess import evaluation
 from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
 
 __all__ = [
+    "ANALYSIS",
+    "EXPLAINER",
+    "OPENINGS_CAPABILITY",
+    "PERFT",
     "TERMS",
+    "TUNER",
+    "ChessAnalysis",
+    "ChessExplainer",
+    "ChessOpenings",
+    "ChessPerft",
+    "ChessTuner",
     "EvaluationRow",
     "FitReport",
     "analyze",
@@ -38,6 +50,8 @@ __all__ = [
     "opening_positions",
     "pawns",
     "perft",
+    "read_weights",
+    "weights_json",
 ]
 
 
@@ -68,7 +82,7 @@ def _engine() -> ChessEngine:
     return _ENGINE
 
 
-def perft(state: Any, depth: int) -> int:
+def perft(state: ChessState, depth: int) -> int:
     """The leaf count of the legal move tree ``depth`` plies below ``state``, from zermelo's own
     bitboard move generator (compiled with numba when available)."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 20:
@@ -92,7 +106,7 @@ def in_pawns(result: SearchResult[ChessMove]) -> SearchResult[ChessMove]:
 
 
 def analyze(
-    state: Any, depth: int | None, time_limit: float | None, *, nodes: int | None = None
+    state: ChessState, depth: int | None, time_limit: float | None, *, nodes: int | None = None
 ) -> SearchResult[ChessMove]:
     """Every legal move's value in ``moves`` (best first), under ``depth``, ``time_limit`` and
     ``nodes`` (without any: one second); the best move's line is the principal variation, so the
@@ -118,7 +132,9 @@ class EvaluationRow:
         return self.value * self.weight
 
 
-def explain(state: Any, weights: Sequence[float] | None = None) -> tuple[list[EvaluationRow], int]:
+def explain(
+    state: ChessState, weights: Sequence[float] | None = None
+) -> tuple[list[EvaluationRow], int]:
     """The engine's evaluation of ``state`` term by term from the side to move
     (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
     rounds it."""
@@ -146,9 +162,6 @@ class FitReport:
     error_after: float
     weights: tuple[float, ...]
     match: tuple[int, int, int] | None = None
-
-
-Progress = Callable[[str, int, int], None]
 
 
 def fit(
@@ -268,3 +281,132 @@ def _pgn_positions(text: str) -> list[str]:
             raise ParseError(f"game {number} of the PGN: {game.errors[0]}")
         positions.append(game.end().board().fen())
     return positions
+
+
+# -- the record's capabilities (zermelo.core.capabilities) -------------------------------------
+
+WEIGHTS_FORMAT = 1
+"""The version of the weights files :class:`ChessTuner` writes."""
+
+
+def read_weights(path: str) -> tuple[float, ...]:
+    """The weights of a file written by ``zermelo tune chess``: an object naming the game and
+    each term's weight. The older form, a bare list (or ``{"weights": [...]}``) with one number
+    per term in the order of :data:`TERMS`, is read too. Anything else, a file of another game
+    among them, is a :class:`ParseError` in one line."""
+    import json
+    import math
+
+    try:
+        with open(path, "rb") as stream:
+            raw = stream.read(1 << 20)
+        data: object = json.loads(raw.decode("utf-8"))
+    except OSError as error:
+        raise ParseError(f"cannot read weights file {path!r}: {error.strerror}") from None
+    except (UnicodeDecodeError, ValueError):
+        raise ParseError(
+            f"weights file {path!r}: expected a JSON file written by 'zermelo tune'"
+        ) from None
+    if isinstance(data, dict):
+        game = data.get("game")
+        if game is not None and game != "chess":
+            raise ParseError(
+                f"weights file {path!r} holds weights for {str(game)[:40]!r}, not chess"
+            )
+        data = data.get("weights")
+    names = [name for name, _ in TERMS]
+    if isinstance(data, dict):
+        unknown = sorted(str(key)[:40] for key in data if key not in names)
+        if unknown or len(data) != len(names):
+            raise ParseError(
+                f"weights file {path!r}: expected one weight for each of: {', '.join(names)}"
+            )
+        data = [data[name] for name in names]
+    if not (
+        isinstance(data, list)
+        and len(data) == len(names)
+        and all(
+            isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w)
+            for w in data
+        )
+    ):
+        raise ParseError(
+            f"weights file {path!r}: expected {len(names)} numbers, one for each evaluation term"
+        )
+    return tuple(float(w) for w in data)
+
+
+def weights_json(weights: Sequence[float]) -> str:
+    """The weights file :func:`read_weights` reads: the game, the format and each term's weight."""
+    import json
+
+    named = {name: float(w) for (name, _), w in zip(TERMS, weights, strict=True)}
+    return (
+        json.dumps({"game": "chess", "format": WEIGHTS_FORMAT, "weights": named}, indent=2) + "\n"
+    )
+
+
+class ChessPerft:
+    """Perft from zermelo's bitboard move generator (:func:`perft`)."""
+
+    def count_leaves(self, state: ChessState, depth: int) -> int:
+        return perft(state, depth)
+
+
+class ChessAnalysis:
+    """Every move's value from the engine, in pawns (:func:`analyze`)."""
+
+    def analyze(self, state: ChessState, limits: Limits) -> SearchResult[object]:
+        return analyze(state, limits.depth, limits.started().remaining(), nodes=limits.nodes)
+
+
+class ChessExplainer:
+    """The engine's evaluation term by term, in centipawns (:func:`explain`)."""
+
+    def explain(self, state: ChessState, weights: str | None) -> Breakdown:
+        rows, total = explain(state, None if weights is None else read_weights(weights))
+        terms = tuple(Term(row.name, row.description, row.value, row.weight) for row in rows)
+        return Breakdown(terms, float(total), decimals=1)
+
+
+_TUNE_ROWS = (
+    N_("games / positions"),
+    N_("mean squared error before"),
+    N_("mean squared error after"),
+)
+
+
+class ChessTuner:
+    """Texel tuning of the evaluation's weights, from self-play or a PGN (:func:`fit`)."""
+
+    @property
+    def uses(self) -> frozenset[str]:
+        return frozenset({"pgn"})
+
+    def tune(self, request: TuneRequest, progress: Progress) -> TuneReport:
+        report = fit(
+            request.games, request.match_games, request.seed, request.pgn_text, progress=progress
+        )
+        rows = (
+            (_TUNE_ROWS[0], f"{report.games} / {report.positions}"),
+            (_TUNE_ROWS[1], f"{report.error_before:.5f}"),
+            (_TUNE_ROWS[2], f"{report.error_after:.5f}"),
+            *((name, f"{w:g}") for (name, _), w in zip(TERMS, report.weights, strict=True)),
+        )
+        return TuneReport(
+            N_("Tuning by Texel's method"), rows, weights_json(report.weights), report.match
+        )
+
+
+class ChessOpenings:
+    """Start positions for matches: an EPD or PGN file's, or the built-in set."""
+
+    def openings(self, text: str | None) -> list[str]:
+        return opening_positions(text)
+
+
+PERFT: Final = ChessPerft()
+ANALYSIS: Final = ChessAnalysis()
+EXPLAINER: Final = ChessExplainer()
+TUNER: Final = ChessTuner()
+OPENINGS_CAPABILITY: Final = ChessOpenings()

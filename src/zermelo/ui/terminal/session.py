@@ -305,9 +305,9 @@ class Session:
     def _save(self, path: str, state: Any, played: list[tuple[Any, Any]]) -> None:
         """Write the game so far to ``path``: in the game's own format when its record has one
         (chess: PGN), else its start position and its moves, one line each."""
-        tool = self.spec.tools.get("save")
-        if tool is not None:
-            text = tool.resolve()(state)
+        saver = self.spec.saver
+        if saver is not None:
+            text = saver.resolve().save(state)
         else:
             start = played[0][0] if played else state
             moves = " ".join(before.format_move(move) for before, move in played)

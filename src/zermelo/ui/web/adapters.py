@@ -312,7 +312,7 @@ def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
     ]
     last = board.peek() if board.move_stack else None
     king = board.king(board.turn) if board.is_check() else None
-    save = spec.tools.get("save")
+    saver = spec.saver
     return {
         "kind": "chess",
         "width": 8,
@@ -332,7 +332,7 @@ def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
         if last is None
         else [chess.square_name(last.from_square), chess.square_name(last.to_square)],
         "check": None if king is None else chess.square_name(king),
-        "pgn": save.resolve()(state) if save is not None else "",
+        "pgn": saver.resolve().save(state) if saver is not None else "",
     }
 
 

@@ -1,0 +1,263 @@
+"""What a game may offer beyond the State protocol, each as a typed protocol.
+
+A front end asks the game's record whether the game has a capability (``spec.explainer is not
+None``), never ``getattr`` on a state or a module. Each capability is a protocol here, and the
+record (:class:`~zermelo.core.record.GameSpec`) holds it in a field of its own type, through a
+:class:`~zermelo.core.record.Ref` when the implementation lives in a higher layer (``solvers/``).
+The front ends hold one generic implementation per capability: they print, draw or serve what
+these return, and none of them knows which game it is showing.
+
+Every capability returns data, never text for a person: the rows of a table, a report, a count.
+Labels meant for people are English message ids marked with ``N_`` where they are made; the front
+end translates them where it shows them.
+
+The capabilities:
+
+* :class:`Perft` -- count the leaves of the legal move tree (``zermelo perft``).
+* :class:`StartSolver` -- the exact value of a start position and a best first move.
+* :class:`ExactAnalysis` -- every move's exact value (``zermelo analyze`` without a budget).
+* :class:`EngineAnalysis` -- a game's own engine valuing every move under a budget.
+* :class:`Explainer` -- the evaluation f(s) = w1*x1 + ... + wn*xn, term by term.
+* :class:`Tuner` -- fit the evaluation's weights.
+* :class:`Saver` -- the game so far in the game's own file format (PGN).
+* :class:`Openings` -- start positions for matches, from a file or built in.
+* :class:`~zermelo.core.codec.Codec` -- numbered actions and board planes for OpenSpiel and
+  PettingZoo (in :mod:`zermelo.core.codec`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, TypeVar, runtime_checkable
+
+from zermelo.core.limits import Limits
+from zermelo.core.result import SearchResult
+from zermelo.core.state import AnyState
+
+__all__ = [
+    "Breakdown",
+    "EngineAnalysis",
+    "ExactAnalysis",
+    "ExactColumn",
+    "ExactMoves",
+    "Explainer",
+    "Openings",
+    "Perft",
+    "PositionSolver",
+    "Progress",
+    "Saver",
+    "SolveRequest",
+    "SolvedLine",
+    "StartSolution",
+    "StartSolver",
+    "Term",
+    "TuneReport",
+    "TuneRequest",
+    "Tuner",
+]
+
+S_contra = TypeVar("S_contra", bound=AnyState, contravariant=True)
+
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: long work reports each step; ``stage`` is an English message
+id (``"self-play"``, ``"fit"``, ``"match"``) that the front end translates."""
+
+
+@runtime_checkable
+class Perft(Protocol[S_contra]):
+    """The move generator's check: the number of leaves ``depth`` plies below ``state``."""
+
+    def count_leaves(self, state: S_contra, depth: int) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StartSolution:
+    """The exact value of a start position: ``winner`` is ``"first"``, ``"second"`` or ``"draw"``;
+    ``move`` a best first move in the game's notation; ``label`` names the board when the rules
+    have sizes (``"4x4, k=3"``), else ``""``; then what it cost."""
+
+    winner: str
+    move: str
+    label: str
+    nodes: int
+    table_hits: int
+    seconds: float
+
+
+@runtime_checkable
+class StartSolver(Protocol[S_contra]):
+    """Solves a game from its start position, read to the end."""
+
+    def solve_start(self, state: S_contra) -> StartSolution: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SolveRequest:
+    """What ``zermelo solve`` asks of a position solver: ``weak`` (win, draw or loss only),
+    ``best`` (also the best moves), ``stats`` (nodes and time of each position, timed alone),
+    and ``cluster``/``resume`` to spread the work over the executor (:mod:`zermelo.parallel`)
+    and keep its results in a file. ``options`` are the game's rule options."""
+
+    weak: bool = False
+    best: bool = False
+    stats: bool = False
+    cluster: str | None = None
+    resume: str | None = None
+    options: tuple[tuple[str, int | bool], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SolvedLine:
+    """One line of input, solved: ``fields`` are the words of the answer line (the position,
+    its score, then the asked extras), or ``error`` says in one line why the line could not be
+    solved. ``line_number`` counts from 1."""
+
+    line_number: int
+    fields: tuple[str, ...] | None
+    error: str | None = None
+
+
+@runtime_checkable
+class PositionSolver(Protocol):
+    """Solves positions given as lines of text, in input order, one :class:`SolvedLine` each.
+    ``advance(n)`` is called as ``n`` more lines are done, for a progress bar. Options the
+    solver cannot take raise :class:`~zermelo.core.errors.CapabilityError` before any work."""
+
+    def solve_lines(
+        self, lines: Sequence[str], request: SolveRequest, advance: Callable[[int], None]
+    ) -> Iterator[SolvedLine]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ExactColumn:
+    """One move of an exact analysis: ``move`` in notation, its ``value`` (negamax, for the side
+    that plays it: see :mod:`zermelo.core.scores`) and the game's own ``score`` of it as text (the
+    benchmark score of Connect Four), or ``None`` for a move that cannot be played (a full
+    column)."""
+
+    move: str
+    value: float | None
+    score: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExactMoves:
+    """Every move's exact value: ``moves`` in board order, ``best`` the best moves, ``value`` the
+    position's value (``None`` when no move is possible), ``line`` a principal variation, and
+    ``line_note`` an English message id shown under a shortened line (or ``""``)."""
+
+    moves: tuple[ExactColumn, ...]
+    best: tuple[str, ...]
+    value: float | None
+    line: tuple[str, ...]
+    line_note: str
+    nodes: int
+    seconds: float
+
+
+@runtime_checkable
+class ExactAnalysis(Protocol[S_contra]):
+    """Every move's exact game-theoretic value, from a perfect solver."""
+
+    def exact_moves(self, state: S_contra) -> ExactMoves: ...
+
+
+@runtime_checkable
+class EngineAnalysis(Protocol[S_contra]):
+    """A game's own engine valuing every move of ``state`` within ``limits``; values are in the
+    game's display unit (chess: pawns)."""
+
+    def analyze(self, state: S_contra, limits: Limits) -> SearchResult[object]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term w*x of an evaluation: ``name`` and ``description`` are English message ids."""
+
+    name: str
+    description: str
+    value: float
+    weight: float
+
+    @property
+    def contribution(self) -> float:
+        return self.value * self.weight
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """An evaluation term by term, from the side to move, and its total (which may be clamped or
+    scaled by the game, so it is given rather than summed)."""
+
+    terms: tuple[Term, ...]
+    total: float
+    decimals: int = 0
+
+
+@runtime_checkable
+class Explainer(Protocol[S_contra]):
+    """The evaluation f(s) of a state term by term; ``weights`` is a file written by the game's
+    :class:`Tuner`, or ``None`` for the shipped weights. A file for another game, or one that is
+    not a weights file, raises :class:`~zermelo.core.errors.ParseError` in one line."""
+
+    def explain(self, state: S_contra, weights: str | None) -> Breakdown: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TuneRequest:
+    """What ``zermelo tune`` asks: ``games`` of self-play (or the games of ``pgn_text``), a check
+    match of ``match_games``, the ``seed``, and ``cluster``/``resume`` for games whose self-play
+    runs on the executor (see :mod:`zermelo.parallel`)."""
+
+    games: int
+    match_games: int
+    seed: int
+    pgn_text: str | None = None
+    cluster: str | None = None
+    resume: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TuneReport:
+    """What tuning found: ``rows`` of ``(English label, value text)`` for the report's table,
+    under ``title`` (an English message id); ``weights_json`` the file to save (which names the
+    game and each weight); ``match`` the check match's ``(wins, losses, draws)`` of the tuned
+    weights, or ``None`` when none was played."""
+
+    title: str
+    rows: tuple[tuple[str, str], ...]
+    weights_json: str
+    match: tuple[int, int, int] | None = None
+
+    @property
+    def improved(self) -> bool:
+        """True when the tuned weights won more of the check match than they lost (or no match
+        was played, so nothing says otherwise)."""
+        return self.match is None or self.match[0] > self.match[1]
+
+
+@runtime_checkable
+class Tuner(Protocol):
+    """Fits a game's evaluation weights. ``uses`` says which optional parts of a
+    :class:`TuneRequest` the game reads (``"pgn"``, ``"cluster"``)."""
+
+    @property
+    def uses(self) -> frozenset[str]: ...
+
+    def tune(self, request: TuneRequest, progress: Progress) -> TuneReport: ...
+
+
+@runtime_checkable
+class Saver(Protocol[S_contra]):
+    """The game so far in the game's own file format (chess: PGN)."""
+
+    def save(self, state: S_contra) -> str: ...
+
+
+@runtime_checkable
+class Openings(Protocol):
+    """Start positions for a match, in the game's notation: those of ``text`` (a file's contents
+    in the game's format), or the game's built-in set for ``None``."""
+
+    def openings(self, text: str | None) -> list[str]: ...

@@ -1,0 +1,57 @@
+"""A game as numbered actions and board planes: the shape OpenSpiel and PettingZoo expect.
+
+A record that holds a :class:`Codec` can be exported to OpenSpiel and PettingZoo, a plugin game as
+well as a built-in one; the interop layer reads nothing else about the game. The codec is plain
+data over the state's own methods, so it lives in the record itself (no reference up a layer).
+
+Actions
+    A move is written as a sequence of tokens, each a whole number below ``count(state)``: a drop
+    or place game's move is its one number (a tic-tac-toe square, a Connect Four column, an m,n,k
+    point); a checkers move is its path of squares, one token per square. An environment takes
+    one token per step, and the same player keeps the turn until the tokens make a whole legal
+    move. The legal moves must be prefix-free (a capture must be completed), so that a whole move
+    is never the start of another.
+
+Observations
+    ``rows(state)`` is the board as text rows from the top, one character per cell; ``pieces[p]``
+    are the characters of player ``p``'s pieces, one plane each (own pieces first, then the
+    opponent's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic
+
+from typing_extensions import TypeVar
+
+from zermelo.core.state import AnyState
+
+__all__ = ["Codec"]
+
+S = TypeVar("S", bound=AnyState, default=AnyState)
+
+
+@dataclass(frozen=True)
+class Codec(Generic[S]):
+    """How one game maps onto numbered actions and board planes.
+
+    ``count(state)`` is the number of distinct tokens, ``rows(state)`` the board as text rows from
+    the top, ``pieces[p]`` the characters of player ``p``'s pieces. ``openspiel_native`` and
+    ``pettingzoo_native`` name the outside games that are this very game with the same actions
+    (OpenSpiel's ``tic_tac_toe``, PettingZoo's ``tictactoe_v3``), for the adapters that read
+    their boards; ``None`` when there is none."""
+
+    count: Callable[[S], int]
+    rows: Callable[[S], list[str]]
+    pieces: tuple[str, str]
+    openspiel_native: str | None = None
+    pettingzoo_native: str | None = None
+
+    def __post_init__(self) -> None:
+        own, other = self.pieces
+        if not own or len(own) != len(other) or set(own) & set(other):
+            raise ValueError(
+                f"codec pieces {self.pieces!r}: expected two disjoint strings of equal length"
+            )
