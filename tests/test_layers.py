@@ -1,6 +1,6 @@
-"""The layering rules of DESIGN.md, checked by machine: the import contracts of pyproject.toml
-(the same ones `lint-imports` checks), no import cycle anywhere in the package, and no printing
-or reading of input below the front ends."""
+"""The layering rules of docs/architecture.md, checked by machine: the import contracts of
+pyproject.toml (the same ones `lint-imports` checks), no import cycle anywhere in the package, and
+no printing or reading of input below the front ends."""
 
 from __future__ import annotations
 
