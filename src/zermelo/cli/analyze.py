@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, format_line, lang_option, time_option
+from zermelo.cli.common import (
+    Command,
+    console,
+    format_line,
+    game_options,
+    lang_option,
+    position_or_moves,
+    rule_options,
+    time_option,
+)
 from zermelo.core.capabilities import ExactMoves
 from zermelo.core.limits import Limits
+from zermelo.core.result import SearchResult
 from zermelo.i18n import gettext as _
 
 
@@ -20,11 +32,13 @@ def command() -> click.Command:
         "analyze",
         cls=Command,
         help=_(
-            "Show the value of every legal move in POSITION (the game's notation), the best "
-            "move, the principal variation and the search statistics."
+            "Show the value of every legal move in POSITION (the game's notation, or a list of "
+            "moves from the start such as 'h8 h9 i9'), the best move, the principal variation "
+            "and the search statistics."
         ),
         short_help=_("Value every move of a position."),
     )
+    @rule_options
     @click.argument("game")
     @click.argument("position", default="")
     @click.option(
@@ -33,16 +47,24 @@ def command() -> click.Command:
         default=None,
         help=_("Depth limit in plies."),
     )
-    @time_option(_("Time budget per move."))
+    @time_option(_("Time budget of the whole analysis, shared by every move."))
     @lang_option
-    def analyze(game: str, position: str, depth: int | None, time_limit: float | None) -> None:
+    def analyze(
+        game: str,
+        position: str,
+        depth: int | None,
+        time_limit: float | None,
+        size: tuple[int, int] | None,
+        rule_texts: tuple[str, ...],
+        **rules: Any,
+    ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.search import analyze_position
         from zermelo.search.quiescence import quiescent
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
-        state = spec.parse(position) if position.strip() else spec.new()
+        state = position_or_moves(spec, position, game_options(spec, rules, size, rule_texts))
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
@@ -62,7 +84,7 @@ def command() -> click.Command:
         if depth is None and time_limit is None and spec.default_time is not None:
             time_limit = spec.default_time
             out.print(
-                _("No --depth or --time given: searching {seconds:g} s per move.").format(
+                _("No --depth or --time given: searching for {seconds:g} s.").format(
                     seconds=time_limit
                 )
             )
@@ -75,10 +97,30 @@ def command() -> click.Command:
             # judged at the horizon only once the forced moves are played out, as their AI
             # levels do.
             evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+
             # One search of every move: the best of them is the position's best move and value.
-            result = analyze_position(
-                state, depth=depth, time_limit=time_limit, evaluator=evaluator
-            )
+            # Each depth that every move completed is shown as it comes.
+            def completed(found: SearchResult[object]) -> None:
+                if found.exact and found.depth == 0:
+                    return
+                out.print(
+                    _("depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s").format(
+                        depth=found.depth,
+                        move=state.format_move(found.move),
+                        value=score_words(found.value, exact=found.exact),
+                        nodes=f"{found.stats.nodes:,}",
+                        seconds=found.stats.elapsed,
+                    )
+                )
+
+            with out.status(_("Searching...")):
+                result = analyze_position(
+                    state,
+                    depth=depth,
+                    time_limit=time_limit,
+                    evaluator=evaluator,
+                    on_depth=completed if time_limit is not None else None,
+                )
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))

@@ -25,6 +25,7 @@ from rich.text import Text
 
 from zermelo.core.errors import CapabilityError, ZermeloError
 from zermelo.core.record import BoolOption, GameSpec, Option, Ref, capability_names
+from zermelo.core.state import AnyState
 from zermelo.i18n import gettext as _
 
 T = TypeVar("T")
@@ -158,23 +159,36 @@ def read_text_lines(stream: Any, source: str) -> list[str]:
         ) from None
 
 
-def position_or_moves(spec: Any, text: str, options: dict[str, Any]) -> Any:
-    """A position from the game's notation, or from moves played from the empty board."""
+def position_or_moves(spec: GameSpec, text: str, options: dict[str, Any]) -> AnyState:
+    """A position from the game's notation, or from moves played from the start. With rule
+    options the moves come first, played on the board the options make (a notation knows no
+    options, so ``33`` on ``--width 5`` is two moves on a 5-wide board, not a 7-wide position)."""
     if not text.strip():
         return spec.new(**options)
-    try:
-        return spec.parse(text)
-    except ZermeloError as notation_error:
+
+    def played() -> AnyState:
         state = spec.new(**options)
+        for word in text.replace(",", " ").split():
+            state = state.play(state.parse_move(word))
+        return state
+
+    def parsed() -> AnyState:
+        return spec.read(text, options)
+
+    first, second = (played, parsed) if options else (parsed, played)
+    try:
+        return first()
+    except ZermeloError as first_error:
         try:
-            for word in text.replace(",", " ").split():
-                state = state.play(state.parse_move(word))
-        except ZermeloError as move_error:
+            return second()
+        except ZermeloError as second_error:
+            notation_error, move_error = (
+                (second_error, first_error) if options else (first_error, second_error)
+            )
             raise ZermeloError(
                 f"{text!r} is neither a position ({notation_error}) nor a list of moves "
                 f"({move_error})"
             ) from None
-        return state
 
 
 def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:

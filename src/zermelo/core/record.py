@@ -255,7 +255,9 @@ class GameSpec(Generic[S_co]):
     ``explainer`` shows the evaluation term by term; ``tuner`` fits its weights; ``saver``
     writes the game so far in the game's own file format (without it a saved game is its start
     position and its moves); ``openings`` gives start positions for matches; ``codec`` maps the
-    game onto numbered actions and board planes for OpenSpiel and PettingZoo.
+    game onto numbered actions and board planes for OpenSpiel and PettingZoo. ``parse_on``, for
+    a game whose notation leaves its rule options out, reads a position on the board the options
+    make (see :meth:`read`).
     """
 
     name: str
@@ -289,6 +291,7 @@ class GameSpec(Generic[S_co]):
     saver: Ref[Saver[S_co]] | None = None
     openings: Ref[Openings] | None = None
     codec: Codec[S_co] | None = None
+    parse_on: Callable[..., S_co] | None = None
 
     def __post_init__(self) -> None:
         unknown = set(self.levels) - set(LEVELS)
@@ -303,6 +306,14 @@ class GameSpec(Generic[S_co]):
             value = self.mcts.get(key)
             if value is not None and not (isinstance(value, int | float) and math.isfinite(value)):
                 raise ValueError(f"game {self.name!r}: mcts {key}={value!r} is not a number")
+
+    def read(self, text: str, options: Mapping[str, int | bool]) -> S_co:
+        """The position ``text`` in the game's notation, on the board the rule ``options`` make:
+        ``parse_on(text, **options)`` for a game whose notation leaves its rule options out
+        (Connect Four's moves say nothing of the board's width), else ``parse(text)``."""
+        if options and self.parse_on is not None:
+            return self.parse_on(text, **options)
+        return self.parse(text)
 
     def option(self, name: str) -> Option | None:
         """The option called ``name``, or ``None``."""

@@ -370,6 +370,7 @@ SPEC: Final = GameSpec(
     title="Connect Four",
     new=_new,
     parse=_parse,
+    parse_on=Connect4State.parse,
     options=(
         IntOption("width", N_("number of columns"), 4, 9, DEFAULT_WIDTH),
         IntOption("height", N_("number of rows"), 4, 8, DEFAULT_HEIGHT),

@@ -29,6 +29,7 @@ one of the equal moves is drawn from it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -459,20 +460,44 @@ def analyze_position(
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
+    on_depth: Callable[[SearchResult[Any]], None] | None = None,
 ) -> SearchResult[Any]:
     """Every legal move valued as :func:`analyze` does, as one :class:`SearchResult`: the best
     move (ties to the lowest), its value and line, the deepest depth reached, exact when the best
-    move's value is, the statistics of all the searches together, and ``moves``, best first."""
+    move's value is, the statistics of all the searches together, and ``moves``, best first.
+
+    ``time_limit`` and ``node_limit`` are the whole answer's budget, shared by all the moves. With
+    an evaluation, the moves are deepened together: every move at depth 1, then every move at
+    depth 2, and so on, and the answer is the last depth that every move completed (depth 1
+    always completes); ``on_depth`` is called with the answer of each completed depth. A game
+    without an evaluation gives each move an equal share of what is left of the budget.
+    """
     evaluate = _resolve_budget(state, depth, time_limit, node_limit, evaluator)
     if table is None:
         table = TranspositionTable()
     started = time.perf_counter()
+    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
+    moves = list(moves_of(state))
+    if not moves:
+        terminal = alphabeta(state, table=table)
+        stats = SearchStats(1, elapsed=time.perf_counter() - started)
+        return SearchResult(None, terminal.value, (), 0, terminal.exact, stats)
+    budgeted = time_limit is not None or node_limit is not None
+    if budgeted and (evaluator is not None or supports_evaluation(state)):
+        return _deepen_together(
+            state, moves, depth, time_limit, node_limit, table, evaluate, evaluator, on_depth
+        )
+    deadline = None if time_limit is None else started + time_limit
     stats = SearchStats()
     values: list[MoveValue[Any]] = []
     reached = 0
-    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
-    for move in moves_of(state):
+    for index, move in enumerate(moves):
         child = state.play(move)
+        share_time = share_nodes = None
+        if deadline is not None:
+            share_time = max(1e-3, (deadline - time.perf_counter()) / (len(moves) - index))
+        if node_limit is not None:
+            share_nodes = max(1, (node_limit - stats.nodes) // (len(moves) - index))
         if child.is_terminal():
             child_result = alphabeta(child, table=table)
         elif depth == 1:
@@ -482,28 +507,106 @@ def analyze_position(
             child_result = alphabeta(
                 child,
                 depth=None if depth is None else depth - 1,
-                time_limit=time_limit,
-                node_limit=node_limit,
+                time_limit=share_time,
+                node_limit=share_nodes,
                 table=table,
                 evaluator=evaluator,
             )
-        stats.nodes += child_result.stats.nodes
-        stats.cutoffs += child_result.stats.cutoffs
-        stats.table_hits += child_result.stats.table_hits
+        _add(stats, child_result.stats)
         reached = max(reached, child_result.depth + 1)
-        values.append(
-            MoveValue(
-                move,
-                parent_score(child_result.value) + 0.0,
-                child_result.exact,
-                (move, *child_result.pv),
-            )
-        )
-    values.sort(key=lambda mv: (-mv.value, mv.move))
-    stats.nodes += 1
-    stats.elapsed = time.perf_counter() - started
-    if not values:
-        terminal = alphabeta(state, table=table)
-        return SearchResult(None, terminal.value, (), 0, terminal.exact, stats)
-    best = values[0]
-    return SearchResult(best.move, best.value, best.pv, reached, best.exact, stats, tuple(values))
+        values.append(_valued(move, child_result))
+    result = _answer(values, reached, stats, started)
+    if on_depth is not None:
+        on_depth(result)
+    return result
+
+
+def _add(total: SearchStats, part: SearchStats) -> None:
+    total.nodes += part.nodes
+    total.cutoffs += part.cutoffs
+    total.table_hits += part.table_hits
+
+
+def _valued(move: Any, child: SearchResult[Any]) -> MoveValue[Any]:
+    """The move's value for the side that plays it, from its child's search."""
+    return MoveValue(move, parent_score(child.value) + 0.0, child.exact, (move, *child.pv))
+
+
+def _answer(
+    values: list[MoveValue[Any]], reached: int, stats: SearchStats, started: float
+) -> SearchResult[Any]:
+    ordered = sorted(values, key=lambda mv: (-mv.value, mv.move))
+    done = dataclasses.replace(stats, nodes=stats.nodes + 1)
+    done.elapsed = time.perf_counter() - started
+    best = ordered[0]
+    return SearchResult(best.move, best.value, best.pv, reached, best.exact, done, tuple(ordered))
+
+
+def _deepen_together(
+    state: State[Any],
+    moves: list[Any],
+    depth: int | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    table: TranspositionTable,
+    evaluate: Evaluator,
+    evaluator: Evaluator | None,
+    on_depth: Callable[[SearchResult[Any]], None] | None,
+) -> SearchResult[Any]:
+    """:func:`analyze_position` under a budget, for a game with an evaluation: iterative
+    deepening over all the moves together, keeping the last depth every move completed."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    stats = SearchStats()
+    done: dict[Any, SearchResult[Any]] = {}
+    answer: SearchResult[Any] | None = None
+    limit = depth if depth is not None else MAX_PLY
+    current = 1
+    while current <= limit:
+        found: dict[Any, SearchResult[Any]] = {}
+        complete = True
+        for move in moves:
+            previous = done.get(move)
+            if previous is not None and previous.exact:
+                found[move] = previous
+                continue
+            over_time = deadline is not None and time.perf_counter() >= deadline
+            over_nodes = node_limit is not None and stats.nodes >= node_limit
+            if current > 1 and (over_time or over_nodes):
+                complete = False
+                break
+            child = state.play(move)
+            if child.is_terminal():
+                child_result = alphabeta(child, table=table)
+            elif current == 1:
+                child_result = SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
+            else:
+                child_result = alphabeta(
+                    child,
+                    depth=current - 1,
+                    time_limit=None
+                    if deadline is None
+                    else max(1e-3, deadline - time.perf_counter()),
+                    node_limit=None if node_limit is None else max(1, node_limit - stats.nodes),
+                    table=table,
+                    evaluator=evaluator,
+                )
+            _add(stats, child_result.stats)
+            if current > 1 and not child_result.exact and child_result.depth < current - 1:
+                complete = False
+                break
+            found[move] = child_result
+        if not complete:
+            break
+        done = found
+        values = [_valued(move, done[move]) for move in moves]
+        answer = _answer(values, current, stats, started)
+        if on_depth is not None:
+            on_depth(answer)
+        if all(result.exact for result in done.values()):
+            break
+        current += 1
+    assert answer is not None  # depth 1 always completes
+    final = dataclasses.replace(answer, stats=dataclasses.replace(stats, nodes=stats.nodes + 1))
+    final.stats.elapsed = time.perf_counter() - started
+    return final
