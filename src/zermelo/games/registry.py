@@ -36,6 +36,7 @@ _BUILT_IN: dict[str, str] = {
     "mnk": "zermelo.games.mnk:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
     "chess": "zermelo.games.chess:SPEC",
+    "othello": "zermelo.games.othello:SPEC",
 }
 
 _failed: dict[str, str] = {}
