@@ -41,7 +41,6 @@ __all__ = [
     "ChessOpenings",
     "ChessPerft",
     "ChessTuner",
-    "EvaluationRow",
     "FitReport",
     "analyze",
     "explain",
@@ -117,24 +116,7 @@ def analyze(
     return in_pawns(values)
 
 
-@dataclass(frozen=True)
-class EvaluationRow:
-    """One term of f(s): its name and description (English, for the catalogs), its value ``x``
-    from the side to move, and its weight ``w``."""
-
-    name: str
-    description: str
-    value: float
-    weight: float
-
-    @property
-    def contribution(self) -> float:
-        return self.value * self.weight
-
-
-def explain(
-    state: ChessState, weights: Sequence[float] | None = None
-) -> tuple[list[EvaluationRow], int]:
+def explain(state: ChessState, weights: Sequence[float] | None = None) -> tuple[list[Term], int]:
     """The engine's evaluation of ``state`` term by term from the side to move
     (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
     rounds it."""
@@ -144,8 +126,7 @@ def explain(
     sign = 1.0 if found.white_to_move else -1.0
     described = dict(zip(evaluation.TERMS, TERMS, strict=True))
     rows = [
-        EvaluationRow(*described[term.name], sign * term.value + 0.0, term.weight)
-        for term in found.terms
+        Term(*described[term.name], sign * term.value + 0.0, term.weight) for term in found.terms
     ]
     return rows, found.score
 
@@ -365,8 +346,7 @@ class ChessExplainer:
 
     def explain(self, state: ChessState, weights: str | None) -> Breakdown:
         rows, total = explain(state, None if weights is None else read_weights(weights))
-        terms = tuple(Term(row.name, row.description, row.value, row.weight) for row in rows)
-        return Breakdown(terms, float(total), decimals=1)
+        return Breakdown(tuple(rows), float(total), decimals=1)
 
 
 _TUNE_ROWS = (
