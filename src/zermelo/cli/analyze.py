@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -56,7 +54,7 @@ def command() -> click.Command:
         time_limit: float | None,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
-        **rules: Any,
+        **rules: object,
     ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.search import analyze_position

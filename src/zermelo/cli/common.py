@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, NoReturn, TypeVar
+from typing import IO, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -24,17 +24,18 @@ from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
 from zermelo.core.errors import CapabilityError, ZermeloError
-from zermelo.core.record import BoolOption, GameSpec, Option, Ref, capability_names
+from zermelo.core.record import BoolOption, GameSpec, Option, OptionValue, Ref, capability_names
 from zermelo.core.state import AnyState
 from zermelo.i18n import gettext as _
 
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., object])
 
 MAX_SECONDS = 3600.0
 """The longest thinking time any command accepts, in seconds: one hour."""
 
 
-def lang_option(command: Callable[..., Any]) -> Callable[..., Any]:
+def lang_option(command: F) -> F:
     """``--lang`` on every command; the language itself is set before the CLI is built."""
     return click.option(
         "--lang",
@@ -56,7 +57,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
-def time_option(help_text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def time_option(help_text: str) -> Callable[[F], F]:
     """``--time SECONDS``, finite and at most an hour."""
     return click.option(
         "--time",
@@ -144,7 +145,7 @@ class RateColumn(ProgressColumn):
         return Text("" if speed is None else f"{speed:,.0f}/s", style="progress.data.speed")
 
 
-def read_text_lines(stream: Any, source: str) -> list[str]:
+def read_text_lines(stream: IO[bytes] | IO[str], source: str) -> list[str]:
     """The lines of a binary or text stream, refusing bytes that are not UTF-8 with one line."""
     data = stream.read()
     if isinstance(data, str):
@@ -159,7 +160,7 @@ def read_text_lines(stream: Any, source: str) -> list[str]:
         ) from None
 
 
-def position_or_moves(spec: GameSpec, text: str, options: dict[str, Any]) -> AnyState:
+def position_or_moves(spec: GameSpec, text: str, options: Mapping[str, OptionValue]) -> AnyState:
     """A position from the game's notation, or from moves played from the start. With rule
     options the moves come first, played on the board the options make (a notation knows no
     options, so ``33`` on ``--width 5`` is two moves on a 5-wide board, not a 7-wide position)."""
@@ -191,7 +192,9 @@ def position_or_moves(spec: GameSpec, text: str, options: dict[str, Any]) -> Any
             ) from None
 
 
-def _parse_size(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+def _parse_size(
+    ctx: click.Context, param: click.Parameter, value: str | None
+) -> tuple[int, int] | None:
     if value is None:
         return None
     text = value.strip().lower()
@@ -211,7 +214,7 @@ RULE = "rule_"
 """The prefix of the parameters :func:`rule_options` adds, so they never meet a command's own."""
 
 
-def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def rule_options(command: F) -> F:
     """The rule options of the games, from their records: ``--NAME`` for every option a game
     declares (a flag for a yes/no option), ``--size WxH`` for games with a width and a height, and
     ``--option NAME=VALUE`` for any of them. Which game takes which is checked by
@@ -267,14 +270,14 @@ def _not_a_rule(spec: GameSpec, name: str) -> click.UsageError:
 
 def game_options(
     spec: GameSpec,
-    rules: Mapping[str, Any],
+    rules: Mapping[str, object],
     size: tuple[int, int] | None = None,
     texts: Sequence[str] = (),
-) -> dict[str, Any]:
+) -> dict[str, OptionValue]:
     """The rule options for ``spec.new`` from what :func:`rule_options` collected: each one the
     game declares, checked by its declaration; a rule the game does not have is an error, never
     ignored."""
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     if size is not None:
         if spec.option("width") is None or spec.option("height") is None:
             raise _not_a_rule(spec, "--size")
@@ -289,7 +292,7 @@ def game_options(
                 _("--option {text}: expected NAME=VALUE, such as width=8").format(text=repr(text))
             )
         given[name.strip()] = value
-    options: dict[str, Any] = {}
+    options: dict[str, OptionValue] = {}
     for name, value in given.items():
         option = spec.option(name)
         if option is None:
@@ -309,14 +312,14 @@ def capability(spec: GameSpec, ref: Ref[T] | None, field: str, command: str) -> 
     return ref.resolve()
 
 
-def print_board(out: Console, spec: GameSpec, state: Any) -> None:
+def print_board(out: Console, spec: GameSpec, state: AnyState) -> None:
     """The board, as the terminal game draws it."""
     from zermelo.ui.terminal.boards import view_for
 
     out.print(view_for(spec).render(state, None, rich=out.is_terminal))
 
 
-def format_line(state: Any, line: Sequence[Any]) -> list[str]:
+def format_line(state: AnyState, line: Sequence[Hashable]) -> list[str]:
     """The moves of ``line`` from ``state``, each in the game's notation."""
     words = []
     for move in line:
@@ -325,7 +328,7 @@ def format_line(state: Any, line: Sequence[Any]) -> list[str]:
     return words
 
 
-def cluster_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def cluster_options(command: F) -> F:
     """``--cluster`` (where the work runs) and ``--resume FILE`` (results kept as they come)."""
     command = click.option(
         "--resume",

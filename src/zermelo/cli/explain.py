@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 from rich.markup import escape
 from rich.table import Table
@@ -49,7 +47,7 @@ def command() -> click.Command:
         weights: str | None,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
-        **rules: Any,
+        **rules: object,
     ) -> None:
         from zermelo.games.registry import get_game
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -70,7 +69,7 @@ def command() -> click.Command:
         save: str | None,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
-        **rules: Any,
+        **rules: object,
     ) -> None:
         from zermelo.games.registry import get_game
         from zermelo.ui.terminal.session import GameOptions, Session

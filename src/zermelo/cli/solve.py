@@ -4,7 +4,6 @@ its start-position solver (see :mod:`zermelo.core.capabilities`)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 from rich.console import Console
@@ -61,7 +60,7 @@ def command() -> click.Command:
         rule_texts: tuple[str, ...],
         cluster: str | None,
         resume: str | None,
-        **rules: Any,
+        **rules: object,
     ) -> None:
         from zermelo.games.registry import get_game
 

@@ -68,6 +68,7 @@ __all__ = [
     "IntOption",
     "LevelFactory",
     "Option",
+    "OptionValue",
     "Ref",
     "capability_names",
 ]
@@ -77,6 +78,9 @@ __all__ = [
 # capabilities) are only ever given states that the same record made.
 S_co = TypeVar("S_co", bound=AnyState, default=AnyState, covariant=True)
 T = TypeVar("T")
+
+OptionValue = int | bool
+"""The value of a rule option."""
 
 LevelFactory = Callable[[int | None, float | None], object]
 """A game's own level: ``factory(seed, time_limit)`` makes the agent (an
@@ -307,7 +311,7 @@ class GameSpec(Generic[S_co]):
             if value is not None and not (isinstance(value, int | float) and math.isfinite(value)):
                 raise ValueError(f"game {self.name!r}: mcts {key}={value!r} is not a number")
 
-    def read(self, text: str, options: Mapping[str, int | bool]) -> S_co:
+    def read(self, text: str, options: Mapping[str, OptionValue]) -> S_co:
         """The position ``text`` in the game's notation, on the board the rule ``options`` make:
         ``parse_on(text, **options)`` for a game whose notation leaves its rule options out
         (Connect Four's moves say nothing of the board's width), else ``parse(text)``."""
@@ -319,14 +323,14 @@ class GameSpec(Generic[S_co]):
         """The option called ``name``, or ``None``."""
         return next((option for option in self.options if option.name == name), None)
 
-    def check_options(self, options: object) -> dict[str, int | bool]:
+    def check_options(self, options: object) -> dict[str, OptionValue]:
         """The options for :attr:`new` from untrusted input (a JSON object), each checked against
         its declaration; an unknown option is an error naming the ones there are."""
         if options is None:
             return {}
         if not isinstance(options, Mapping):
             raise ParseError(f"options {options!r}: expected an object of option names to values")
-        checked: dict[str, int | bool] = {}
+        checked: dict[str, OptionValue] = {}
         for name, value in options.items():
             option = self.option(name) if isinstance(name, str) else None
             if option is None:
