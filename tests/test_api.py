@@ -6,10 +6,13 @@ import zermelo
 
 EXPECTED = {
     "BudgetError",
+    "BusyError",
+    "CapabilityError",
     "GameSpec",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "Limits",
     "MoveValue",
     "ParseError",
     "Player",
@@ -18,6 +21,7 @@ EXPECTED = {
     "State",
     "TranspositionTable",
     "UnknownGameError",
+    "WorkerFailed",
     "ZermeloError",
     "__version__",
     "alphabeta",
@@ -45,5 +49,10 @@ def test_error_tree() -> None:
         "UnknownGameError",
     ):
         error = getattr(zermelo, name)
-        assert issubclass(error, zermelo.ZermeloError)
-    assert issubclass(zermelo.ZermeloError, ValueError)
+        # Errors about a value given are ValueErrors too, as python-chess's are.
+        assert issubclass(error, zermelo.ZermeloError) and issubclass(error, ValueError)
+    for name in ("CapabilityError", "BusyError", "WorkerFailed"):
+        error = getattr(zermelo, name)
+        # Nothing was wrong with the value asked for: not a ValueError.
+        assert issubclass(error, zermelo.ZermeloError) and not issubclass(error, ValueError)
+    assert not issubclass(zermelo.ZermeloError, ValueError)

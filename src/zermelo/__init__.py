@@ -7,6 +7,8 @@ in :mod:`zermelo.tutorial`.
 
 from zermelo.core import (
     BudgetError,
+    BusyError,
+    CapabilityError,
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
@@ -14,9 +16,11 @@ from zermelo.core import (
     Player,
     State,
     UnknownGameError,
+    WorkerFailed,
     ZermeloError,
     describe,
 )
+from zermelo.core.limits import Limits
 from zermelo.games import GameSpec, game_names, get_game
 from zermelo.search import (
     MoveValue,
@@ -32,10 +36,13 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BudgetError",
+    "BusyError",
+    "CapabilityError",
     "GameSpec",
     "IllegalMoveError",
     "InvalidOptionError",
     "InvalidPositionError",
+    "Limits",
     "MoveValue",
     "ParseError",
     "Player",
@@ -44,6 +51,7 @@ __all__ = [
     "State",
     "TranspositionTable",
     "UnknownGameError",
+    "WorkerFailed",
     "ZermeloError",
     "__version__",
     "alphabeta",

@@ -3,11 +3,14 @@ record type. No I/O."""
 
 from zermelo.core.errors import (
     BudgetError,
+    BusyError,
+    CapabilityError,
     IllegalMoveError,
     InvalidOptionError,
     InvalidPositionError,
     ParseError,
     UnknownGameError,
+    WorkerFailed,
     ZermeloError,
 )
 from zermelo.core.record import LEVELS, BoolOption, GameSpec, Grid, IntOption, Option, Ref
@@ -30,6 +33,8 @@ __all__ = [
     "WIN",
     "BoolOption",
     "BudgetError",
+    "BusyError",
+    "CapabilityError",
     "GameSpec",
     "Grid",
     "IllegalMoveError",
@@ -44,6 +49,7 @@ __all__ = [
     "Ref",
     "State",
     "UnknownGameError",
+    "WorkerFailed",
     "ZermeloError",
     "describe",
     "is_decided",
