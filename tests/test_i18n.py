@@ -37,8 +37,9 @@ SAME_AS_ENGLISH: set[tuple[str, str]] = {
     ("id", "Tic-tac-toe"),
     ("id", "Gomoku"),
     ("tr", "Gomoku"),
-    ("tr", "Gomoku (caro)"),
     *((code, "Connect Four") for code in ("id", "vi", "tr")),
+    # Othello is Othello to its players in Indonesian, Dutch and Turkish (Vietnamese: cờ lật).
+    *((code, "Othello") for code in ("id", "nl", "tr")),
     ("nl", "exact"),  # the Dutch word
 }
 
