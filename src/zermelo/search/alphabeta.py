@@ -10,10 +10,13 @@ with the window ``(alpha, beta)`` it returns ``s`` such that
 Scores are from the side to move and root-relative: a win found ``p`` plies below the root is
 ``WIN - p`` (see :mod:`zermelo.core.scores`). The table stores them node-relative.
 
-Optional capabilities of the state's class: ``winning_move()`` (a move that wins on the spot, or
-None) lets a node stop at once; ``search_moves()`` (the moves worth searching, a subset of
-``legal_moves()`` such as the points near the stones on a big board) replaces ``legal_moves()`` in
-the tree and at the root. A value read over ``search_moves()`` is exact for that narrower game.
+Optional capabilities of the state's class (protocols of :mod:`zermelo.core.state`, looked up
+once per search by :mod:`zermelo.search.moves`): ``winning_move()`` (:class:`WinsAtOnce`: a move
+that wins on the spot, or None) lets a node stop at once; ``non_losing_moves()``
+(:class:`AvoidsLosses`) leaves out the moves that lose on the spot; and the moves searched, in
+the tree and at the root, are those of :func:`zermelo.search.moves.search_moves` (a state's
+``search_moves()``, such as the points near the stones on a big board, else its legal moves). A
+value read over ``search_moves()`` is exact for that narrower game.
 
 Move ordering: the table's move first, then (in heuristic searches) the killer moves of the ply, then
 the rest in the game's own order, stably sorted by the history heuristic.
@@ -33,17 +36,23 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Generic, TypeVar, cast
 
 from zermelo.core.errors import BudgetError
+from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.core.scores import EVAL_LIMIT, MAX_PLY, WIN
-from zermelo.core.state import State, supports_evaluation
-from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
+from zermelo.core.state import AnyState, Evaluates, SortableMove, State
+from zermelo.search.moves import MovesRule, moves_rule, non_losing_rule, winning_move_rule
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
 __all__ = ["Evaluator", "alphabeta", "analyze", "analyze_position"]
 
-Evaluator = Callable[[Any], float]
+Evaluator = Callable[[AnyState], float]
+"""``evaluate(state)``: a heuristic value from the side to move, strictly inside ``±EVAL_LIMIT``.
+It takes a state of any game, as the searches are generic (a game's own evaluator narrows the
+state it is given with ``isinstance``)."""
+
+M = TypeVar("M", bound=SortableMove)
 
 INF = float(2 * WIN)
 _UNLIMITED = EXACT_DEPTH - 1
@@ -54,11 +63,11 @@ class _OutOfBudget(Exception):
     """Raised inside the search when the time or node budget is spent."""
 
 
-def _own_evaluation(state: Any) -> float:
-    return float(state.evaluate())
+def _own_evaluation(state: AnyState) -> float:
+    return float(cast(Evaluates, state).evaluate())
 
 
-def _no_evaluation(state: Any) -> float:
+def _no_evaluation(state: AnyState) -> float:
     return 0.0
 
 
@@ -78,7 +87,7 @@ def _from_table(score: float, ply: int) -> float:
     return score
 
 
-class _Search:
+class _Search(Generic[M]):
     """One search: its budget, counters and the tables it owns for its duration."""
 
     def __init__(
@@ -88,9 +97,9 @@ class _Search:
         deadline: float | None,
         node_limit: int | None,
         use_history: bool,
-        winning_move: Callable[[Any], Any] | None,
-        non_losing_moves: Callable[[Any], Sequence[Any]] | None,
-        moves_of: Callable[[Any], Sequence[Any]],
+        winning_move: Callable[[State[M]], M | None] | None,
+        non_losing_moves: Callable[[State[M]], Sequence[M]] | None,
+        moves_of: MovesRule[M],
     ) -> None:
         self.table = table
         self.table_get = table.fast_get()
@@ -105,8 +114,8 @@ class _Search:
         self.heuristic_leaves = 0
         self.abortable = False
         self.next_check = _CHECK_EVERY if node_limit is None else min(_CHECK_EVERY, node_limit)
-        self.killers: dict[int, list[Any]] = {}
-        self.history: dict[tuple[int, Any], int] = {}
+        self.killers: dict[int, list[M]] = {}
+        self.history: dict[tuple[int, M], int] = {}
 
     def _check_budget(self) -> None:
         nodes = self.stats.nodes
@@ -120,7 +129,7 @@ class _Search:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
 
-    def _ordered(self, node: State[Any], moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+    def _ordered(self, node: State[M], moves: Sequence[M], first: M | None, ply: int) -> list[M]:
         if self.use_history:
             side = int(node.to_move)
             history = self.history
@@ -135,7 +144,7 @@ class _Search:
             ordered.insert(0, first)
         return ordered
 
-    def _reward(self, node: State[Any], move: Any, depth: int, ply: int) -> None:
+    def _reward(self, node: State[M], move: M, depth: int, ply: int) -> None:
         killers = self.killers.setdefault(ply, [])
         if move not in killers:
             killers.insert(0, move)
@@ -143,7 +152,7 @@ class _Search:
         key = (int(node.to_move), move)
         self.history[key] = self.history.get(key, 0) + depth * depth
 
-    def negamax(self, node: State[Any], depth: int, ply: int, alpha: float, beta: float) -> float:
+    def negamax(self, node: State[M], depth: int, ply: int, alpha: float, beta: float) -> float:
         stats = self.stats
         stats.nodes += 1
         if stats.nodes >= self.next_check:
@@ -162,9 +171,9 @@ class _Search:
                 return alpha
         key = node.key()
         entry = self.table_get(key)
-        first = None
+        first: M | None = None
         if entry is not None:
-            first = entry.move
+            first = cast("M | None", entry.move)  # the table holds the moves of this game
             if entry.depth >= depth:
                 score = _from_table(entry.score, ply)
                 bound = entry.bound
@@ -186,6 +195,7 @@ class _Search:
             return self.evaluate(node)
         if self.winning_move is not None and self.winning_move(node) is not None:
             return WIN - ply - 1
+        moves: Sequence[M]
         if self.non_losing_moves is not None:
             moves = self.non_losing_moves(node)
             if not moves:
@@ -195,7 +205,7 @@ class _Search:
             moves = self.moves_of(node)
         leaves_before = self.heuristic_leaves
         best = -INF
-        best_move = None
+        best_move: M | None = None
         if self.use_history:
             moves = self._ordered(node, moves, first, ply)
         elif first is not None and first in moves:
@@ -223,12 +233,12 @@ class _Search:
         return best
 
     def root(
-        self, state: State[Any], depth: int, moves: list[Any], rng: random.Random | None
-    ) -> tuple[Any, float, bool]:
+        self, state: State[M], depth: int, moves: list[M], rng: random.Random | None
+    ) -> tuple[M, float, bool]:
         """One iteration at the root: best move, its value, and whether it is exact."""
         leaves_before = self.heuristic_leaves
         best = -INF
-        ties: list[Any] = []
+        ties: list[M] = []
         for move in moves:
             child = state.play(move)
             # A move that could win a tie (a lower one, or any when drawing among equals) is
@@ -260,13 +270,13 @@ def _child_target(value: float) -> float:
 
 
 def _principal_variation(
-    state: State[Any],
-    first: Any,
+    state: State[M],
+    first: M,
     value: float,
     table: TranspositionTable,
     limit: int,
     exact: bool,
-) -> tuple[Any, ...]:
+) -> tuple[M, ...]:
     """Follow moves that provably keep the value, starting with ``first``.
 
     A table move is only a hint (keys may be shared by symmetric positions), so each step is
@@ -276,8 +286,10 @@ def _principal_variation(
     line = [first]
     node = state.play(first)
     value = _child_target(value)
-    winning_move = getattr(type(state), "winning_move", None)
-    non_losing_moves = getattr(type(state), "non_losing_moves", None)
+    kind = type(state)
+    winning_move = winning_move_rule(kind)
+    non_losing_moves = non_losing_rule(kind)
+    moves_of = moves_rule(kind)
     while len(line) < limit and not node.is_terminal():
         # The search's shortcuts store nothing, so read them again here.
         win = winning_move(node) if winning_move is not None else None
@@ -293,7 +305,7 @@ def _principal_variation(
             value = _child_target(value)
             continue
         entry = table.get(node.key())
-        hint = entry.move if entry is not None else None
+        hint = cast("M | None", entry.move) if entry is not None else None
         moves = list(node.legal_moves())
         if hint in moves:
             moves.remove(hint)
@@ -317,7 +329,6 @@ def _principal_variation(
         else:
             if not exact:
                 break
-            moves_of = getattr(type(node), "search_moves", None) or type(node).legal_moves
             search = _Search(
                 table, _no_evaluation, None, None, False, winning_move, non_losing_moves, moves_of
             )
@@ -330,7 +341,7 @@ def _principal_variation(
 
 
 def _resolve_budget(
-    state: State[Any],
+    state: AnyState,
     depth: int | None,
     time_limit: float | None,
     node_limit: int | None,
@@ -344,7 +355,7 @@ def _resolve_budget(
         raise BudgetError(f"node limit must be at least 1, got {node_limit}")
     if evaluator is not None:
         return evaluator
-    if supports_evaluation(state):
+    if isinstance(state, Evaluates):
         return _own_evaluation
     if depth is not None:
         raise BudgetError(
@@ -355,7 +366,7 @@ def _resolve_budget(
 
 
 def alphabeta(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
@@ -364,7 +375,7 @@ def alphabeta(
     evaluator: Evaluator | None = None,
     rng: random.Random | None = None,
     history: bool | None = None,
-) -> SearchResult[Any]:
+) -> SearchResult[M]:
     """Search ``state`` and return its best move and value.
 
     ``depth`` limits the search to that many plies, scoring the cut-off states with ``evaluator``
@@ -380,15 +391,16 @@ def alphabeta(
     table.new_search()
     budgeted = time_limit is not None or node_limit is not None
     iterate = budgeted or depth is not None
+    kind = type(state)
     search = _Search(
         table,
         evaluate,
         None if time_limit is None else started + time_limit,
         node_limit,
         use_history=iterate if history is None else history,
-        winning_move=getattr(type(state), "winning_move", None),
-        non_losing_moves=getattr(type(state), "non_losing_moves", None),
-        moves_of=getattr(type(state), "search_moves", None) or type(state).legal_moves,
+        winning_move=winning_move_rule(kind),
+        non_losing_moves=non_losing_rule(kind),
+        moves_of=moves_rule(kind),
     )
     if state.is_terminal():
         search.stats.nodes = 1
@@ -398,7 +410,7 @@ def alphabeta(
 
     max_depth = depth if depth is not None else _UNLIMITED
     moves = list(search.moves_of(state))
-    result: tuple[Any, float, bool, int] | None = None
+    result: tuple[M, float, bool, int] | None = None
     current = 1 if iterate else max_depth
     while True:
         if result is not None:
@@ -425,14 +437,14 @@ def alphabeta(
 
 
 def analyze(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
-) -> list[MoveValue[Any]]:
+) -> list[MoveValue[M]]:
     """The value of every legal move of ``state`` (every move of ``search_moves()`` where the
     state offers it) for the side to move, best first.
 
@@ -452,14 +464,14 @@ def analyze(
 
 
 def analyze_position(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
-) -> SearchResult[Any]:
+) -> SearchResult[M]:
     """Every legal move valued as :func:`analyze` does, as one :class:`SearchResult`: the best
     move (ties to the lowest), its value and line, the deepest depth reached, exact when the best
     move's value is, the statistics of all the searches together, and ``moves``, best first."""
@@ -468,16 +480,15 @@ def analyze_position(
         table = TranspositionTable()
     started = time.perf_counter()
     stats = SearchStats()
-    values: list[MoveValue[Any]] = []
+    values: list[MoveValue[M]] = []
     reached = 0
-    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
-    for move in moves_of(state):
+    for move in moves_rule(type(state))(state):
         child = state.play(move)
         if child.is_terminal():
             child_result = alphabeta(child, table=table)
         elif depth == 1:
             # The move itself is the whole horizon: the child is scored where it stands.
-            child_result = SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
+            child_result = SearchResult[M](None, evaluate(child), (), 0, False, SearchStats(1))
         else:
             child_result = alphabeta(
                 child,

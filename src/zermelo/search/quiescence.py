@@ -20,37 +20,35 @@ count but never mistaken for a proven result by the search that called it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from zermelo.core.scores import EVAL_LIMIT
+from zermelo.core.state import AnyState, Evaluates, HasQuiet
+from zermelo.search.alphabeta import Evaluator
 
 __all__ = ["quiescent"]
 
 _INF = float("inf")
 
 
-def _own_evaluation(state: Any) -> float:
-    return float(state.evaluate())
+def _own_evaluation(state: AnyState) -> float:
+    return float(cast(Evaluates, state).evaluate())
 
 
-def quiescent(
-    evaluate: Callable[[Any], float] | None = None, *, max_plies: int = 24
-) -> Callable[[Any], float]:
+def quiescent(evaluate: Evaluator | None = None, *, max_plies: int = 24) -> Evaluator:
     """An evaluator that resolves forced sequences (``not state.is_quiet()``) before ``evaluate``
     (default: ``state.evaluate()``) judges. ``max_plies`` bounds a forced line; past it the static
-    value is used as it stands. States without ``is_quiet`` are always quiet."""
+    value is used as it stands. States without ``is_quiet`` (:class:`HasQuiet`) are always quiet."""
     static = evaluate if evaluate is not None else _own_evaluation
 
-    def search(state: Any, plies: int, alpha: float, beta: float) -> float:
+    def search(state: AnyState, plies: int, alpha: float, beta: float) -> float:
         if state.is_terminal():
             winner = state.winner
             if winner is None:
                 return 0.0
             decided = EVAL_LIMIT - 1 - plies
             return decided if winner == state.to_move else -decided
-        is_quiet = getattr(state, "is_quiet", None)
-        if plies >= max_plies or is_quiet is None or is_quiet():
+        if plies >= max_plies or not isinstance(state, HasQuiet) or state.is_quiet():
             return static(state)
         best = -_INF
         for move in state.legal_moves():
@@ -61,7 +59,7 @@ def quiescent(
                     break
         return best
 
-    def evaluator(state: Any) -> float:
+    def evaluator(state: AnyState) -> float:
         return search(state, 0, -_INF, _INF)
 
     return evaluator
