@@ -22,8 +22,8 @@ class Agent(Protocol):
 
     name: str
 
-    # Any: the answer is a Hashable move, and every agent here is annotated so; the protocol says
-    # Any only until interop/pettingzoo.py (owned elsewhere) checks that its move is an int.
+    # Any: the answer is a Hashable move, as every agent here is annotated; the protocol keeps
+    # the loose type until interop/pettingzoo.py (owned elsewhere) checks that its move is an int.
     def choose(self, state: AnyState) -> Any:
         """A legal move for the side to move in the non-terminal ``state``."""
         ...

@@ -17,7 +17,8 @@ Conventions the search relies on:
 
 Optional capabilities. A state class may offer more than the protocol; each extra is a
 ``runtime_checkable`` protocol below, and code asks for it with ``isinstance(state, Evaluates)``
-(or ``issubclass(type(state), ...)`` once per search), never with ``getattr`` and a string:
+(``issubclass(type(state), ...)`` where it is asked often: a protocol's ``isinstance`` costs
+microseconds, its ``issubclass`` is cached), never with ``getattr`` and a string:
 
 * :class:`Evaluates` -- ``evaluate()``, a heuristic for depth-limited search;
 * :class:`WinsAtOnce` -- ``winning_move()``, a move that wins on the spot, or ``None``;
@@ -189,4 +190,4 @@ class ExplainsItself(Protocol):
 
 def supports_evaluation(state: object) -> bool:
     """True when ``state`` offers a heuristic ``evaluate()`` for depth-limited search."""
-    return isinstance(state, Evaluates)
+    return issubclass(type(state), Evaluates)

@@ -35,8 +35,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar, cast
+from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, Protocol, TypeVar, cast
 
 from zermelo.core.errors import BudgetError
 from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
@@ -45,7 +45,7 @@ from zermelo.core.state import AnyState, Evaluates, SortableMove, State
 from zermelo.search.moves import MovesRule, moves_rule, non_losing_rule, winning_move_rule
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
-__all__ = ["Evaluator", "alphabeta", "analyze", "analyze_position"]
+__all__ = ["OWN_EVALUATION", "Evaluator", "alphabeta", "analyze", "analyze_position"]
 
 Evaluator = Callable[[AnyState], float]
 """``evaluate(state)``: a heuristic value from the side to move, strictly inside ``±EVAL_LIMIT``.
@@ -53,18 +53,38 @@ It takes a state of any game, as the searches are generic (a game's own evaluato
 state it is given with ``isinstance``)."""
 
 M = TypeVar("M", bound=SortableMove)
+M_co = TypeVar("M_co", bound=SortableMove, covariant=True)
 
 INF = float(2 * WIN)
 _UNLIMITED = EXACT_DEPTH - 1
 _CHECK_EVERY = 1024
 
 
+class _Stored(Protocol[M_co]):
+    """A table entry read by a search of one game (an :class:`Entry` whose move is an ``M``)."""
+
+    @property
+    def depth(self) -> int: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def move(self) -> M_co | None: ...
+
+
 class _OutOfBudget(Exception):
     """Raised inside the search when the time or node budget is spent."""
 
 
-def _own_evaluation(state: AnyState) -> float:
-    return float(cast(Evaluates, state).evaluate())
+def _own_evaluation(state: Evaluates) -> float:
+    return float(state.evaluate())
+
+
+OWN_EVALUATION = cast(Evaluator, _own_evaluation)
+"""The state's own ``evaluate()``, as an :class:`Evaluator`: for states that are
+:class:`~zermelo.core.state.Evaluates` (the searches check the root's class before they use it;
+the cast saves a call at every leaf)."""
 
 
 def _no_evaluation(state: AnyState) -> float:
@@ -102,7 +122,8 @@ class _Search(Generic[M]):
         moves_of: MovesRule[M],
     ) -> None:
         self.table = table
-        self.table_get = table.fast_get()
+        # The table holds the moves of this search's game: read them as M.
+        self.table_get = cast(Callable[[Hashable], _Stored[M] | None], table.fast_get())
         self.evaluate = evaluate
         self.deadline = deadline
         self.node_limit = node_limit
@@ -173,7 +194,7 @@ class _Search(Generic[M]):
         entry = self.table_get(key)
         first: M | None = None
         if entry is not None:
-            first = cast("M | None", entry.move)  # the table holds the moves of this game
+            first = entry.move
             if entry.depth >= depth:
                 score = _from_table(entry.score, ply)
                 bound = entry.bound
@@ -355,8 +376,8 @@ def _resolve_budget(
         raise BudgetError(f"node limit must be at least 1, got {node_limit}")
     if evaluator is not None:
         return evaluator
-    if isinstance(state, Evaluates):
-        return _own_evaluation
+    if issubclass(type(state), Evaluates):
+        return OWN_EVALUATION
     if depth is not None:
         raise BudgetError(
             f"a depth limit needs an evaluation function, and {type(state).__name__} has none"

@@ -223,7 +223,7 @@ class Mcts:
             raise BudgetError(f"iterations must be at least 1, got {iterations}")
         if time_limit is not None and not time_limit > 0:
             raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
-        if self.cutoff is not None and not isinstance(state, Evaluates):
+        if self.cutoff is not None and not issubclass(type(state), Evaluates):
             raise BudgetError(
                 "a playout cut-off needs an evaluation function, "
                 f"and {type(state).__name__} has none"

@@ -11,22 +11,18 @@ against; it is not fast, on purpose.
 from __future__ import annotations
 
 import time
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from zermelo.core.errors import BudgetError
 from zermelo.core.result import SearchResult, SearchStats
 from zermelo.core.scores import WIN
-from zermelo.core.state import AnyState, Evaluates, SortableMove, State
-from zermelo.search.alphabeta import Evaluator
+from zermelo.core.state import Evaluates, SortableMove, State
+from zermelo.search.alphabeta import OWN_EVALUATION, Evaluator
 
 __all__ = ["minimax"]
 
 
 M = TypeVar("M", bound=SortableMove)
-
-
-def _own_evaluation(state: AnyState) -> float:
-    return float(cast(Evaluates, state).evaluate())
 
 
 def minimax(
@@ -44,11 +40,11 @@ def minimax(
         raise BudgetError(f"depth must be 0 or more, got {depth}")
     evaluate = evaluator
     if depth is not None and evaluate is None:
-        if not isinstance(state, Evaluates):
+        if not issubclass(type(state), Evaluates):
             raise BudgetError(
                 f"a depth limit needs an evaluation function, and {type(state).__name__} has none"
             )
-        evaluate = _own_evaluation
+        evaluate = OWN_EVALUATION
     stats = SearchStats()
     started = time.perf_counter()
     heuristic_used = False

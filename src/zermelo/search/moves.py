@@ -14,7 +14,7 @@ class (the class's own methods where possible), or ``None`` for a capability it 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from zermelo.core.state import AvoidsLosses, NarrowsMoves, State, WinsAtOnce
 
@@ -26,17 +26,18 @@ MovesRule = Callable[[State[M]], Sequence[M]]
 """``rule(state)``: the moves of ``state`` a search considers, in the game's preferred order."""
 
 
-def _narrowed(state: NarrowsMoves[M]) -> Sequence[M]:
-    moves = state.search_moves()
-    if moves:
-        return moves
-    return cast(State[M], state).legal_moves()
+class _Narrowing(State[M], Protocol[M]):
+    def search_moves(self) -> Sequence[M]: ...
+
+
+def _narrowed(state: _Narrowing[M]) -> Sequence[M]:
+    return state.search_moves() or state.legal_moves()
 
 
 def moves_rule(kind: type[State[M]]) -> MovesRule[M]:
     """:func:`search_moves` for states of class ``kind``, looked up once."""
     if issubclass(kind, NarrowsMoves):
-        # issubclass just proved the method; the cast only restores the move type it erases.
+        # issubclass just proved the method; the cast restores the state type it cannot name.
         return cast(MovesRule[M], _narrowed)
     return kind.legal_moves
 
