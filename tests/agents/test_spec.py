@@ -7,6 +7,7 @@ import pickle
 import pytest
 
 from zermelo.agents import EngineAgent, MctsAgent, RandomAgent
+from zermelo.agents.base import Reports
 from zermelo.agents.spec import AgentSpec, make_agent, parse_agent
 from zermelo.core.errors import InvalidOptionError, InvalidPositionError, ParseError
 from zermelo.games.tictactoe import TicTacToeState
@@ -132,3 +133,15 @@ def test_a_games_own_levels_refuse_another_games_state(game: str) -> None:
     agent = make_agent(game, "easy", seed=1)
     with pytest.raises(InvalidPositionError, match="only, not TicTacToeState"):
         agent.choose(TicTacToeState.initial())
+
+
+def test_searching_agents_report_their_last_search_and_random_does_not() -> None:
+    engine = AgentSpec("engine").build("tictactoe")
+    sampler = AgentSpec("mcts", (("iterations", 50),)).build("tictactoe", seed=1)
+    state = TicTacToeState.initial()
+    for agent in (engine, sampler):
+        assert isinstance(agent, Reports)
+        assert agent.last is None
+        move = agent.choose(state)
+        assert agent.last is not None and agent.last.move == move
+    assert not isinstance(AgentSpec("random").build("tictactoe"), Reports)
