@@ -8,7 +8,6 @@ import re
 import time
 
 from conftest import run_cli
-
 from zermelo.games.registry import get_game
 from zermelo.search import analyze_position
 from zermelo.search.alphabeta import alphabeta

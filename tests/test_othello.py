@@ -8,10 +8,10 @@ import random
 
 import pyspiel
 import pytest
-from conftest import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import run_cli
 from zermelo.agents import make_agent
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.state import Player

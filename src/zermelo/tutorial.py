@@ -105,8 +105,7 @@ class TicTacToe:
         square among equals. ``None`` when the game is over."""
         if self.game_over():
             return None
-        move: int | None = alphabeta(self._state(self.ai_player)).move
-        return move
+        return alphabeta(self._state(self.ai_player)).move
 
     def play_game(self) -> None:
         """Main game loop: the terminal game of ``zermelo play tictactoe``."""

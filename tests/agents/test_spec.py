@@ -7,8 +7,10 @@ import pickle
 import pytest
 
 from zermelo.agents import EngineAgent, MctsAgent, RandomAgent
-from zermelo.agents.spec import AgentSpec, parse_agent
-from zermelo.core.errors import ParseError
+from zermelo.agents.base import Reports
+from zermelo.agents.spec import AgentSpec, make_agent, parse_agent
+from zermelo.core.errors import InvalidOptionError, InvalidPositionError, ParseError
+from zermelo.games.tictactoe import TicTacToeState
 
 
 @pytest.mark.parametrize(
@@ -102,3 +104,44 @@ def test_game_defaults_fill_what_the_spec_leaves_out() -> None:
 def test_every_budget_an_agent_takes_is_bounded(text: str, words: str) -> None:
     with pytest.raises(ParseError, match=words):
         parse_agent(text)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        (AgentSpec("engine", (("depth", "3"),)), "option depth='3' must be int, not str"),
+        (AgentSpec("engine", (("depth", True),)), "option depth=True must be int, not bool"),
+        (AgentSpec("mcts", (("time", "1"),)), "option time='1' must be float, not str"),
+        (AgentSpec("uci"), "a uci agent needs cmd=PATH"),
+    ],
+)
+def test_a_hand_built_spec_with_a_wrong_value_gets_one_line(spec: AgentSpec, words: str) -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        spec.build("tictactoe", seed=1)
+    assert words in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_whole_number_serves_where_seconds_are_asked() -> None:
+    agent = AgentSpec("engine", (("time", 2),)).build("tictactoe")
+    assert isinstance(agent, EngineAgent)
+    assert agent.time_limit == 2.0
+
+
+@pytest.mark.parametrize("game", ["connect4", "gomoku"])
+def test_a_games_own_levels_refuse_another_games_state(game: str) -> None:
+    agent = make_agent(game, "easy", seed=1)
+    with pytest.raises(InvalidPositionError, match="only, not TicTacToeState"):
+        agent.choose(TicTacToeState.initial())
+
+
+def test_searching_agents_report_their_last_search_and_random_does_not() -> None:
+    engine = AgentSpec("engine").build("tictactoe")
+    sampler = AgentSpec("mcts", (("iterations", 50),)).build("tictactoe", seed=1)
+    state = TicTacToeState.initial()
+    for agent in (engine, sampler):
+        assert isinstance(agent, Reports)
+        assert agent.last is None
+        move = agent.choose(state)
+        assert agent.last is not None and agent.last.move == move
+    assert not isinstance(AgentSpec("random").build("tictactoe"), Reports)

@@ -133,17 +133,33 @@ def test_time_budget_stops_the_search() -> None:
 
 
 class _Narrow(TicTacToeState):
-    """Tic-tac-toe that only offers the corners as candidates at the root."""
+    """Tic-tac-toe that only offers the corners as the moves worth searching at the root."""
 
-    def candidate_moves(self) -> list[int]:
+    def search_moves(self) -> list[int]:
         return [m for m in self.legal_moves() if m in (0, 2, 6, 8)]
 
 
-def test_candidate_moves_replace_legal_moves() -> None:
+class _NarrowsToNothing(TicTacToeState):
+    """A narrowing that lists no move: the rule falls back to every legal move."""
+
+    def search_moves(self) -> list[int]:
+        return []
+
+
+def test_search_moves_replace_legal_moves_in_mcts_and_alphabeta() -> None:
     state = _Narrow(0, 0)
     assert list(search_moves(state)) == [0, 2, 6, 8]
     result = mcts(state, iterations=200, rng=random.Random(0))
     assert {s.move for s in result.moves} == {0, 2, 6, 8}
+    # The one rule: alpha-beta's root considers the same moves as MCTS's.
+    assert [value.move for value in analyze(state)] == [0, 2, 6, 8]
+
+
+def test_an_empty_narrowing_falls_back_to_every_legal_move() -> None:
+    state = _NarrowsToNothing(0, 0)
+    assert list(search_moves(state)) == list(state.legal_moves())
+    result = mcts(state, iterations=100, rng=random.Random(0))
+    assert result.move in state.legal_moves()
 
 
 @pytest.mark.parametrize(

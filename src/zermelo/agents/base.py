@@ -3,21 +3,40 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from collections.abc import Hashable
+from typing import Any, Protocol, runtime_checkable
 
 from zermelo.core.errors import IllegalMoveError
+from zermelo.core.result import SearchResult
+from zermelo.core.state import AnyState, SortableMove
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "Reports"]
 
 
+@runtime_checkable
 class Agent(Protocol):
-    """A player. ``name`` is a short label for tables and logs."""
+    """A player. ``name`` is a short label for tables and logs.
+
+    An agent takes a state of any game (a game's own agent checks that it is given its game's
+    state), and answers one of the state's legal moves."""
 
     name: str
 
-    def choose(self, state: Any) -> Any:
+    # Any: the answer is a Hashable move, as every agent here is annotated; the protocol keeps
+    # the loose type until interop/pettingzoo.py (owned elsewhere) checks that its move is an int.
+    def choose(self, state: AnyState) -> Any:
         """A legal move for the side to move in the non-terminal ``state``."""
         ...
+
+
+@runtime_checkable
+class Reports(Protocol):
+    """An agent that keeps the search behind its last move, for front ends that show the
+    thinking: ``last`` is ``None`` before the first move and after a choice no search ranks
+    first (a noisy one)."""
+
+    @property
+    def last(self) -> SearchResult[Hashable] | None: ...
 
 
 class RandomAgent:
@@ -27,8 +46,8 @@ class RandomAgent:
         self.name = name
         self.rng = random.Random(seed)
 
-    def choose(self, state: Any) -> Any:
-        moves = sorted(state.legal_moves())
+    def choose(self, state: AnyState) -> Hashable:
+        moves: list[SortableMove] = sorted(state.legal_moves())
         if not moves:
             raise IllegalMoveError("the game is over; there is no move to choose")
         return self.rng.choice(moves)

@@ -15,10 +15,11 @@ Without a seed every level is deterministic.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from zermelo.agents.base import Agent
-from zermelo.core.errors import IllegalMoveError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.state import AnyState
+from zermelo.games.connect4 import Connect4State
 
 __all__ = ["Connect4Agent", "easy", "hard", "medium"]
 
@@ -31,10 +32,14 @@ class Connect4Agent:
         self.level = level
         self.rng = random.Random(seed) if seed is not None else None
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> int:
         from zermelo.solvers.connect4.api import choose_move, hard_node_limit
         from zermelo.solvers.connect4.solver import default_solver
 
+        if not isinstance(state, Connect4State):
+            raise InvalidPositionError(
+                f"the Connect Four levels play Connect Four only, not {type(state).__name__}"
+            )
         if not state.legal_moves():
             raise IllegalMoveError("the game is over; there is no move to choose")
         solver = default_solver(state.width, state.height)

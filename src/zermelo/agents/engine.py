@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Hashable
 
 from zermelo.core.errors import IllegalMoveError
+from zermelo.core.result import MoveValue, SearchResult
 from zermelo.core.scores import is_decided
+from zermelo.core.state import AnyState
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze
-from zermelo.search.result import MoveValue, SearchResult
 from zermelo.search.table import TranspositionTable
 
 __all__ = ["EngineAgent"]
@@ -47,9 +48,9 @@ class EngineAgent:
         self.name = name
         self.evaluator = evaluator
         self.table = TranspositionTable()
-        self.last: SearchResult[Any] | None = None
+        self.last: SearchResult[Hashable] | None = None
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> Hashable:
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         if self.noise > 0:
@@ -65,10 +66,13 @@ class EngineAgent:
             rng=self.tie_rng,
         )
         self.last = result
-        return result.move
+        move: Hashable | None = result.move
+        if move is None:
+            raise IllegalMoveError("the game is over; there is no move to choose")
+        return move
 
-    def _noisy_choice(self, values: list[MoveValue[Any]]) -> Any:
-        def blurred(value: MoveValue[Any]) -> float:
+    def _noisy_choice(self, values: list[MoveValue[Hashable]]) -> Hashable:
+        def blurred(value: MoveValue[Hashable]) -> float:
             if is_decided(value.value):
                 return value.value
             return value.value + self.rng.gauss(0.0, self.noise)

@@ -10,9 +10,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from zermelo.agents.base import Agent
+from zermelo.core.errors import InvalidPositionError
+from zermelo.core.state import AnyState
+from zermelo.games.mnk import MnkState
 
 __all__ = ["DEFAULT_SECONDS", "GomokuAgent", "easy", "hard", "medium"]
 
@@ -32,7 +34,11 @@ class GomokuAgent:
             rng=random.Random(0 if seed is None else seed),
         )
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> int:
+        if not isinstance(state, MnkState):
+            raise InvalidPositionError(
+                f"the gomoku levels play m,n,k games only, not {type(state).__name__}"
+            )
         return self.player.choose(state)
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Hashable
 
 from zermelo.core.errors import BudgetError, IllegalMoveError
-from zermelo.search.mcts import Mcts, PlayoutPolicy
-from zermelo.search.result import SearchResult
+from zermelo.core.result import SearchResult
+from zermelo.core.state import AnyState
+from zermelo.search.mcts import DEFAULT_EXPLORATION, Mcts, PlayoutPolicy
 
 __all__ = ["MctsAgent"]
 
@@ -40,21 +41,23 @@ class MctsAgent:
         self.iterations = iterations
         self.time_limit = time_limit
         self.name = name
-        options: dict[str, Any] = {
-            "playout": playout,
-            "cutoff": cutoff,
-            "eval_scale": eval_scale,
-            "decisive": decisive,
-            "reuse": reuse,
-        }
-        if exploration is not None:
-            options["exploration"] = exploration
-        self.search = Mcts(rng=random.Random(seed), **options)
-        self.last: SearchResult[Any] | None = None
+        self.search = Mcts(
+            rng=random.Random(seed),
+            exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
+            playout=playout,
+            cutoff=cutoff,
+            eval_scale=eval_scale,
+            decisive=decisive,
+            reuse=reuse,
+        )
+        self.last: SearchResult[Hashable] | None = None
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> Hashable:
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         result = self.search.search(state, iterations=self.iterations, time_limit=self.time_limit)
         self.last = result
-        return result.move
+        move: Hashable | None = result.move
+        if move is None:
+            raise IllegalMoveError("the game is over; there is no move to choose")
+        return move

@@ -30,20 +30,27 @@ with :meth:`AgentSpec.build`, never receive one.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias, TypeVar
 
 from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
 from zermelo.agents.mcts import MctsAgent
 from zermelo.agents.uci import UciAgent
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import InvalidOptionError, ParseError
 from zermelo.core.record import LEVELS, GameSpec, Ref
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
 from zermelo.search.quiescence import quiescent
 
-__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "AgentSpec", "make_agent", "parse_agent"]
+__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "AgentSpec", "OptionValue", "make_agent", "parse_agent"]
+
+OptionValue: TypeAlias = int | float | bool | str | None
+"""The value of one agent option: a count, a number of seconds or other number, yes/no, a word
+or a command line, or ``None`` (``cutoff=none``)."""
+
+_V = TypeVar("_V", int, float, bool, str)
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
@@ -97,7 +104,7 @@ class AgentSpec:
     ``label``, the canonical text (what tables and game records show)."""
 
     kind: str
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, OptionValue], ...] = ()
 
     @property
     def label(self) -> str:
@@ -117,46 +124,75 @@ class AgentSpec:
             return RandomAgent(seed, name=label)
         spec = game if isinstance(game, GameSpec) else get_game(game)
         if self.kind in LEVELS:
-            limit = options.get("time", DEFAULT_LEVEL_TIME)
-            agent = make_agent(spec, self.kind, seed=seed, time_limit=limit)
+            limit = _option(options, "time", float, label)
+            agent = make_agent(
+                spec,
+                self.kind,
+                seed=seed,
+                time_limit=DEFAULT_LEVEL_TIME if limit is None else limit,
+            )
             agent.name = label
             return agent
         if self.kind == "uci":
+            command = _option(options, "cmd", str, label)
+            if command is None:
+                raise InvalidOptionError(f"agent {label!r}: a uci agent needs cmd=PATH")
             return UciAgent(
-                options["cmd"],
-                elo=options.get("elo"),
-                time_limit=options.get("time"),
-                depth=options.get("depth"),
+                command,
+                elo=_option(options, "elo", int, label),
+                time_limit=_option(options, "time", float, label),
+                depth=_option(options, "depth", int, label),
                 name=label,
             )
         if self.kind == "engine":
+            noise = _option(options, "noise", float, label)
             return EngineAgent(
-                depth=options.get("depth"),
-                time_limit=options.get("time"),
-                noise=options.get("noise", 0.0),
+                depth=_option(options, "depth", int, label),
+                time_limit=_option(options, "time", float, label),
+                noise=0.0 if noise is None else noise,
                 seed=seed,
                 name=label,
-                evaluator=quiescent() if options.get("quiescent") else None,
+                evaluator=quiescent() if _option(options, "quiescent", bool, label) else None,
             )
-        settings: dict[str, Any] = {**spec.mcts, **options}
-        iterations = settings.get("iterations")
-        time_limit = settings.get("time")
+        settings: dict[str, OptionValue] = {**spec.mcts, **options}
+        iterations = _option(settings, "iterations", int, label)
+        time_limit = _option(settings, "time", float, label)
         if iterations is None and time_limit is None:
             iterations = 1000
         playout = None
-        if settings.get("playout") == "greedy":
-            playout = epsilon_greedy(settings.get("epsilon", 0.25))
+        if _option(settings, "playout", str, label) == "greedy":
+            epsilon = _option(settings, "epsilon", float, label)
+            playout = epsilon_greedy(0.25 if epsilon is None else epsilon)
+        scale = _option(settings, "scale", float, label)
+        reuse = _option(settings, "reuse", bool, label)
         return MctsAgent(
             iterations=iterations,
             time_limit=time_limit,
             seed=seed,
-            exploration=settings.get("c"),
+            exploration=_option(settings, "c", float, label),
             playout=playout,
-            cutoff=settings.get("cutoff"),
-            eval_scale=settings.get("scale", 1.0),
-            reuse=settings.get("reuse", True),
+            cutoff=_option(settings, "cutoff", int, label),
+            eval_scale=1.0 if scale is None else scale,
+            reuse=True if reuse is None else reuse,
             name=label,
         )
+
+
+def _option(options: Mapping[str, OptionValue], name: str, kind: type[_V], label: str) -> _V | None:
+    """Option ``name`` as a ``kind`` (a whole number serves where a number is asked), or ``None``
+    when it is not given. An :class:`AgentSpec` built by hand with a value of another kind gets
+    one line saying so."""
+    value = options.get(name)
+    if value is None:
+        return None
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return kind(value)
+    if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+        return value
+    raise InvalidOptionError(
+        f"agent {label!r}: option {name}={value!r} must be {kind.__name__}, "
+        f"not {type(value).__name__}"
+    )
 
 
 def make_agent(
@@ -176,10 +212,10 @@ def make_agent(
     spec = game if isinstance(game, GameSpec) else get_game(game)
     entry = spec.levels.get(level)
     if isinstance(entry, Ref):
-        made = entry.resolve()(seed, time_limit)
-        if not callable(getattr(made, "choose", None)):
+        made: object = entry.resolve()(seed, time_limit)
+        if not isinstance(made, Agent):
             raise TypeError(f"level {level!r} of {spec.name}: {entry.target} made no agent")
-        agent: Agent = made  # type: ignore[assignment]  # checked just above
+        agent: Agent = made
     else:
         text = entry if entry is not None else _GENERIC_LEVELS[level]
         parsed = parse_agent(text)
@@ -189,7 +225,10 @@ def make_agent(
             )
         options = dict(parsed.options)
         timed = "time" in options or (entry is None and level == "hard")
-        limit = time_limit if time_limit is not None else options.get("time", spec.default_time)
+        given = _option(options, "time", float, text)
+        limit = time_limit if time_limit is not None else given
+        if limit is None:
+            limit = spec.default_time
         if timed and limit is not None:
             options["time"] = limit
             names = _OPTIONS[parsed.kind]
@@ -199,7 +238,7 @@ def make_agent(
     return agent
 
 
-def _show(value: Any) -> str:
+def _show(value: OptionValue) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -226,7 +265,7 @@ def _bad(text: str, problem: str) -> ParseError:
     return ParseError(f"bad agent {text!r}: {problem}; expected one of {FORMS}")
 
 
-def _value(text: str, kind: str, name: str, raw: str) -> Any:
+def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
     expected = _OPTIONS[kind][name]
     word = raw.strip().lower()
     if expected == _COMMAND:
@@ -268,7 +307,7 @@ def _value(text: str, kind: str, name: str, raw: str) -> Any:
         raise _bad(text, f"{name}={raw!r} is not valid, {name} must be {expected}") from None
 
 
-def _bounded(text: str, name: str, raw: str, value: Any) -> Any:
+def _bounded(text: str, name: str, raw: str, value: OptionValue) -> OptionValue:
     most = _MOST.get(name)
     if most is not None and isinstance(value, int | float) and value > most:
         shown = f"{int(most):,}" if float(most).is_integer() else f"{most:g}"
@@ -283,7 +322,7 @@ def parse_agent(text: str) -> AgentSpec:
     if kind not in _OPTIONS:
         raise _bad(text, f"unknown kind {kind_text!r}")
     accepted = _OPTIONS[kind]
-    options: dict[str, Any] = {}
+    options: dict[str, OptionValue] = {}
     if rest.strip():
         for item in rest.split(","):
             name, equals, raw = item.partition("=")

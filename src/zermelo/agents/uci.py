@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import shlex
 import weakref
-from typing import Any
 
 import chess
 import chess.engine
 
 from zermelo.core.errors import IllegalMoveError, ZermeloError
-from zermelo.games.chess import ChessMove
+from zermelo.core.state import AnyState
+from zermelo.games.chess import ChessMove, ChessState
 
 __all__ = ["UciAgent"]
 
@@ -65,17 +65,17 @@ class UciAgent:
                 elo = max(elo, int(option.min))
             if option.max is not None:
                 elo = min(elo, int(option.max))
-            settings: dict[str, Any] = {"UCI_Elo": elo}
+            settings: dict[str, chess.engine.ConfigValue] = {"UCI_Elo": elo}
             if "UCI_LimitStrength" in engine.options:
                 settings["UCI_LimitStrength"] = True
             engine.configure(settings)
             self.limited = True
         return engine
 
-    def choose(self, state: Any) -> ChessMove:
-        board = getattr(state, "board", None)
-        if not isinstance(board, chess.Board):
+    def choose(self, state: AnyState) -> ChessMove:
+        if not isinstance(state, ChessState):
             raise ZermeloError("uci agents play chess only")
+        board = state.board
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         if self._engine is None:

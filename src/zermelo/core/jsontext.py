@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import NoReturn, TypeAlias
 
 from zermelo.core.errors import ParseError
 
-__all__ = ["MAX_DEPTH", "MAX_DIGITS", "load_json"]
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "Json", "load_json"]
+
+Json: TypeAlias = "bool | int | float | str | list[Json] | dict[str, Json] | None"
+"""A JSON value as :func:`load_json` reads it; callers narrow it with ``isinstance``."""
 
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects accepted."""
@@ -32,7 +35,7 @@ def _number(text: str) -> float | int:
     return value
 
 
-def _constant(name: str) -> Any:
+def _constant(name: str) -> NoReturn:
     raise ParseError(f"{name} is not a number: expected a finite number")
 
 
@@ -59,7 +62,7 @@ def _depth_within(text: str, limit: int) -> bool:
     return True
 
 
-def load_json(text: str | bytes, what: str) -> Any:
+def load_json(text: str | bytes, what: str) -> Json:
     """The value of ``text``; :class:`ParseError` (``what`` names it) for anything refused."""
     if isinstance(text, bytes):
         try:
@@ -72,7 +75,10 @@ def load_json(text: str | bytes, what: str) -> Any:
     if not _depth_within(text, MAX_DEPTH):
         raise ParseError(f"invalid {what}: nested more than {MAX_DEPTH} deep")
     try:
-        return json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
+        value: Json = json.loads(
+            text, parse_int=_number, parse_float=_number, parse_constant=_constant
+        )
+        return value
     except json.JSONDecodeError as error:
         raise ParseError(f"invalid {what}: not JSON ({error.msg} at offset {error.pos})") from None
     except ParseError as error:

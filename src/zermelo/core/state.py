@@ -14,17 +14,55 @@ Conventions the search relies on:
   :mod:`zermelo.core.scores`); games that are always searched to the end may omit it.
 * ``key()`` is what the transposition table stores the state under: the state itself by default,
   or a canonical form under the game's symmetries.
+
+Optional capabilities. A state class may offer more than the protocol; each extra is a
+``runtime_checkable`` protocol below, and code asks for it with ``isinstance(state, Evaluates)``
+(``issubclass(type(state), ...)`` where it is asked often: a protocol's ``isinstance`` costs
+microseconds, its ``issubclass`` is cached), never with ``getattr`` and a string:
+
+* :class:`Evaluates` -- ``evaluate()``, a heuristic for depth-limited search;
+* :class:`WinsAtOnce` -- ``winning_move()``, a move that wins on the spot, or ``None``;
+* :class:`AvoidsLosses` -- ``non_losing_moves()``, the moves after which the opponent cannot win
+  on the spot;
+* :class:`NarrowsMoves` -- ``search_moves()``, the moves worth searching (a non-empty subset of
+  ``legal_moves()`` while the game runs): the one rule of which moves a search considers is
+  :func:`zermelo.search.moves.search_moves`;
+* :class:`HasQuiet` -- ``is_quiet()``, false while a forced sequence (a pending capture) runs;
+* :class:`Terminates` -- ``termination()``, why the game is over, as an English message id;
+* :class:`ExplainsItself` -- ``explain()``, the evaluation term by term.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, Self, TypeAlias, TypeVar
+from typing import Any, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
 
-__all__ = ["AnyState", "Move", "Player", "State", "supports_evaluation"]
+__all__ = [
+    "AnyState",
+    "AvoidsLosses",
+    "Evaluates",
+    "ExplainsItself",
+    "HasQuiet",
+    "Move",
+    "NarrowsMoves",
+    "Player",
+    "SortableMove",
+    "State",
+    "Terminates",
+    "WinsAtOnce",
+    "supports_evaluation",
+]
 
 Move = TypeVar("Move", bound=Hashable)
+Move_co = TypeVar("Move_co", bound=Hashable, covariant=True)
+
+
+class SortableMove(Hashable, Protocol):
+    """A move that orders among the moves of its game (ints, tuples, chess moves): the searches
+    break ties to the lowest move, so the moves they compare must sort."""
+
+    def __lt__(self, other: Self, /) -> bool: ...
 
 
 class Player(enum.IntEnum):
@@ -93,6 +131,63 @@ both taken and returned), so code that works for every game (the faces, the gene
 callers) names ``AnyState``; code for one game names its own state class."""
 
 
+@runtime_checkable
+class Evaluates(Protocol):
+    """A state with a heuristic for depth-limited search: ``evaluate()`` from the side to move,
+    strictly inside ``±EVAL_LIMIT``."""
+
+    def evaluate(self) -> float: ...
+
+
+@runtime_checkable
+class WinsAtOnce(Protocol[Move_co]):
+    """A state that finds a move winning on the spot: the first in search order, or ``None``."""
+
+    def winning_move(self) -> Move_co | None: ...
+
+
+@runtime_checkable
+class AvoidsLosses(Protocol[Move_co]):
+    """A state that lists the moves after which the opponent cannot win on its next move (empty
+    when every move loses so)."""
+
+    def non_losing_moves(self) -> Sequence[Move_co]: ...
+
+
+@runtime_checkable
+class NarrowsMoves(Protocol[Move_co]):
+    """A state whose search should try only some of its legal moves (the points near the stones
+    on a big board), most preferred first; never empty while the game runs. Read it through
+    :func:`zermelo.search.moves.search_moves`, the one rule of which moves a search considers."""
+
+    def search_moves(self) -> Sequence[Move_co]: ...
+
+
+@runtime_checkable
+class HasQuiet(Protocol):
+    """A state that says whether it is quiet: false while a forced sequence runs (checkers: a
+    capture is pending), where every legal move belongs to the sequence. Searches judge such a
+    state only at the end of the sequence (:func:`zermelo.search.quiescence.quiescent`)."""
+
+    def is_quiet(self) -> bool: ...
+
+
+@runtime_checkable
+class Terminates(Protocol):
+    """A state that says why the game is over (an English message id: ``"checkmate"``), or
+    ``None`` while it runs or when only the winner tells."""
+
+    def termination(self) -> str | None: ...
+
+
+@runtime_checkable
+class ExplainsItself(Protocol):
+    """A state whose evaluation comes term by term: ``(feature, weight w_i, value x_i)``, and
+    ``evaluate()`` is the sum of the ``w_i * x_i``."""
+
+    def explain(self) -> list[tuple[str, float, int]]: ...
+
+
 def supports_evaluation(state: object) -> bool:
     """True when ``state`` offers a heuristic ``evaluate()`` for depth-limited search."""
-    return callable(getattr(state, "evaluate", None))
+    return issubclass(type(state), Evaluates)

@@ -19,7 +19,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from zermelo.core.errors import ParseError
 from zermelo.core.jsontext import load_json
@@ -167,7 +167,7 @@ class Evaluation:
 
     __slots__ = ("_weights", "name")
 
-    def __init__(self, weights: Mapping[str, float], name: str = "custom") -> None:
+    def __init__(self, weights: Mapping[str, object], name: str = "custom") -> None:
         missing = [f for f in FEATURE_NAMES if f not in weights]
         unknown = [f for f in weights if f not in FEATURE_NAMES]
         if missing or unknown:
@@ -180,16 +180,8 @@ class Evaluation:
                 f"invalid weights ({'; '.join(parts)}): expected exactly the features "
                 f"{', '.join(FEATURE_NAMES)}"
             )
-        for feature, weight in weights.items():
-            if (
-                isinstance(weight, bool)
-                or not isinstance(weight, int | float)
-                or not math.isfinite(weight)
-            ):
-                raise ParseError(
-                    f"invalid weight {weight!r} for {feature!r}: expected a finite number"
-                )
-        self._weights = tuple(float(weights[f]) for f in FEATURE_NAMES)
+        checked = {feature: _finite(feature, weight) for feature, weight in weights.items()}
+        self._weights = tuple(checked[f] for f in FEATURE_NAMES)
         self.name = name
 
     @property
@@ -266,14 +258,22 @@ class Evaluation:
     @classmethod
     def from_json(cls, text: str | bytes) -> Evaluation:
         """Read weights written by :meth:`to_json`; errors quote what was wrong."""
-        data: Any = load_json(text, "weights file")
-        if not isinstance(data, dict) or not isinstance(data.get("weights"), dict):
+        data = load_json(text, "weights file")
+        weights = data.get("weights") if isinstance(data, dict) else None
+        if not isinstance(data, dict) or not isinstance(weights, dict):
             raise ParseError(
                 f"invalid weights file {_preview(str(text))!r}: expected an object with a 'weights' "
                 "object mapping feature names to numbers"
             )
         name = data.get("name", "custom")
-        return cls(data["weights"], str(name))
+        return cls(weights, str(name))
+
+
+def _finite(feature: str, weight: object) -> float:
+    """``weight`` as a float; :class:`ParseError` unless it is a finite number (not a bool)."""
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(weight):
+        raise ParseError(f"invalid weight {weight!r} for {feature!r}: expected a finite number")
+    return float(weight)
 
 
 def _preview(text: str) -> str:

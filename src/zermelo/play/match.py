@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TypeAlias
 
 from zermelo.agents.base import Agent
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
-from zermelo.core.jsontext import load_json
-from zermelo.core.state import Player
+from zermelo.core.jsontext import Json, load_json
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "GameOver",
     "GameRecord",
     "MovePlayed",
+    "RuleValue",
     "load_records",
     "play_game",
     "replay",
@@ -44,6 +45,9 @@ FIRST_WINS = "1-0"
 SECOND_WINS = "0-1"
 DRAW = "1/2-1/2"
 _RESULTS = (FIRST_WINS, SECOND_WINS, DRAW)
+
+RuleValue: TypeAlias = int | bool | str
+"""The value of one of a game's rule options (``width=7``, ``exact=true``), as records keep them."""
 
 
 def result_of(winner: Player | None) -> str:
@@ -67,7 +71,7 @@ class GameRecord:
     result: str
     players: tuple[str, str]
     seed: int | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, RuleValue] = field(default_factory=dict)
     times: tuple[float, ...] = ()
     index: int = 0
     adjudicated: str = ""
@@ -92,7 +96,7 @@ class GameRecord:
 
     def to_json(self) -> str:
         """One line of JSON."""
-        data = {
+        data: dict[str, Json] = {
             "game": self.game,
             "options": dict(self.options),
             "start": self.start,
@@ -121,7 +125,7 @@ class GameRecord:
                 f"{', '.join(sorted(_FIELDS))}"
             )
         try:
-            players = _field(data, "players", list)
+            players = _list(data, "players")
             if len(players) != 2:
                 raise ParseError("'players' must name exactly two agents")
             seed = data.get("seed")
@@ -131,26 +135,38 @@ class GameRecord:
             if type(index) is not int or not 0 <= index < 2**32:
                 raise ParseError("'index' must be a whole number from 0 to 2**32 - 1")
             times = data.get("times") or []
-            if not isinstance(times, list) or not all(
-                type(t) in (int, float) and t >= 0 for t in times
-            ):
+            seconds = [
+                float(t)
+                for t in (times if isinstance(times, list) else [])
+                if type(t) in (int, float) and isinstance(t, int | float) and t >= 0
+            ]
+            if not isinstance(times, list) or len(seconds) != len(times):
                 raise ParseError("'times' must be a list of seconds of 0 or more")
             options = data.get("options") or {}
-            if not isinstance(options, dict) or not all(
-                type(v) in (int, bool, str) for v in options.values()
-            ):
+            rules = {
+                name: value
+                for name, value in (options.items() if isinstance(options, dict) else ())
+                if type(value) in (int, bool, str) and isinstance(value, int | str)
+            }
+            if not isinstance(options, dict) or len(rules) != len(options):
                 raise ParseError("'options' must map names to numbers, booleans or strings")
+            adjudicated = data.get("adjudicated", "")
+            game = _text(data, "game")
+            start = _text(data, "start")
+            moves = tuple(_strings(_list(data, "moves"), "moves"))
+            result = _text(data, "result")
+            names = _strings(players, "players")
             record = cls(
-                game=_field(data, "game", str),
-                start=_field(data, "start", str),
-                moves=tuple(_strings(_field(data, "moves", list), "moves")),
-                result=_field(data, "result", str),
-                players=(_strings(players, "players")[0], _strings(players, "players")[1]),
+                game=game,
+                start=start,
+                moves=moves,
+                result=result,
+                players=(names[0], names[1]),
                 seed=seed,
-                options=options,
-                times=tuple(float(t) for t in times),
+                options=rules,
+                times=tuple(seconds),
                 index=index,
-                adjudicated=data.get("adjudicated", ""),
+                adjudicated=adjudicated if isinstance(adjudicated, str) else repr(adjudicated),
             )
             if record.adjudicated not in ("", MOVE_CAP):
                 raise ParseError(f"'adjudicated' must be {MOVE_CAP!r} or absent")
@@ -181,19 +197,31 @@ MOVE_CAP = "move cap"
 """Why a game stopped at its move cap (a draw by adjudication)."""
 
 
-def _field(data: dict[str, Any], name: str, kind: type) -> Any:
+def _present(data: dict[str, Json], name: str) -> Json:
     if name not in data:
         raise ParseError(f"missing field {name!r}")
-    value = data[name]
-    if not isinstance(value, kind):
-        raise ParseError(f"field {name!r} must be a JSON {'string' if kind is str else 'array'}")
+    return data[name]
+
+
+def _text(data: dict[str, Json], name: str) -> str:
+    value = _present(data, name)
+    if not isinstance(value, str):
+        raise ParseError(f"field {name!r} must be a JSON string")
     return value
 
 
-def _strings(values: list[Any], name: str) -> list[str]:
-    if not all(isinstance(value, str) for value in values):
+def _list(data: dict[str, Json], name: str) -> list[Json]:
+    value = _present(data, name)
+    if not isinstance(value, list):
+        raise ParseError(f"field {name!r} must be a JSON array")
+    return value
+
+
+def _strings(values: list[Json], name: str) -> list[str]:
+    strings = [value for value in values if isinstance(value, str)]
+    if len(strings) != len(values):
         raise ParseError(f"field {name!r} must hold strings only")
-    return values
+    return strings
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -208,10 +236,10 @@ class MovePlayed:
     ply: int
     player: Player
     agent: str
-    move: Any
+    move: Hashable
     notation: str
     seconds: float
-    state: Any
+    state: AnyState
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +247,7 @@ class GameOver:
     """The game ended; ``record`` is its record and ``state`` the final position."""
 
     record: GameRecord
-    state: Any
+    state: AnyState
 
     @property
     def winner(self) -> Player | None:
@@ -230,8 +258,8 @@ Event = MovePlayed | GameOver
 
 
 def start_state(
-    game: str, options: Mapping[str, Any] | None = None, start: str | None = None
-) -> Any:
+    game: str, options: Mapping[str, RuleValue] | None = None, start: str | None = None
+) -> AnyState:
     """The start position: ``start`` in the game's notation, or the game's initial position."""
     spec = get_game(game)
     if start:
@@ -240,11 +268,11 @@ def start_state(
 
 
 def play_game(
-    state: Any,
+    state: AnyState,
     agents: Sequence[Agent],
     *,
     game: str,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, RuleValue] | None = None,
     seed: int | None = None,
     index: int = 0,
     clock: Callable[[], float] = time.perf_counter,
@@ -269,7 +297,7 @@ def play_game(
         player = state.to_move
         agent = agents[player]
         began = clock()
-        move = agent.choose(state)
+        move: Hashable = agent.choose(state)
         seconds = clock() - began
         try:
             after = state.play(move)
@@ -299,11 +327,11 @@ def play_game(
 
 
 def run_game(
-    state: Any,
+    state: AnyState,
     agents: Sequence[Agent],
     *,
     game: str,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, RuleValue] | None = None,
     seed: int | None = None,
     index: int = 0,
     on_event: Callable[[Event], None] | None = None,
@@ -320,7 +348,7 @@ def run_game(
     raise AssertionError("play_game ended without GameOver")  # pragma: no cover
 
 
-def replay(record: GameRecord) -> list[Any]:
+def replay(record: GameRecord) -> list[AnyState]:
     """Every position of the game, the start first and the final one last.
 
     Raises :class:`IllegalMoveError` for a move the rules do not allow (naming its number) and

@@ -18,12 +18,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from zermelo.agents.spec import AgentSpec
 from zermelo.core.errors import ZermeloError
 from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
-from zermelo.play.match import GameRecord, run_game, start_state
+from zermelo.play.match import GameRecord, RuleValue, run_game, start_state
 
 __all__ = [
     "GameTask",
@@ -52,7 +51,7 @@ class GameTask:
     agents: tuple[AgentSpec, AgentSpec]
     labels: tuple[str, str]
     seed: int
-    options: tuple[tuple[str, Any], ...] = ()
+    options: tuple[tuple[str, RuleValue], ...] = ()
     start: str | None = None
     max_moves: int | None = None
 
@@ -74,7 +73,7 @@ def round_robin(
     games: int,
     *,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, RuleValue] | None = None,
     start: str | None = None,
     openings: Sequence[str] = (),
     max_moves: int | None = None,
@@ -173,7 +172,7 @@ def _run_on(
     return [results[str(task.index)] for task in tasks]
 
 
-def tournament_meta(tasks: Sequence[GameTask]) -> dict[str, Any]:
+def tournament_meta(tasks: Sequence[GameTask]) -> dict[str, str | int]:
     """What identifies a tournament's result store (its first line): the schedule's digest, so
     that games of another schedule are never mixed in."""
     digest = hashlib.sha256(repr(tasks).encode()).hexdigest()[:16]

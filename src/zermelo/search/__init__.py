@@ -1,10 +1,11 @@
 """Game-agnostic search over the State protocol. Algorithms return results; they never print."""
 
+from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.alphabeta import Evaluator, alphabeta, analyze, analyze_position
 from zermelo.search.mcts import Mcts, mcts
 from zermelo.search.minimax import minimax
+from zermelo.search.moves import search_moves
 from zermelo.search.quiescence import quiescent
-from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.search.table import TranspositionTable
 
 __all__ = [
@@ -21,4 +22,5 @@ __all__ = [
     "minimax",
     "parent_score",
     "quiescent",
+    "search_moves",
 ]

@@ -10,10 +10,13 @@ with the window ``(alpha, beta)`` it returns ``s`` such that
 Scores are from the side to move and root-relative: a win found ``p`` plies below the root is
 ``WIN - p`` (see :mod:`zermelo.core.scores`). The table stores them node-relative.
 
-Optional capabilities of the state's class: ``winning_move()`` (a move that wins on the spot, or
-None) lets a node stop at once; ``search_moves()`` (the moves worth searching, a subset of
-``legal_moves()`` such as the points near the stones on a big board) replaces ``legal_moves()`` in
-the tree and at the root. A value read over ``search_moves()`` is exact for that narrower game.
+Optional capabilities of the state's class (protocols of :mod:`zermelo.core.state`, looked up
+once per search by :mod:`zermelo.search.moves`): ``winning_move()`` (:class:`WinsAtOnce`: a move
+that wins on the spot, or None) lets a node stop at once; ``non_losing_moves()``
+(:class:`AvoidsLosses`) leaves out the moves that lose on the spot; and the moves searched, in
+the tree and at the root, are those of :func:`zermelo.search.moves.search_moves` (a state's
+``search_moves()``, such as the points near the stones on a big board, else its legal moves). A
+value read over ``search_moves()`` is exact for that narrower game.
 
 Move ordering: the table's move first, then (in heuristic searches) the killer moves of the ply, then
 the rest in the game's own order, stably sorted by the history heuristic.
@@ -33,33 +36,59 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import Generic, Protocol, TypeVar, cast
 
 from zermelo.core.errors import BudgetError
+from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.core.scores import EVAL_LIMIT, MAX_PLY, WIN
-from zermelo.core.state import State, supports_evaluation
-from zermelo.search.result import MoveValue, SearchResult, SearchStats, parent_score
+from zermelo.core.state import AnyState, Evaluates, SortableMove, State
+from zermelo.search.moves import MovesRule, moves_rule, non_losing_rule, winning_move_rule
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
-__all__ = ["Evaluator", "alphabeta", "analyze", "analyze_position"]
+__all__ = ["OWN_EVALUATION", "Evaluator", "alphabeta", "analyze", "analyze_position"]
 
-Evaluator = Callable[[Any], float]
+Evaluator = Callable[[AnyState], float]
+"""``evaluate(state)``: a heuristic value from the side to move, strictly inside ``±EVAL_LIMIT``.
+It takes a state of any game, as the searches are generic (a game's own evaluator narrows the
+state it is given with ``isinstance``)."""
+
+M = TypeVar("M", bound=SortableMove)
+M_co = TypeVar("M_co", bound=SortableMove, covariant=True)
 
 INF = float(2 * WIN)
 _UNLIMITED = EXACT_DEPTH - 1
 _CHECK_EVERY = 1024
 
 
+class _Stored(Protocol[M_co]):
+    """A table entry read by a search of one game (an :class:`Entry` whose move is an ``M``)."""
+
+    @property
+    def depth(self) -> int: ...
+    @property
+    def bound(self) -> int: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def move(self) -> M_co | None: ...
+
+
 class _OutOfBudget(Exception):
     """Raised inside the search when the time or node budget is spent."""
 
 
-def _own_evaluation(state: Any) -> float:
+def _own_evaluation(state: Evaluates) -> float:
     return float(state.evaluate())
 
 
-def _no_evaluation(state: Any) -> float:
+OWN_EVALUATION = cast(Evaluator, _own_evaluation)
+"""The state's own ``evaluate()``, as an :class:`Evaluator`: for states that are
+:class:`~zermelo.core.state.Evaluates` (the searches check the root's class before they use it;
+the cast saves a call at every leaf)."""
+
+
+def _no_evaluation(state: AnyState) -> float:
     return 0.0
 
 
@@ -79,7 +108,7 @@ def _from_table(score: float, ply: int) -> float:
     return score
 
 
-class _Search:
+class _Search(Generic[M]):
     """One search: its budget, counters and the tables it owns for its duration."""
 
     def __init__(
@@ -89,12 +118,13 @@ class _Search:
         deadline: float | None,
         node_limit: int | None,
         use_history: bool,
-        winning_move: Callable[[Any], Any] | None,
-        non_losing_moves: Callable[[Any], Sequence[Any]] | None,
-        moves_of: Callable[[Any], Sequence[Any]],
+        winning_move: Callable[[State[M]], M | None] | None,
+        non_losing_moves: Callable[[State[M]], Sequence[M]] | None,
+        moves_of: MovesRule[M],
     ) -> None:
         self.table = table
-        self.table_get = table.fast_get()
+        # The table holds the moves of this search's game: read them as M.
+        self.table_get = cast(Callable[[Hashable], _Stored[M] | None], table.fast_get())
         self.evaluate = evaluate
         self.deadline = deadline
         self.node_limit = node_limit
@@ -106,8 +136,8 @@ class _Search:
         self.heuristic_leaves = 0
         self.abortable = False
         self.next_check = _CHECK_EVERY if node_limit is None else min(_CHECK_EVERY, node_limit)
-        self.killers: dict[int, list[Any]] = {}
-        self.history: dict[tuple[int, Any], int] = {}
+        self.killers: dict[int, list[M]] = {}
+        self.history: dict[tuple[int, M], int] = {}
 
     def _check_budget(self) -> None:
         nodes = self.stats.nodes
@@ -121,7 +151,7 @@ class _Search:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise _OutOfBudget
 
-    def _ordered(self, node: State[Any], moves: Sequence[Any], first: Any, ply: int) -> list[Any]:
+    def _ordered(self, node: State[M], moves: Sequence[M], first: M | None, ply: int) -> list[M]:
         if self.use_history:
             side = int(node.to_move)
             history = self.history
@@ -136,7 +166,7 @@ class _Search:
             ordered.insert(0, first)
         return ordered
 
-    def _reward(self, node: State[Any], move: Any, depth: int, ply: int) -> None:
+    def _reward(self, node: State[M], move: M, depth: int, ply: int) -> None:
         killers = self.killers.setdefault(ply, [])
         if move not in killers:
             killers.insert(0, move)
@@ -144,7 +174,7 @@ class _Search:
         key = (int(node.to_move), move)
         self.history[key] = self.history.get(key, 0) + depth * depth
 
-    def negamax(self, node: State[Any], depth: int, ply: int, alpha: float, beta: float) -> float:
+    def negamax(self, node: State[M], depth: int, ply: int, alpha: float, beta: float) -> float:
         stats = self.stats
         stats.nodes += 1
         if stats.nodes >= self.next_check:
@@ -163,7 +193,7 @@ class _Search:
                 return alpha
         key = node.key()
         entry = self.table_get(key)
-        first = None
+        first: M | None = None
         if entry is not None:
             first = entry.move
             if entry.depth >= depth:
@@ -187,6 +217,7 @@ class _Search:
             return self.evaluate(node)
         if self.winning_move is not None and self.winning_move(node) is not None:
             return WIN - ply - 1
+        moves: Sequence[M]
         if self.non_losing_moves is not None:
             moves = self.non_losing_moves(node)
             if not moves:
@@ -196,7 +227,7 @@ class _Search:
             moves = self.moves_of(node)
         leaves_before = self.heuristic_leaves
         best = -INF
-        best_move = None
+        best_move: M | None = None
         if self.use_history:
             moves = self._ordered(node, moves, first, ply)
         elif first is not None and first in moves:
@@ -224,12 +255,12 @@ class _Search:
         return best
 
     def root(
-        self, state: State[Any], depth: int, moves: list[Any], rng: random.Random | None
-    ) -> tuple[Any, float, bool]:
+        self, state: State[M], depth: int, moves: list[M], rng: random.Random | None
+    ) -> tuple[M, float, bool]:
         """One iteration at the root: best move, its value, and whether it is exact."""
         leaves_before = self.heuristic_leaves
         best = -INF
-        ties: list[Any] = []
+        ties: list[M] = []
         for move in moves:
             child = state.play(move)
             # A move that could win a tie (a lower one, or any when drawing among equals) is
@@ -261,13 +292,13 @@ def _child_target(value: float) -> float:
 
 
 def _principal_variation(
-    state: State[Any],
-    first: Any,
+    state: State[M],
+    first: M,
     value: float,
     table: TranspositionTable,
     limit: int,
     exact: bool,
-) -> tuple[Any, ...]:
+) -> tuple[M, ...]:
     """Follow moves that provably keep the value, starting with ``first``.
 
     A table move is only a hint (keys may be shared by symmetric positions), so each step is
@@ -277,8 +308,10 @@ def _principal_variation(
     line = [first]
     node = state.play(first)
     value = _child_target(value)
-    winning_move = getattr(type(state), "winning_move", None)
-    non_losing_moves = getattr(type(state), "non_losing_moves", None)
+    kind = type(state)
+    winning_move = winning_move_rule(kind)
+    non_losing_moves = non_losing_rule(kind)
+    moves_of = moves_rule(kind)
     while len(line) < limit and not node.is_terminal():
         # The search's shortcuts store nothing, so read them again here.
         win = winning_move(node) if winning_move is not None else None
@@ -294,7 +327,7 @@ def _principal_variation(
             value = _child_target(value)
             continue
         entry = table.get(node.key())
-        hint = entry.move if entry is not None else None
+        hint = cast("M | None", entry.move) if entry is not None else None
         moves = list(node.legal_moves())
         if hint in moves:
             moves.remove(hint)
@@ -318,7 +351,6 @@ def _principal_variation(
         else:
             if not exact:
                 break
-            moves_of = getattr(type(node), "search_moves", None) or type(node).legal_moves
             search = _Search(
                 table, _no_evaluation, None, None, False, winning_move, non_losing_moves, moves_of
             )
@@ -331,7 +363,7 @@ def _principal_variation(
 
 
 def _resolve_budget(
-    state: State[Any],
+    state: AnyState,
     depth: int | None,
     time_limit: float | None,
     node_limit: int | None,
@@ -345,8 +377,8 @@ def _resolve_budget(
         raise BudgetError(f"node limit must be at least 1, got {node_limit}")
     if evaluator is not None:
         return evaluator
-    if supports_evaluation(state):
-        return _own_evaluation
+    if issubclass(type(state), Evaluates):
+        return OWN_EVALUATION
     if depth is not None:
         raise BudgetError(
             f"a depth limit needs an evaluation function, and {type(state).__name__} has none"
@@ -356,7 +388,7 @@ def _resolve_budget(
 
 
 def alphabeta(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
@@ -365,7 +397,7 @@ def alphabeta(
     evaluator: Evaluator | None = None,
     rng: random.Random | None = None,
     history: bool | None = None,
-) -> SearchResult[Any]:
+) -> SearchResult[M]:
     """Search ``state`` and return its best move and value.
 
     ``depth`` limits the search to that many plies, scoring the cut-off states with ``evaluator``
@@ -381,15 +413,16 @@ def alphabeta(
     table.new_search()
     budgeted = time_limit is not None or node_limit is not None
     iterate = budgeted or depth is not None
+    kind = type(state)
     search = _Search(
         table,
         evaluate,
         None if time_limit is None else started + time_limit,
         node_limit,
         use_history=iterate if history is None else history,
-        winning_move=getattr(type(state), "winning_move", None),
-        non_losing_moves=getattr(type(state), "non_losing_moves", None),
-        moves_of=getattr(type(state), "search_moves", None) or type(state).legal_moves,
+        winning_move=winning_move_rule(kind),
+        non_losing_moves=non_losing_rule(kind),
+        moves_of=moves_rule(kind),
     )
     if state.is_terminal():
         search.stats.nodes = 1
@@ -399,7 +432,7 @@ def alphabeta(
 
     max_depth = depth if depth is not None else _UNLIMITED
     moves = list(search.moves_of(state))
-    result: tuple[Any, float, bool, int] | None = None
+    result: tuple[M, float, bool, int] | None = None
     current = 1 if iterate else max_depth
     while True:
         if result is not None:
@@ -426,14 +459,14 @@ def alphabeta(
 
 
 def analyze(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
-) -> list[MoveValue[Any]]:
+) -> list[MoveValue[M]]:
     """The value of every legal move of ``state`` (every move of ``search_moves()`` where the
     state offers it) for the side to move, best first.
 
@@ -453,15 +486,15 @@ def analyze(
 
 
 def analyze_position(
-    state: State[Any],
+    state: State[M],
     *,
     depth: int | None = None,
     time_limit: float | None = None,
     node_limit: int | None = None,
     table: TranspositionTable | None = None,
     evaluator: Evaluator | None = None,
-    on_depth: Callable[[SearchResult[Any]], None] | None = None,
-) -> SearchResult[Any]:
+    on_depth: Callable[[SearchResult[M]], None] | None = None,
+) -> SearchResult[M]:
     """Every legal move valued as :func:`analyze` does, as one :class:`SearchResult`: the best
     move (ties to the lowest), its value and line, the deepest depth reached, exact when the best
     move's value is, the statistics of all the searches together, and ``moves``, best first.
@@ -476,20 +509,19 @@ def analyze_position(
     if table is None:
         table = TranspositionTable()
     started = time.perf_counter()
-    moves_of = getattr(type(state), "search_moves", None) or type(state).legal_moves
-    moves = list(moves_of(state))
+    moves = list(moves_rule(type(state))(state))
     if not moves:
         terminal = alphabeta(state, table=table)
         stats = SearchStats(1, elapsed=time.perf_counter() - started)
         return SearchResult(None, terminal.value, (), 0, terminal.exact, stats)
     budgeted = time_limit is not None or node_limit is not None
-    if budgeted and (evaluator is not None or supports_evaluation(state)):
+    if budgeted and (evaluator is not None or issubclass(type(state), Evaluates)):
         return _deepen_together(
             state, moves, depth, time_limit, node_limit, table, evaluate, evaluator, on_depth
         )
     deadline = None if time_limit is None else started + time_limit
     stats = SearchStats()
-    values: list[MoveValue[Any]] = []
+    values: list[MoveValue[M]] = []
     reached = 0
     for index, move in enumerate(moves):
         child = state.play(move)
@@ -527,14 +559,14 @@ def _add(total: SearchStats, part: SearchStats) -> None:
     total.table_hits += part.table_hits
 
 
-def _valued(move: Any, child: SearchResult[Any]) -> MoveValue[Any]:
+def _valued(move: M, child: SearchResult[M]) -> MoveValue[M]:
     """The move's value for the side that plays it, from its child's search."""
     return MoveValue(move, parent_score(child.value) + 0.0, child.exact, (move, *child.pv))
 
 
 def _answer(
-    values: list[MoveValue[Any]], reached: int, stats: SearchStats, started: float
-) -> SearchResult[Any]:
+    values: list[MoveValue[M]], reached: int, stats: SearchStats, started: float
+) -> SearchResult[M]:
     ordered = sorted(values, key=lambda mv: (-mv.value, mv.move))
     done = dataclasses.replace(stats, nodes=stats.nodes + 1)
     done.elapsed = time.perf_counter() - started
@@ -543,27 +575,27 @@ def _answer(
 
 
 def _deepen_together(
-    state: State[Any],
-    moves: list[Any],
+    state: State[M],
+    moves: list[M],
     depth: int | None,
     time_limit: float | None,
     node_limit: int | None,
     table: TranspositionTable,
     evaluate: Evaluator,
     evaluator: Evaluator | None,
-    on_depth: Callable[[SearchResult[Any]], None] | None,
-) -> SearchResult[Any]:
+    on_depth: Callable[[SearchResult[M]], None] | None,
+) -> SearchResult[M]:
     """:func:`analyze_position` under a budget, for a game with an evaluation: iterative
     deepening over all the moves together, keeping the last depth every move completed."""
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     stats = SearchStats()
-    done: dict[Any, SearchResult[Any]] = {}
-    answer: SearchResult[Any] | None = None
+    done: dict[M, SearchResult[M]] = {}
+    answer: SearchResult[M] | None = None
     limit = depth if depth is not None else MAX_PLY
     current = 1
     while current <= limit:
-        found: dict[Any, SearchResult[Any]] = {}
+        found: dict[M, SearchResult[M]] = {}
         complete = True
         for move in moves:
             previous = done.get(move)

@@ -15,8 +15,9 @@ scored by the evaluation, squashed into a win probability by a logistic curve of
 ``eval_scale``. With ``decisive`` (the default), a state that offers ``winning_move()`` plays its
 immediate win both in the tree (a node that can win has only that move) and in playouts.
 
-Moves: a state that offers ``search_moves()`` or ``candidate_moves()`` (big boards: the empty
-points near stones) is searched over those; otherwise over ``legal_moves()``.
+Moves: the tree and the playouts consider the moves of :func:`zermelo.search.moves.search_moves`,
+the rule alpha-beta follows too: a state's ``search_moves()`` where it offers them (big boards:
+the empty points near stones), otherwise ``legal_moves()``.
 
 Proven values (in the manner of MCTS-Solver): a terminal node is proven; a node is proven lost for
 the player who moved into it as soon as one child is proven won for the side to move, and proven
@@ -28,7 +29,7 @@ The move chosen is a proven win if there is one, else the most visited root move
 ``random.Random`` given to the search. :class:`Mcts` keeps its tree between searches, so that the
 subtree of the position reached two plies later is reused.
 
-A search returns a :class:`~zermelo.search.result.SearchResult` like every other search. An
+A search returns a :class:`~zermelo.core.result.SearchResult` like every other search. An
 unproven value is ``2 * mean reward - 1``: an estimate in [-1, 1], 0 for even chances, which
 changes sign with the side as negamax values do, so front ends and ``parent_score`` treat it like
 any evaluation; :func:`win_rate` reads it back. A proven value is exact: a draw's 0, or ``WIN -
@@ -41,13 +42,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar, cast
 
 from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
+from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import WIN
-from zermelo.core.state import Player, supports_evaluation
-from zermelo.search.result import MoveValue, SearchResult, SearchStats
+from zermelo.core.state import AnyState, Evaluates, Player, State
+from zermelo.search.moves import moves_rule, search_moves, winning_move_rule
 
 __all__ = [
     "DEFAULT_EXPLORATION",
@@ -63,28 +65,14 @@ __all__ = [
 DEFAULT_EXPLORATION = math.sqrt(2.0)
 """The UCT constant c of Kocsis and Szepesvári for rewards in [0, 1]."""
 
-PlayoutPolicy = Callable[[Any, Sequence[Any], random.Random], Any]
-"""``policy(state, moves, rng) -> move``: the move a playout makes among ``moves`` of ``state``."""
+M = TypeVar("M", bound=Hashable)
+
+PlayoutPolicy = Callable[[AnyState, Sequence[Hashable], random.Random], Hashable]
+"""``policy(state, moves, rng) -> move``: the move a playout makes among ``moves`` of ``state``
+(a state of any game; the move is one of ``moves``)."""
 
 
-_NARROWING = ("search_moves", "candidate_moves")
-"""State methods that list the moves worth searching, most preferred first."""
-
-
-def search_moves(state: Any) -> Sequence[Any]:
-    """The moves worth searching: the state's ``search_moves()`` or ``candidate_moves()`` when it
-    offers one (and it is not empty), else every legal move."""
-    for name in _NARROWING:
-        method = getattr(state, name, None)
-        if method is not None:
-            moves: Sequence[Any] = method()
-            if moves:
-                return moves
-    everything: Sequence[Any] = state.legal_moves()
-    return everything
-
-
-def random_playout(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+def random_playout(state: AnyState, moves: Sequence[Hashable], rng: random.Random) -> Hashable:
     """A uniformly random move."""
     return moves[int(rng.random() * len(moves))]
 
@@ -95,14 +83,14 @@ def epsilon_greedy(epsilon: float = 0.25) -> PlayoutPolicy:
     if not 0.0 <= epsilon <= 1.0:
         raise InvalidOptionError(f"epsilon must be between 0 and 1, got {epsilon}")
 
-    def policy(state: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+    def policy(state: AnyState, moves: Sequence[Hashable], rng: random.Random) -> Hashable:
         if rng.random() < epsilon:
             return moves[int(rng.random() * len(moves))]
         best = moves[0]
         best_value = math.inf
         for move in moves:
             child = state.play(move)
-            value = -1e18 if child.is_terminal() else child.evaluate()
+            value = -1e18 if child.is_terminal() else cast(Evaluates, child).evaluate()
             if value < best_value:
                 best, best_value = move, value
         return best
@@ -116,7 +104,7 @@ class _Node:
 
     __slots__ = ("children", "move", "plies", "proven", "reward", "state", "untried", "visits")
 
-    def __init__(self, state: Any, move: Any, decisive: bool) -> None:
+    def __init__(self, state: AnyState, move: Hashable, decisive: bool) -> None:
         self.state = state
         self.move = move
         self.visits = 0
@@ -127,11 +115,12 @@ class _Node:
             winner = state.winner
             # Only the player who just moved can have won.
             self.proven: float | None = 0.5 if winner is None else 1.0
-            self.untried: list[Any] = []
+            self.untried: list[Hashable] = []
             return
         self.proven = None
-        finder = getattr(state, "winning_move", None) if decisive else None
-        win = finder() if finder is not None else None
+        # Looked up for each node's own class: a game's play() may return another class.
+        finder = winning_move_rule(type(state)) if decisive else None
+        win = finder(state) if finder is not None else None
         if win is not None:
             self.untried = [win]
         else:
@@ -176,7 +165,7 @@ class Mcts:
 
     # -- the tree -----------------------------------------------------------------------------
 
-    def _root_for(self, state: Any) -> tuple[_Node, int]:
+    def _root_for(self, state: AnyState) -> tuple[_Node, int]:
         """The node of ``state`` from the kept tree (up to two plies below the old root), or new."""
         old = self._root
         if self.reuse and old is not None:
@@ -188,30 +177,25 @@ class Mcts:
                 frontier = [child for node in frontier for child in node.children]
         return _Node(state, None, self.decisive), 0
 
-    def _playout(self, state: Any, mover: Player) -> float:
+    def _playout(self, state: AnyState, mover: Player) -> float:
         """Reward for ``mover`` of a playout from ``state``."""
         rng = self.rng
         policy = self.playout_policy
         kind = type(state)
-        winning = getattr(kind, "winning_move", None) if self.decisive else None
-        candidates = next(
-            (m for m in (getattr(kind, name, None) for name in _NARROWING) if m is not None), None
-        )
+        winning = winning_move_rule(kind) if self.decisive else None
+        moves_of = moves_rule(kind)
         limit = -1 if self.cutoff is None else self.cutoff
         plies = 0
         while not state.is_terminal():
             if plies == limit:
-                value = state.evaluate() / self.eval_scale
+                value = cast(Evaluates, state).evaluate() / self.eval_scale
                 value = max(-50.0, min(50.0, value))
                 chance = 1.0 / (1.0 + math.exp(-value))
                 return chance if state.to_move == mover else 1.0 - chance
             if winning is not None and winning(state) is not None:
                 # The side to move wins on the spot; no need to play it.
                 return 1.0 if state.to_move == mover else 0.0
-            moves = candidates(state) if candidates is not None else None
-            if not moves:
-                moves = state.legal_moves()
-            state = state.play(policy(state, moves, rng))
+            state = state.play(policy(state, moves_of(state), rng))
             plies += 1
         winner = state.winner
         if winner is None:
@@ -220,13 +204,13 @@ class Mcts:
 
     def search(
         self,
-        state: Any,
+        state: State[M],
         *,
         iterations: int | None = None,
         time_limit: float | None = None,
-        progress: Callable[[SearchResult[Any]], None] | None = None,
+        progress: Callable[[SearchResult[M]], None] | None = None,
         progress_every: int = 1000,
-    ) -> SearchResult[Any]:
+    ) -> SearchResult[M]:
         """Search ``state`` for ``iterations`` iterations or ``time_limit`` seconds, whichever ends
         first (at least one must be given), and return the move, its value and the root moves
         with their visits (see the module's notes for how the values read).
@@ -239,7 +223,7 @@ class Mcts:
             raise BudgetError(f"iterations must be at least 1, got {iterations}")
         if time_limit is not None and not time_limit > 0:
             raise BudgetError(f"time limit must be a positive number of seconds, got {time_limit}")
-        if self.cutoff is not None and not supports_evaluation(state):
+        if self.cutoff is not None and not issubclass(type(state), Evaluates):
             raise BudgetError(
                 "a playout cut-off needs an evaluation function, "
                 f"and {type(state).__name__} has none"
@@ -316,14 +300,16 @@ class Mcts:
                 stats = SearchStats(
                     added, elapsed=clock() - started, iterations=done, reused=reused
                 )
-                progress(_result(root, stats))
+                progress(cast(SearchResult[M], _result(root, stats)))
         stats = SearchStats(
             added, elapsed=time.perf_counter() - started, iterations=done, reused=reused
         )
-        return _result(root, stats)
+        # The tree holds the moves of the searched state's game (M), kept as Hashable in nodes
+        # that hold their states as states of any game.
+        return cast(SearchResult[M], _result(root, stats))
 
 
-def win_rate(entry: MoveValue[Any] | SearchResult[Any]) -> float:
+def win_rate(entry: MoveValue[object] | SearchResult[object]) -> float:
     """The mean reward (1 a win, 0.5 a draw, 0 a loss) behind an MCTS value, from the side of
     the player it values: of the move for a :class:`MoveValue`, of the side to move for a
     :class:`SearchResult`. A proven value reads as 1, 0.5 or 0."""
@@ -396,15 +382,15 @@ def _tried(node: _Node) -> list[_Node]:
     )
 
 
-def _result(root: _Node, stats: SearchStats) -> SearchResult[Any]:
-    moves = []
+def _result(root: _Node, stats: SearchStats) -> SearchResult[Hashable]:
+    moves: list[MoveValue[Hashable]] = []
     for child in _tried(root):
         value, exact = _value_of(child)
         moves.append(MoveValue(child.move, value, exact, (child.move,), child.visits))
     chosen = _choose(root)
     if chosen is None:
         return SearchResult(None, 0.0, (), 0, False, stats)
-    pv = []
+    pv: list[Hashable] = []
     node: _Node | None = chosen
     while node is not None:
         pv.append(node.move)
@@ -416,16 +402,30 @@ def _result(root: _Node, stats: SearchStats) -> SearchResult[Any]:
     else:
         plies = float(WIN - _proven_plies(root))
         value, exact = (plies if root.proven == 0.0 else -plies), True
-    return SearchResult(chosen.move, value, tuple(pv), len(pv), exact, stats, tuple(moves))
+    return SearchResult(pv[0], value, tuple(pv), len(pv), exact, stats, tuple(moves))
 
 
 def mcts(
-    state: Any,
+    state: State[M],
     *,
     iterations: int | None = None,
     time_limit: float | None = None,
     rng: random.Random | None = None,
-    **options: Any,
-) -> SearchResult[Any]:
-    """One search of ``state`` with a fresh tree; ``options`` are those of :class:`Mcts`."""
-    return Mcts(rng=rng, **options).search(state, iterations=iterations, time_limit=time_limit)
+    exploration: float = DEFAULT_EXPLORATION,
+    playout: PlayoutPolicy | None = None,
+    cutoff: int | None = None,
+    eval_scale: float = 1.0,
+    decisive: bool = True,
+    reuse: bool = True,
+) -> SearchResult[M]:
+    """One search of ``state`` with a fresh tree; the other options are those of :class:`Mcts`."""
+    searcher = Mcts(
+        rng=rng,
+        exploration=exploration,
+        playout=playout,
+        cutoff=cutoff,
+        eval_scale=eval_scale,
+        decisive=decisive,
+        reuse=reuse,
+    )
+    return searcher.search(state, iterations=iterations, time_limit=time_limit)

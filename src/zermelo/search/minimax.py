@@ -11,27 +11,26 @@ against; it is not fast, on purpose.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 from zermelo.core.errors import BudgetError
+from zermelo.core.result import SearchResult, SearchStats
 from zermelo.core.scores import WIN
-from zermelo.core.state import State, supports_evaluation
-from zermelo.search.result import SearchResult, SearchStats
+from zermelo.core.state import Evaluates, SortableMove, State
+from zermelo.search.alphabeta import OWN_EVALUATION, Evaluator
 
 __all__ = ["minimax"]
 
 
-def _own_evaluation(state: Any) -> float:
-    return float(state.evaluate())
+M = TypeVar("M", bound=SortableMove)
 
 
 def minimax(
-    state: State[Any],
+    state: State[M],
     depth: int | None = None,
     *,
-    evaluator: Callable[[Any], float] | None = None,
-) -> SearchResult[Any]:
+    evaluator: Evaluator | None = None,
+) -> SearchResult[M]:
     """Value and best move of ``state`` by exhaustive minimax.
 
     With ``depth`` (plies), non-terminal states at the cut-off are scored by ``evaluator`` (default:
@@ -41,16 +40,16 @@ def minimax(
         raise BudgetError(f"depth must be 0 or more, got {depth}")
     evaluate = evaluator
     if depth is not None and evaluate is None:
-        if not supports_evaluation(state):
+        if not issubclass(type(state), Evaluates):
             raise BudgetError(
                 f"a depth limit needs an evaluation function, and {type(state).__name__} has none"
             )
-        evaluate = _own_evaluation
+        evaluate = OWN_EVALUATION
     stats = SearchStats()
     started = time.perf_counter()
     heuristic_used = False
 
-    def value(node: State[Any], ply: int) -> tuple[float, tuple[Any, ...]]:
+    def value(node: State[M], ply: int) -> tuple[float, tuple[M, ...]]:
         nonlocal heuristic_used
         stats.nodes += 1
         if node.is_terminal():
@@ -63,12 +62,12 @@ def minimax(
             assert evaluate is not None
             return evaluate(node), ()
         best: float = -2 * WIN
-        best_line: tuple[Any, ...] = ()
-        best_move: Any = None
+        best_line: tuple[M, ...] = ()
+        best_move: M | None = None
         for move in node.legal_moves():
             score, line = value(node.play(move), ply + 1)
             score = -score
-            if score > best or (score == best and move < best_move):
+            if score > best or (score == best and best_move is not None and move < best_move):
                 best, best_move, best_line = score, move, (move, *line)
         return best, best_line
 

@@ -20,37 +20,43 @@ count but never mistaken for a proven result by the search that called it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import cast
 
 from zermelo.core.scores import EVAL_LIMIT
+from zermelo.core.state import AnyState, HasQuiet
+from zermelo.search.alphabeta import OWN_EVALUATION, Evaluator
 
 __all__ = ["quiescent"]
 
 _INF = float("inf")
 
 
-def _own_evaluation(state: Any) -> float:
-    return float(state.evaluate())
+@functools.cache
+def _quiet_rule(kind: type[AnyState]) -> Callable[[AnyState], bool] | None:
+    """``is_quiet`` of class ``kind`` (:class:`HasQuiet`), or ``None``: looked up once per class,
+    as the search asks at every node (a protocol check costs microseconds)."""
+    if issubclass(kind, HasQuiet):
+        return cast(Callable[[AnyState], bool], kind.is_quiet)
+    return None
 
 
-def quiescent(
-    evaluate: Callable[[Any], float] | None = None, *, max_plies: int = 24
-) -> Callable[[Any], float]:
+def quiescent(evaluate: Evaluator | None = None, *, max_plies: int = 24) -> Evaluator:
     """An evaluator that resolves forced sequences (``not state.is_quiet()``) before ``evaluate``
     (default: ``state.evaluate()``) judges. ``max_plies`` bounds a forced line; past it the static
-    value is used as it stands. States without ``is_quiet`` are always quiet."""
-    static = evaluate if evaluate is not None else _own_evaluation
+    value is used as it stands. States without ``is_quiet`` (:class:`HasQuiet`) are always quiet."""
+    static = evaluate if evaluate is not None else OWN_EVALUATION
 
-    def search(state: Any, plies: int, alpha: float, beta: float) -> float:
+    def search(state: AnyState, plies: int, alpha: float, beta: float) -> float:
         if state.is_terminal():
             winner = state.winner
             if winner is None:
                 return 0.0
             decided = EVAL_LIMIT - 1 - plies
             return decided if winner == state.to_move else -decided
-        is_quiet = getattr(state, "is_quiet", None)
-        if plies >= max_plies or is_quiet is None or is_quiet():
+        is_quiet = _quiet_rule(type(state))
+        if plies >= max_plies or is_quiet is None or is_quiet(state):
             return static(state)
         best = -_INF
         for move in state.legal_moves():
@@ -61,7 +67,7 @@ def quiescent(
                     break
         return best
 
-    def evaluator(state: Any) -> float:
+    def evaluator(state: AnyState) -> float:
         return search(state, 0, -_INF, _INF)
 
     return evaluator

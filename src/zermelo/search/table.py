@@ -16,7 +16,7 @@ serve many searches in a row without being cleared by hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 __all__ = ["EXACT_DEPTH", "LOWER", "UPPER", "VALUE", "Entry", "TranspositionTable"]
 
@@ -35,7 +35,7 @@ class Entry(NamedTuple):
     depth: int
     bound: int
     score: float
-    move: Any
+    move: Hashable
     generation: int
 
 
@@ -69,7 +69,7 @@ class TranspositionTable:
         every node, and this saves a Python call each time."""
         return self._entries.get
 
-    def store(self, key: Hashable, depth: int, bound: int, score: float, move: Any) -> None:
+    def store(self, key: Hashable, depth: int, bound: int, score: float, move: Hashable) -> None:
         entries = self._entries
         if len(entries) >= self.capacity and key not in entries:
             self._make_room()

@@ -12,11 +12,11 @@ from typing import Final
 
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError, IllegalMoveError, ZermeloError
+from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import EVAL_LIMIT, WIN, is_decided
 from zermelo.games.mnk import MnkState
 from zermelo.games.mnk_eval import Evaluation
 from zermelo.games.mnk_lines import FIVE
-from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.gomoku.board import Board
 from zermelo.solvers.gomoku.threats import CHECK_EVERY, SearchTimeoutError, ThreatSearch
 
