@@ -20,6 +20,7 @@ from zermelo.cli.common import (
 from zermelo.core.capabilities import ExactMoves
 from zermelo.core.limits import Limits
 from zermelo.core.result import SearchResult
+from zermelo.core.state import ExplainsItself, HasQuiet, Terminates
 from zermelo.i18n import gettext as _
 
 
@@ -66,9 +67,9 @@ def command() -> click.Command:
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
-            reason = getattr(state, "termination", None)
-            if callable(reason) and reason():
-                out.print(_("The game is over: {reason}.").format(reason=_(reason())))
+            reason = state.termination() if isinstance(state, Terminates) else None
+            if reason:
+                out.print(_("The game is over: {reason}.").format(reason=_(reason)))
             elif state.winner is None:
                 out.print(_("The game is over: a draw."))
             else:
@@ -94,7 +95,7 @@ def command() -> click.Command:
             # Games that say when a position is not quiet (checkers: a capture is pending) are
             # judged at the horizon only once the forced moves are played out, as their AI
             # levels do.
-            evaluator = quiescent() if callable(getattr(state, "is_quiet", None)) else None
+            evaluator = quiescent() if isinstance(state, HasQuiet) else None
 
             # One search of every move: the best of them is the position's best move and value.
             # Each depth that every move completed is shown as it comes.
@@ -135,9 +136,8 @@ def command() -> click.Command:
         out.print(
             _("Principal variation: {line}").format(line=" ".join(format_line(state, result.pv)))
         )
-        explain = getattr(state, "explain", None)
-        if callable(explain):
-            terms = explain()
+        if isinstance(state, ExplainsItself):
+            terms = state.explain()
             total = sum(weight * value for _, weight, value in terms)
             out.print(
                 _("Evaluation f(s) = {total:+g}, from the side to move: {terms}").format(
