@@ -1,4 +1,4 @@
-"""The m,n,k and gomoku records, built by one function, say exactly what they said when each was
+"""The m,n,k record and the gomoku record made from it say exactly what they said when each was
 written out in full: the same fields, field by field."""
 
 from __future__ import annotations

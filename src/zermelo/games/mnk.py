@@ -32,6 +32,7 @@ have as many stones, else O. The empty gomoku board with X to move is
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Hashable
@@ -572,46 +573,14 @@ _MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
 _EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
 
 
-def _record(
-    name: str,
-    title: str,
-    new: Callable[..., MnkState],
-    options: tuple[IntOption | BoolOption, ...],
-    aliases: tuple[str, ...],
-    notation: str,
-    tools: dict[str, Ref],
-    title_short: str | None = None,
-) -> GameSpec:
-    """The record of an m,n,k game: gomoku and the general m,n,k game differ only in what the
-    arguments say; the rules, the engines, the board and the web engine are the same."""
-    return GameSpec(
-        name=name,
-        title=title,
-        title_short=title_short,
-        new=new,
-        parse=parse,
-        options=options,
-        aliases=aliases,
-        first_mover=_FIRST,
-        default_time=1.0,
-        move_time=1.5,
-        levels=_ENGINE_LEVELS,
-        mcts=_MCTS,
-        board="go",
-        notation=notation,
-        web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
-        analysis_depth=1,
-        tools=tools,
-    )
-
-
 _EXPLAIN: Final = Ref("zermelo.cli.explain:explain_features")
 
-SPEC: Final = _record(
-    "mnk",
-    "m,n,k game",
-    _new_mnk,
-    (
+SPEC: Final = GameSpec(
+    name="mnk",
+    title="m,n,k game",
+    new=_new_mnk,
+    parse=parse,
+    options=(
         IntOption("width", N_("number of columns"), 1, MAX_WIDTH, 15),
         IntOption("height", N_("number of rows (default: as many as columns)"), 1, MAX_HEIGHT, 15),
         IntOption(
@@ -623,18 +592,29 @@ SPEC: Final = _record(
         ),
         BoolOption("exact", _EXACT_HELP),
     ),
-    ("m,n,k",),
-    "a column letter and a row number, such as c3",
-    {"solve": Ref("zermelo.cli.solve:solve_mnk_board"), "explain": _EXPLAIN},
+    aliases=("m,n,k",),
+    first_mover=_FIRST,
+    default_time=1.0,
+    move_time=1.5,
+    levels=_ENGINE_LEVELS,
+    mcts=_MCTS,
+    board="go",
+    notation="a column letter and a row number, such as c3",
+    web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
+    analysis_depth=1,
+    tools={"solve": Ref("zermelo.cli.solve:solve_mnk_board"), "explain": _EXPLAIN},
 )
 
-GOMOKU_SPEC: Final = _record(
-    "gomoku",
-    "Gomoku (caro)",
-    _new_gomoku,
-    (BoolOption("exact", _EXACT_HELP),),
-    ("caro",),
-    "a column letter and a row number, such as h8",
-    {"explain": _EXPLAIN, "tune": Ref("zermelo.cli.tune:tune_gomoku")},
+# Gomoku is the m,n,k record on its own board: the same rules, engines, board and web engine;
+# only what is said here differs.
+GOMOKU_SPEC: Final = dataclasses.replace(
+    SPEC,
+    name="gomoku",
+    title="Gomoku (caro)",
     title_short="Gomoku",
+    new=_new_gomoku,
+    options=(BoolOption("exact", _EXACT_HELP),),
+    aliases=("caro",),
+    notation="a column letter and a row number, such as h8",
+    tools={"explain": _EXPLAIN, "tune": Ref("zermelo.cli.tune:tune_gomoku")},
 )
