@@ -462,10 +462,11 @@ def bishop_attacks(sq: int, occupied: int) -> int:
     return line_attacks(sq, occupied, DIAGONAL[sq]) | line_attacks(sq, occupied, ANTI_DIAGONAL[sq])
 
 
-@jit()
+@jit(inline=True)
 def piece_attacks(piece: int, sq: int, occupied: int) -> int:
     """The squares a knight, bishop, rook, queen or king (``piece``) on ``sq`` attacks, the
-    sliders stopped by ``occupied`` (the blocker's own square included)."""
+    sliders stopped by ``occupied`` (the blocker's own square included). Inlined by numba into
+    each caller, where it stands for the switch each of them wrote out before."""
     if piece == KNIGHT:
         attacks: int = KNIGHT_ATTACKS[sq]
     elif piece == BISHOP:
