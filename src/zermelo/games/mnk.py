@@ -32,6 +32,7 @@ have as many stones, else O. The empty gomoku board with X to move is
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Hashable
@@ -610,24 +611,18 @@ SPEC: Final = GameSpec(
     codec=_CODEC,
 )
 
-GOMOKU_SPEC: Final = GameSpec(
+# Gomoku is the m,n,k record on its own board: the same rules, engines, board and web engine;
+# only what is said here differs.
+GOMOKU_SPEC: Final = dataclasses.replace(
+    SPEC,
     name="gomoku",
     title="Gomoku (caro)",
     title_short="Gomoku",
     new=_new_gomoku,
-    parse=parse,
     options=(BoolOption("exact", _EXACT_HELP),),
     aliases=("caro",),
-    first_mover=_FIRST,
-    default_time=1.0,
-    move_time=1.5,
-    levels=_ENGINE_LEVELS,
-    mcts=_MCTS,
-    board="go",
     notation="a column letter and a row number, such as h8",
-    web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
-    analysis_depth=1,
-    explainer=Ref("zermelo.solvers.gomoku.capabilities:EXPLAINER"),
+    # Too big to solve from the start: no start solver; tuned by self-play.
+    start_solver=None,
     tuner=Ref("zermelo.solvers.gomoku.capabilities:TUNER"),
-    codec=_CODEC,
 )

@@ -22,6 +22,7 @@ from zermelo.core.errors import InvalidPositionError
 __all__ = [
     "NUMBA_AVAILABLE",
     "kernel_variant",
+    "make_popcount",
     "numba_available",
     "numba_disabled",
     "numba_version",
@@ -154,6 +155,34 @@ def make_prefetch(enabled: bool) -> Callable[[Any, int], None]:
 
 def _nothing(array: Any, index: int) -> None:
     return None
+
+
+def _popcount_word(x: int) -> int:
+    """Set bits of a 64-bit word, h8's sign bit included (SWAR: every step masks off what an
+    arithmetic shift of a negative word smears; LLVM turns it into one ``popcnt``)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0x7F
+
+
+def _popcount_int(x: int) -> int:
+    """Set bits of a non-negative int."""
+    return x.bit_count()
+
+
+_COMPILED_POPCOUNT: list[Callable[[int], int]] = []
+
+
+def make_popcount(enabled: bool) -> Callable[[int], int]:
+    """``popcount(x)``, the number of set bits of ``x``, for the kernels: compiled by numba (one
+    function, compiled once, that every kernel's compiled code calls) when ``enabled``, else
+    Python's ``int.bit_count`` for the plain-Python copies, whose words are non-negative ints."""
+    if not enabled:
+        return _popcount_int
+    if not _COMPILED_POPCOUNT:
+        _COMPILED_POPCOUNT.append(make_jit(True)()(_popcount_word))
+    return _COMPILED_POPCOUNT[0]
 
 
 NUMBA_AVAILABLE: bool = numba_available()

@@ -45,7 +45,7 @@ import random
 from typing import Any
 
 from zermelo.core.scores import WIN
-from zermelo.solvers._jit import NUMBA_AVAILABLE, make_jit, numba_disabled
+from zermelo.solvers._jit import NUMBA_AVAILABLE, make_jit, make_popcount, numba_disabled
 from zermelo.solvers.chess.pesto import (
     EG_TABLES,
     EG_VALUES,
@@ -399,21 +399,7 @@ REDUCTION = _table(_reductions(), bitboards=False)
 DEFAULT_WEIGHTS = (1.0, 3.0, 8.0, 5.0, 3.0, -15.0, -10.0, 30.0)
 
 
-if COMPILED:
-
-    @jit()
-    def popcount(x: int) -> int:
-        """Set bits of a 64-bit word (SWAR; every step masks off what a sign bit smears)."""
-        x = x - ((x >> 1) & 0x5555555555555555)
-        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-        return ((x * 0x0101010101010101) >> 56) & 0x7F
-
-else:
-
-    def popcount(x: int) -> int:
-        """Set bits of a non-negative int."""
-        return x.bit_count()
+popcount = make_popcount(COMPILED)
 
 
 @jit()
@@ -474,6 +460,24 @@ def rook_attacks(sq: int, occupied: int) -> int:
 @jit()
 def bishop_attacks(sq: int, occupied: int) -> int:
     return line_attacks(sq, occupied, DIAGONAL[sq]) | line_attacks(sq, occupied, ANTI_DIAGONAL[sq])
+
+
+@jit(inline=True)
+def piece_attacks(piece: int, sq: int, occupied: int) -> int:
+    """The squares a knight, bishop, rook, queen or king (``piece``) on ``sq`` attacks, the
+    sliders stopped by ``occupied`` (the blocker's own square included). Inlined by numba into
+    each caller, where it stands for the switch each of them wrote out before."""
+    if piece == KNIGHT:
+        attacks: int = KNIGHT_ATTACKS[sq]
+    elif piece == BISHOP:
+        attacks = bishop_attacks(sq, occupied)
+    elif piece == ROOK:
+        attacks = rook_attacks(sq, occupied)
+    elif piece == QUEEN:
+        attacks = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+    else:
+        attacks = KING_ATTACKS[sq]
+    return attacks
 
 
 @jit()
@@ -590,17 +594,7 @@ def generate_some(
         while pieces != 0:
             frm = lsb(pieces)
             pieces &= pieces - 1
-            if piece == KNIGHT:
-                attacks = KNIGHT_ATTACKS[frm]
-            elif piece == BISHOP:
-                attacks = bishop_attacks(frm, occupied)
-            elif piece == ROOK:
-                attacks = rook_attacks(frm, occupied)
-            elif piece == QUEEN:
-                attacks = bishop_attacks(frm, occupied) | rook_attacks(frm, occupied)
-            else:
-                attacks = KING_ATTACKS[frm]
-            attacks &= targets_mask
+            attacks = piece_attacks(piece, frm, occupied) & targets_mask
             while attacks != 0:
                 to = lsb(attacks)
                 attacks &= attacks - 1
@@ -804,15 +798,7 @@ def count_legal(stack: Any, base: int, moves: Any, start: int) -> int:
         while pieces != 0:
             frm = lsb(pieces)
             pieces &= pieces - 1
-            if piece == KNIGHT:
-                attacks = KNIGHT_ATTACKS[frm]
-            elif piece == BISHOP:
-                attacks = bishop_attacks(frm, occupied)
-            elif piece == ROOK:
-                attacks = rook_attacks(frm, occupied)
-            else:
-                attacks = bishop_attacks(frm, occupied) | rook_attacks(frm, occupied)
-            attacks &= free
+            attacks = piece_attacks(piece, frm, occupied) & free
             if (1 << frm) & lines == 0:
                 total += popcount(attacks)
             else:
@@ -948,14 +934,7 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
             while pieces != 0:
                 sq = lsb(pieces)
                 pieces &= pieces - 1
-                if piece == KNIGHT:
-                    attacks = KNIGHT_ATTACKS[sq]
-                elif piece == BISHOP:
-                    attacks = bishop_attacks(sq, occupied)
-                elif piece == ROOK:
-                    attacks = rook_attacks(sq, occupied)
-                else:
-                    attacks = bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+                attacks = piece_attacks(piece, sq, occupied)
                 mobility += popcount(attacks & safe)
                 attacks_on_king += popcount(attacks & zone)
         mobility_term += sign * mobility

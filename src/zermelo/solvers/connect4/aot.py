@@ -109,8 +109,10 @@ def _module_name() -> str:
     from zermelo.solvers._jit import numba_version
 
     source = (Path(__file__).parent / "kernel.py").read_bytes()
+    shared = (Path(__file__).parents[1] / "_jit.py").read_bytes()  # popcount is compiled from it
     facts = [
         source,
+        shared,
         str(numba_version()).encode(),
         sys.version.encode(),
         platform.machine().encode(),

@@ -37,6 +37,7 @@ from typing import Any
 from zermelo.solvers._jit import (
     make_borrow,
     make_jit,
+    make_popcount,
     make_prefetch,
     numba_available,
     numba_disabled,
@@ -93,21 +94,7 @@ NO_SCORE = -1000
 _NEGAMAX_SIGNATURE = "int64(int64, int64, int64, int64, int64, int64, int64[::1])"
 
 
-if COMPILED:
-
-    @jit()
-    def popcount(x: int) -> int:
-        """Set bits of a non-negative word below 2**62 (SWAR; LLVM turns it into popcnt)."""
-        x = x - ((x >> 1) & 0x5555555555555555)
-        x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-        return ((x * 0x0101010101010101) >> 56) & 0x7F
-
-else:
-
-    def popcount(x: int) -> int:
-        """Set bits of a non-negative int."""
-        return x.bit_count()
+popcount = make_popcount(COMPILED and not AHEAD_OF_TIME)
 
 
 @jit(inline=True)
