@@ -11,7 +11,7 @@ from rich.console import Console
 from conftest import run_cli, start_cli
 from zermelo.games.checkers import CheckersState
 from zermelo.games.registry import get_game
-from zermelo.ui.terminal.boards import CheckersView
+from zermelo.ui.terminal.boards import view_for
 from zermelo.ui.terminal.session import GameOptions, Session
 
 RESULTS = ("AI wins!", "Congratulations! You win!", "It's a tie!")
@@ -84,7 +84,7 @@ def test_an_explicit_side_is_kept() -> None:
 
 
 def test_the_board_in_plain_text() -> None:
-    view = CheckersView(get_game("checkers"))
+    view = view_for(get_game("checkers"))
     state = CheckersState.parse("W:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29")
     assert view.render(state, (11, 15), rich=False).splitlines() == [
         "  .  1  .  2  .  3  .  4    1-4",
@@ -100,7 +100,7 @@ def test_the_board_in_plain_text() -> None:
 
 
 def test_the_board_in_colour_marks_the_last_move() -> None:
-    view = CheckersView(get_game("checkers"))
+    view = view_for(get_game("checkers"))
     state = CheckersState.initial().play((11, 15))
     console = Console(file=io.StringIO(), force_terminal=True, color_system="standard", width=80)
     markup = view.render(state, (11, 15), rich=True)
@@ -119,15 +119,15 @@ def test_the_board_in_colour_marks_the_last_move() -> None:
     ],
 )
 def test_typed_moves_get_one_clear_line(fen: str, text: str, message: str) -> None:
-    answer = CheckersView(get_game("checkers")).read(CheckersState.parse(fen), text)
+    answer = view_for(get_game("checkers")).read(CheckersState.parse(fen), text)
     assert answer.move is None and answer.message is not None
     assert answer.message.startswith(message) and "\n" not in answer.message
 
 
 def test_shortened_captures_are_accepted_when_they_fit_one_path() -> None:
     state = CheckersState.parse("B:W14,22,23,30:B9,1")
-    assert CheckersView(get_game("checkers")).read(state, " 9x27 ").move == (9, 18, 27)
-    assert CheckersView(get_game("checkers")).read(state, "9x18x25").move == (9, 18, 25)
+    assert view_for(get_game("checkers")).read(state, " 9x27 ").move == (9, 18, 27)
+    assert view_for(get_game("checkers")).read(state, "9x18x25").move == (9, 18, 25)
 
 
 def test_a_session_with_scripted_input() -> None:

@@ -112,14 +112,14 @@ def test_extraction_finds_the_strings_the_front_ends_show(template: Catalog) -> 
         "Welcome to {game}!",
         "You are '{human}' and the AI is '{ai}'",
         "Tic Tac Toe",  # marked with N_, translated where it is shown
-        "Your turn (0-8): ",
+        "Your turn ({first}-{last}): ",
         "Invalid move! Try again.",
-        "Please enter a number between 0 and 8!",
+        "Please enter a number between {first} and {last}!",
         "It's a tie!",
         "AI wins!",
         "Congratulations! You win!",
         "AI's turn...",
-        "Enter positions (0-8) as shown below:",
+        "Enter positions ({first}-{last}) as shown below:",
         "Play again? (y/n): ",
         "y",
         "yes",
@@ -343,7 +343,13 @@ def test_setup_switches_and_translation_for_does_not(language: None) -> None:
 
 
 def test_every_language_translates_the_tutorials_words(language: None) -> None:
-    words = ["Welcome to {game}!", "Your turn (0-8): ", "It's a tie!", "draw", "Tic Tac Toe"]
+    words = [
+        "Welcome to {game}!",
+        "Your turn ({first}-{last}): ",
+        "It's a tie!",
+        "draw",
+        "Tic Tac Toe",
+    ]
     seen = {}
     for code in CODES:
         i18n.setup(code)
@@ -419,14 +425,20 @@ def test_a_whole_game_in_each_language(code: str, english_game: str) -> None:
     assert lines[1] == words.gettext("You are '{human}' and the AI is '{ai}'").format(
         human="O", ai="X"
     )
-    assert lines[2] == words.gettext("Enter positions (0-8) as shown below:")
+    squares = {"first": "0", "last": "8"}
+    assert lines[2] == words.gettext("Enter positions ({first}-{last}) as shown below:").format(
+        **squares
+    )
     # The same seed and moves give the same game; only the words differ.
     english_result = next(line for line in english_game.splitlines() if line in RESULTS)
     assert words.gettext(english_result) in lines
     assert english_result not in lines
-    prompt = words.gettext("Your turn (0-8): ")
+    prompt = words.gettext("Your turn ({first}-{last}): ").format(**squares)
     assert english_game.count("Your turn (0-8): ") == done.stdout.count(prompt)
-    assert words.gettext("Please enter a number between 0 and 8!") in lines
+    assert (
+        words.gettext("Please enter a number between {first} and {last}!").format(**squares)
+        in lines
+    )
     assert words.gettext("Invalid move! Try again.") in lines
     # The boards are the same drawings.
     board = [line for line in lines if "|" in line or line.startswith("---")]

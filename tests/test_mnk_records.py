@@ -21,9 +21,9 @@ SHARED: dict[str, Any] = {
         level: Ref(f"zermelo.agents.gomoku:{level}") for level in ("easy", "medium", "hard")
     },
     "mcts": {"cutoff": 0, "scale": 100.0, "c": 0.1},
-    "board": "go",
-    "grid": "zermelo.core.record._no_grid",
-    "intro": (),
+    "board": "place",
+    "grid": "zermelo.games.mnk._grid",
+    "intro": ("Line up your stones across, down or diagonally to win.",),
     "web_engine": Ref("zermelo.ui.web.solvers:GOMOKU"),
     "analysis_depth": 1,
     "explain_tree": False,

@@ -18,7 +18,7 @@ def error_of(response: Any) -> dict[str, str]:
 def test_the_initial_state_draws_the_dark_squares_by_number(client: TestClient) -> None:
     answer = client.post("/api/state", json={"game": "checkers"}).json()
     board = answer["board"]
-    assert board["kind"] == "checkers"
+    assert board["kind"] == "draughts"
     assert (board["width"], board["height"]) == (8, 8)
     # Square 1 is the second point of the top row, 5 the first of the next, 32 the bottom right's
     # neighbour: the numbering of checkers books.

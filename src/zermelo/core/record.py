@@ -15,10 +15,10 @@ What the record holds, and why each part has the shape it has:
   (``"engine:depth=2,noise=1"``), or a :class:`Ref` to a factory when the game has an engine of its
   own. Games sit below agents in the layers, so a game never imports an agent; the agents layer reads
   the text or resolves the reference when it builds the player.
-* The board: a *kind* (``board``), which the terminal and the web page each know how to draw
-  (``"grid"`` for any game, from :attr:`GameSpec.grid`; the built-in kinds for the built-in games).
-  Front ends keep one drawing per kind, never per game, and a game that brings no drawing of its own
-  is drawn as a grid of cells with a list of its legal moves.
+* The board: a *kind* (``board``, one of :data:`BOARD_KINDS`: a drawing such as ``place`` or
+  ``drop``, never a game) and the data it draws, ``grid(state)`` (a :class:`Grid`). The terminal
+  and the web page each keep one drawing per kind and read everything from the grid; a game that
+  brings no grid of its own is drawn as its notation in one cell with a list of its legal moves.
 * Who moves first, the default times, and ``notation``: one line of help for the move notation,
   which error messages and prompts quote.
 
@@ -60,6 +60,7 @@ from zermelo.core.errors import ParseError
 from zermelo.core.state import AnyState, Player
 
 __all__ = [
+    "BOARD_KINDS",
     "LEVELS",
     "N_",
     "BoolOption",
@@ -71,6 +72,7 @@ __all__ = [
     "OptionValue",
     "Ref",
     "capability_names",
+    "winning_line",
 ]
 
 # Covariant, so that the record of one game (``GameSpec[ChessState]``) is a record of a game
@@ -182,20 +184,47 @@ class Ref(Generic[T]):
         return cast(T, value)
 
 
+BOARD_KINDS: tuple[str, ...] = ("grid", "place", "drop", "draughts", "chess")
+"""The board kinds, the one vocabulary of the records, the terminal and the web page. A kind is
+a drawing, never a game; each draws a :class:`Grid` (see there for what each kind reads):
+
+* ``grid``: cells with short texts, moves typed in the game's notation (any game);
+* ``place``: a click on a cell puts a mark or a stone there (tic-tac-toe, m,n,k, gomoku);
+* ``drop``: columns, a click anywhere in a column plays its move (Connect Four, any size);
+* ``draughts``: the diagonal board; its playable cells are numbered, and a move is the numbers of
+  the cells it visits joined by ``-`` (a step) or ``x`` (a capture), as in ``11-15`` or ``15x24``;
+* ``chess``: a move goes from one cell to another, named by file and rank (UCI)."""
+
+
 @dataclass(frozen=True)
 class Grid:
-    """A board as rows of cells, drawn alike by the terminal and the web page for games that bring
-    no drawing of their own (board kind ``"grid"``).
+    """A board as rows of cells: what every board kind draws, on the terminal and the page alike.
 
-    ``cells[row][col]`` is a short text (a mark, a number; ``""`` for an empty cell), rows from the
-    top. ``moves[row][col]`` is the move notation a click on that cell plays, or ``None``; legal
-    moves on no cell (a pass) are offered as buttons next to the board. ``line`` lists the
-    ``(row, col)`` cells to highlight when the game is over (a winning line), if any.
+    ``cells[row][col]`` is a short text (a mark, a piece letter, a number; ``""`` for an empty
+    cell), rows from the top. ``moves[row][col]`` is the move notation a click on that cell plays,
+    or ``None``; legal moves on no cell (a pass) are offered as buttons next to a ``grid`` board.
+    ``line`` lists the ``(row, col)`` cells to highlight when the game is over (a winning line),
+    if any. ``files`` and ``ranks`` label the columns (left to right) and the rows (from the top)
+    when the board has coordinates; ``last`` are the cells of the last move and ``alert`` a cell
+    in danger (a king in check), when the state knows them.
+
+    What each kind (:data:`BOARD_KINDS`) reads: a ``place`` board's cells hold the sides' marks
+    (``X`` for the first player, ``O`` for the second) and every cell names its move; with
+    coordinates it is drawn as a board of stones, without them as ruled cells of letters, each
+    named by its move. A ``drop`` board's cells hold the marks too, and each column's cells name
+    that column's move. On a
+    ``draughts`` board the playable cells name their square numbers and the others ``None``;
+    its cells hold ``b``/``w`` (men) and ``B``/``W`` (kings). A ``chess`` board's cells hold the
+    pieces' letters (``PNBRQK`` White, ``pnbrqk`` Black) and name their squares (``e4``).
     """
 
     cells: tuple[tuple[str, ...], ...]
     moves: tuple[tuple[str | None, ...], ...] | None = None
     line: tuple[tuple[int, int], ...] = ()
+    files: tuple[str, ...] = ()
+    ranks: tuple[str, ...] = ()
+    last: tuple[tuple[int, int], ...] = ()
+    alert: tuple[int, int] | None = None
 
     @classmethod
     def of(
@@ -203,12 +232,67 @@ class Grid:
         cells: Sequence[Sequence[str]],
         moves: Sequence[Sequence[str | None]] | None = None,
         line: Sequence[tuple[int, int]] = (),
+        *,
+        files: Sequence[str] = (),
+        ranks: Sequence[str] = (),
+        last: Sequence[tuple[int, int]] = (),
+        alert: tuple[int, int] | None = None,
     ) -> Grid:
         return cls(
             tuple(tuple(row) for row in cells),
             None if moves is None else tuple(tuple(row) for row in moves),
             tuple(line),
+            tuple(files),
+            tuple(ranks),
+            tuple(last),
+            alert,
         )
+
+    def move_at(self, row: int, col: int) -> str | None:
+        """The move a click on ``(row, col)`` plays, or ``None``."""
+        if self.moves is None or not 0 <= row < len(self.moves):
+            return None
+        moves = self.moves[row]
+        return moves[col] if 0 <= col < len(moves) else None
+
+    def cell_of(self, move: str) -> tuple[int, int] | None:
+        """The first cell (rows from the top) whose move is ``move``, or ``None``."""
+        for row, moves in enumerate(self.moves or ()):
+            for col, text in enumerate(moves):
+                if text == move:
+                    return row, col
+        return None
+
+
+_DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+def winning_line(rows: Sequence[Sequence[str]], mark: str, k: int) -> list[tuple[int, int]]:
+    """Every ``(row, col)`` of ``rows`` (rows of cells from the top) on a run of ``k`` or more
+    ``mark`` across, down or diagonally: the line a record's :class:`Grid` highlights. Sorted;
+    empty when there is no such run."""
+    height = len(rows)
+    width = len(rows[0]) if rows else 0
+
+    def owned(row: int, col: int) -> bool:
+        return 0 <= row < height and 0 <= col < len(rows[row]) and rows[row][col] == mark
+
+    found: set[tuple[int, int]] = set()
+    for row in range(height):
+        for col in range(width):
+            if not owned(row, col):
+                continue
+            for d_row, d_col in _DIRECTIONS:
+                if owned(row - d_row, col - d_col):
+                    continue  # counted from the start of its run
+                run = []
+                r, c = row, col
+                while owned(r, c):
+                    run.append((r, c))
+                    r, c = r + d_row, c + d_col
+                if len(run) >= k:
+                    found.update(run)
+    return sorted(found)
 
 
 def _no_grid(state: AnyState) -> Grid:
@@ -238,8 +322,9 @@ class GameSpec(Generic[S_co]):
     time replaces the ``time`` of a level that has one. ``mcts`` holds the MCTS options (``cutoff``,
     ``scale``, ``c``) used when an ``mcts`` agent does not give them.
 
-    ``board`` names how front ends draw the game: ``"grid"`` (from ``grid(state)``, see
-    :class:`Grid`) works for every game; the built-in games have kinds of their own. ``title_short``
+    ``board`` names how front ends draw the game, one of :data:`BOARD_KINDS` (``"grid"`` works
+    for every game), and ``grid(state)`` gives the board that kind draws (see :class:`Grid`); a
+    kind the front ends do not know is drawn as a grid. ``title_short``
     is the name the terminal greets with when it differs from ``title``. ``notation`` is a line of
     help for the move notation, quoted when a typed move cannot be read; ``intro`` lines are shown
     once before the first move of a terminal game.

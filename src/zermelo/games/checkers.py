@@ -53,7 +53,7 @@ from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec, Ref
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
 __all__ = [
@@ -708,6 +708,24 @@ def _new(first: Player = BLACK) -> CheckersState:
     return CheckersState.initial(first)
 
 
+def _grid(state: CheckersState) -> Grid:
+    """The ``draughts`` board: 8x8 with Black at the top, the dark squares numbered 1-32 as in
+    checkers books, each holding its piece (``b``/``w`` men, ``B``/``W`` kings)."""
+    squares = [[_square_at(row, col) for col in range(8)] for row in range(8)]
+    return Grid.of(
+        [["" if square is None else state.piece(square + 1) for square in row] for row in squares],
+        [[None if square is None else str(square + 1) for square in row] for row in squares],
+    )
+
+
+_INTRO: Final = (
+    N_("Black (b, kings B) starts on squares 1-12 and moves first; White (w, kings W) on 21-32."),
+    N_("Type a move as 11-15, a capture as 15x24, a multi-jump as 15x24x31; ? lists the moves."),
+    N_("Captures are mandatory; a man reaching the far row is crowned king."),
+    N_("40 moves each without a capture or a man move is a draw."),
+)
+
+
 # Every level searches with quiescence around the evaluation (a capture pending at the horizon is
 # played out before the position is judged); values are in hundredths of a man. Easy: 2 plies and
 # noise of 0.6 men (it takes what is offered, sees one-move shots, walks into two-move
@@ -720,6 +738,8 @@ SPEC: Final = GameSpec(
     parse=CheckersState.parse,
     aliases=("draughts", "english-draughts"),
     first_mover=BLACK,
+    # English here, so that --human black works in every language; shown translated.
+    sides=(N_("Black"), N_("White")),
     default_time=1.0,
     levels={
         "easy": "engine:depth=2,noise=60,quiescent=yes",
@@ -727,6 +747,8 @@ SPEC: Final = GameSpec(
         "hard": "engine:time=1,quiescent=yes",
     },
     board="draughts",
+    grid=_grid,
+    intro=_INTRO,
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
     perft=Ref("zermelo.games.checkers:PERFT"),
     # Squares are numbered 1 to 32; token 0 is never legal.

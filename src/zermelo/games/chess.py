@@ -23,7 +23,7 @@ from typing import Final
 import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import N_, GameSpec, Ref
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
 __all__ = [
@@ -374,6 +374,33 @@ SAVER: Final = _PgnSaver()
 """The record's :class:`~zermelo.core.capabilities.Saver`: the game as PGN."""
 
 
+def _grid(state: ChessState) -> Grid:
+    """The ``chess`` board: rank 8 at the top, each cell holding its piece's letter and named by
+    its square, the last move's squares and a king in check marked."""
+    board = state.board
+
+    def cell(square: int) -> tuple[int, int]:
+        return 7 - chess.square_rank(square), chess.square_file(square)
+
+    ranks = range(7, -1, -1)
+    last = board.peek() if board.move_stack else None
+    king = board.king(board.turn) if board.is_check() else None
+    return Grid.of(
+        [
+            [
+                (piece.symbol() if (piece := board.piece_at(chess.square(f, r))) else "")
+                for f in range(8)
+            ]
+            for r in ranks
+        ],
+        [[chess.square_name(chess.square(f, r)) for f in range(8)] for r in ranks],
+        files=chess.FILE_NAMES,
+        ranks=[str(r + 1) for r in ranks],
+        last=() if last is None else (cell(last.from_square), cell(last.to_square)),
+        alert=None if king is None else cell(king),
+    )
+
+
 # The levels run the engine of zermelo.solvers.chess (see zermelo.agents.chess): easy looks two
 # plies ahead and blurs every move's value with seeded noise of 1.2 pawns, medium four plies with
 # 0.3 pawns, hard searches the time per move (1 s unless asked otherwise) without noise.
@@ -389,6 +416,7 @@ SPEC: Final = GameSpec(
     levels={level: Ref(f"zermelo.agents.chess:{level}") for level in ("easy", "medium", "hard")},
     mcts={"cutoff": 0, "scale": 300.0},
     board="chess",
+    grid=_grid,
     notation=N_("SAN such as Nf3 or UCI such as g1f3"),
     web_engine=Ref("zermelo.ui.web.solvers:CHESS"),
     perft=Ref("zermelo.solvers.chess.tools:PERFT"),

@@ -31,7 +31,7 @@ from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import N_, GameSpec, IntOption, Ref
+from zermelo.core.record import N_, GameSpec, Grid, IntOption, Ref, winning_line
 from zermelo.core.scores import EVAL_LIMIT
 from zermelo.core.state import Player
 
@@ -365,6 +365,15 @@ def _parse(text: str) -> Connect4State:
     return Connect4State.parse(text)
 
 
+def _grid(state: Connect4State) -> Grid:
+    """The ``drop`` board: the discs, rows from the top; every cell of a column names its move."""
+    cells = [[mark.strip(".") for mark in row] for row in state.rows()]
+    winner = state.winner
+    line = () if winner is None else winning_line(cells, "X" if winner is Player.FIRST else "O", 4)
+    columns = [state.format_move(col) for col in range(state.width)]
+    return Grid.of(cells, [columns] * state.height, line)
+
+
 SPEC: Final = GameSpec(
     name="connect4",
     title="Connect Four",
@@ -383,7 +392,9 @@ SPEC: Final = GameSpec(
     # Random playouts of 4 plies, then the evaluation (typically within ±0.1, so 0.03 makes a clear
     # advantage count); beat plain random playouts 7-1 at 0.2 s per move.
     mcts={"cutoff": 4, "scale": 0.03, "c": 0.7},
-    board="columns",
+    board="drop",
+    grid=_grid,
+    intro=(N_("Get four in a row, across, down or diagonally, to win."),),
     notation="the number of a column, 1 at the left",
     web_engine=Ref("zermelo.ui.web.solvers:CONNECT4"),
     position_solver=Ref("zermelo.solvers.connect4.capabilities:LINES"),

@@ -40,7 +40,16 @@ from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import N_, BoolOption, GameSpec, IntOption, LevelFactory, Ref
+from zermelo.core.record import (
+    N_,
+    BoolOption,
+    GameSpec,
+    Grid,
+    IntOption,
+    LevelFactory,
+    Ref,
+    winning_line,
+)
 from zermelo.core.state import Player
 from zermelo.games.mnk_eval import default_evaluation
 from zermelo.games.mnk_rules import DIRECTIONS, Rules
@@ -573,6 +582,28 @@ _MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
 
 _EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
 
+
+def _grid(state: MnkState) -> Grid:
+    """The ``place`` board with coordinates: stones, rows from the top, columns a, b, ... and
+    rows numbered from the bottom, each point named by its move (``c3``)."""
+    rules = state.rules
+    cells = [[{"x": "X", "o": "O"}.get(char, "") for char in row] for row in state.rows()]
+    winner = state.winner
+    line = () if winner is None else winning_line(cells, "X" if winner is _FIRST else "O", rules.k)
+    moves = [
+        [
+            state.format_move((rules.height - 1 - row) * rules.width + col)
+            for col in range(rules.width)
+        ]
+        for row in range(rules.height)
+    ]
+    files = COLUMNS[: rules.width]
+    ranks = [str(rules.height - row) for row in range(rules.height)]
+    return Grid.of(cells, moves, line, files=files, ranks=ranks)
+
+
+_INTRO: Final = (N_("Line up your stones across, down or diagonally to win."),)
+
 _CODEC: Final = Codec[MnkState](
     lambda state: state.rules.width * state.rules.height,
     lambda state: list(state.rows()),
@@ -602,7 +633,9 @@ SPEC: Final = GameSpec(
     move_time=1.5,
     levels=_ENGINE_LEVELS,
     mcts=_MCTS,
-    board="go",
+    board="place",
+    grid=_grid,
+    intro=_INTRO,
     notation="a column letter and a row number, such as c3",
     web_engine=Ref("zermelo.ui.web.solvers:GOMOKU"),
     analysis_depth=1,

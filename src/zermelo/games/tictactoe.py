@@ -25,7 +25,7 @@ from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec, Ref
+from zermelo.core.record import GameSpec, Grid, Ref, winning_line
 from zermelo.core.state import Player
 
 __all__ = ["FULL", "LINES", "SEARCH_ORDER", "SYMBOLS", "TicTacToeState"]
@@ -315,6 +315,14 @@ def _new(first: Player = Player.FIRST) -> TicTacToeState:
     return TicTacToeState.initial(first)
 
 
+def _grid(state: TicTacToeState) -> Grid:
+    """The ``place`` board: three rows of marks, each cell named by its square number."""
+    cells = [[state.cell(row * 3 + col).strip() for col in range(3)] for row in range(3)]
+    winner = state.winner
+    line = () if winner is None else winning_line(cells, SYMBOLS[winner], 3)
+    return Grid.of(cells, [[str(row * 3 + col) for col in range(3)] for row in range(3)], line)
+
+
 SPEC: Final = GameSpec(
     name="tictactoe",
     title="Tic-tac-toe",
@@ -326,7 +334,8 @@ SPEC: Final = GameSpec(
     # block above the noise; medium never misses a win or a block (depth 2) but walks into forks;
     # hard reads the whole game and never loses.
     levels={"easy": "engine:depth=1,noise=6", "medium": "engine:depth=2,noise=2", "hard": "engine"},
-    board="squares",
+    board="place",
+    grid=_grid,
     notation="a square number 0-8, left to right from the top row",
     explain_tree=True,
     quick=True,

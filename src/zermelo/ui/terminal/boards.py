@@ -1,38 +1,41 @@
 """How each kind of board looks on a terminal, and how a typed move is read.
 
-A :class:`BoardView` knows one board kind's drawing (plain text for pipes, rich markup for
+A :class:`BoardView` is one board kind's drawing (plain text for pipes, rich markup for
 terminals), its prompt and its input rules. A game's record names its kind
-(:attr:`~zermelo.core.record.GameSpec.board`); :func:`view_for` builds the view from the record, and
-a kind this module does not know is drawn as the generic grid (:class:`GridView`), so every game,
-plugins included, can be played. The session in :mod:`zermelo.ui.terminal.session` is the same for
-every game.
+(:attr:`~zermelo.core.record.GameSpec.board`, one of
+:data:`~zermelo.core.record.BOARD_KINDS`) and gives the board as data
+(:attr:`~zermelo.core.record.GameSpec.grid`); a view reads everything it draws from that
+:class:`~zermelo.core.record.Grid` and the State protocol, never from a game's own methods, and
+knows no game. :func:`view_for` builds the view from the record; a kind this module does not know
+is drawn as the generic grid (:class:`GridView`), so every game, plugins included, can be played.
+The session in :mod:`zermelo.ui.terminal.session` is the same for every game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.markup import escape
 
 from zermelo.core.errors import ParseError, ZermeloError
-from zermelo.core.record import GameSpec
-from zermelo.core.state import Player
+from zermelo.core.record import GameSpec, Grid
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 __all__ = [
+    "VIEWS",
     "BoardView",
-    "CheckersView",
     "ChessView",
-    "Connect4View",
+    "DraughtsView",
+    "DropView",
     "GridView",
-    "MnkView",
     "MoveInput",
-    "TicTacToeView",
+    "PlaceView",
     "view_for",
 ]
 
@@ -41,33 +44,37 @@ __all__ = [
 class MoveInput:
     """What a line of input turned out to be: a move, or the message to show instead."""
 
-    move: Any = None
+    move: object = None
     message: str | None = None
 
 
 class BoardView(Protocol):
-    """One game's face on a terminal."""
+    """One board kind's face on a terminal."""
 
     title: str
 
     def symbol(self, player: Player) -> str:
-        """The mark of ``player`` ("X", "O", ...)."""
+        """The name of ``player``'s side ("X", "Black", ...), in English (shown translated)."""
         ...
 
-    def intro(self) -> list[str]:
-        """Lines shown once, after the greeting: how to enter moves."""
+    def intro(self, state: AnyState | None = None) -> list[str]:
+        """Lines shown once, after the greeting: how to enter moves on ``state``'s board (by
+        default the game's initial one)."""
         ...
 
-    def prompt(self, state: Any) -> str:
+    def prompt(self, state: AnyState) -> str:
         """The input prompt, e.g. ``"Your turn (0-8): "``."""
         ...
 
-    def read(self, state: Any, text: str) -> MoveInput:
+    def read(self, state: AnyState, text: str) -> MoveInput:
         """Turn a typed line into a legal move, or into the message that says what was wrong."""
         ...
 
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        """The board as text; with ``rich``, in rich console markup."""
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        """The board as text; with ``rich``, in rich console markup. ``last`` is the move that
+        led to ``state`` and ``before`` the state it was played in (to name it), if known."""
         ...
 
 
@@ -82,18 +89,18 @@ def _cell(
     *,
     rich: bool,
 ) -> str:
-    """One grid cell (``X``, ``O`` or ``.``): plain, or coloured with the winning line on green
-    and the last move in reverse video."""
+    """One cell of marks (``X``, ``O`` or ``.``): plain, or coloured with the winning line on
+    green and the last move in reverse video."""
     if not rich:
         return mark
     if mark == ".":
         return "[dim].[/dim]"
-    style = _COLOURS[mark]
+    style = _COLOURS.get(mark, "bold")
     if where in line:
         style += " on green"
     elif where == last:
         style += " reverse"
-    return f"[{style}]{mark}[/{style}]"
+    return f"[{style}]{escape(mark)}[/{style}]"
 
 
 # The names the terminal greets with (the records' ``title_short`` or ``title``), for the catalogs.
@@ -107,111 +114,298 @@ _TITLES = (
     N_("Chess"),
 )
 
+# TRANSLATORS: a word the player may type to list the legal moves.
+_MOVES_WORD = N_("moves")
 
-def _title(spec: GameSpec) -> str:
-    return spec.title_short or spec.title
+
+def _asks_for_moves(text: str) -> bool:
+    return text in ("?", "moves", _(_MOVES_WORD))
 
 
-class TicTacToeView:
-    """The tutorial's board: ``X | O |  `` rows with ``---------`` between them."""
+def _move_text(state: AnyState, last: object, before: AnyState | None) -> str:
+    """The last move in the notation of the position it was played in (chess: SAN)."""
+    try:
+        return (before if before is not None else state).format_move(last)
+    except (ZermeloError, ValueError, TypeError, AttributeError):
+        return str(last)
+
+
+def _span(texts: Sequence[str]) -> tuple[str, str]:
+    """The first and last of ``texts`` (``("0", "8")``), or ``("?", "?")``."""
+    return (texts[0], texts[-1]) if texts else ("?", "?")
+
+
+class _View:
+    """What every kind shares: the title, the sides' names, the record's own intro lines."""
 
     def __init__(self, spec: GameSpec) -> None:
-        self.title = _title(spec)
+        self.spec = spec
+        self.title = spec.title_short or spec.title
 
     def symbol(self, player: Player) -> str:
-        return "X" if player is Player.FIRST else "O"
+        return self.spec.sides[player]
 
-    def intro(self) -> list[str]:
-        return [
-            _("Enter positions (0-8) as shown below:"),
-            "0 | 1 | 2",
-            "---------",
-            "3 | 4 | 5",
-            "---------",
-            "6 | 7 | 8",
-        ]
+    def grid(self, state: AnyState) -> Grid:
+        return self.spec.grid(state)
 
-    def prompt(self, state: Any) -> str:
-        return _("Your turn (0-8): ")
+    def record_intro(self) -> list[str]:
+        return [_(line) for line in self.spec.intro if line]
 
-    def read(self, state: Any, text: str) -> MoveInput:
-        stripped = text.strip()
+    def notation(self) -> str:
+        """The record's line of help for the move notation, translated ("" if it has none)."""
+        return _(self.spec.notation) if self.spec.notation else ""
+
+    def legal(self, state: AnyState, text: str) -> object | None:
+        """The legal move ``text`` names, or ``None``."""
         try:
-            square = int(stripped)
-        except ValueError:
-            return MoveInput(message=_("Please enter a number between 0 and 8!"))
-        if not 0 <= square <= 8 or square not in state.legal_moves():
+            move = state.parse_move(text)
+        except ZermeloError:
+            return None
+        return move if move in state.legal_moves() else None
+
+
+class PlaceView(_View):
+    """A board where a move puts a mark on a cell (kind ``place``). With coordinates
+    (:attr:`Grid.files`, :attr:`Grid.ranks`) it is a go-style board: columns a, b, ... over and
+    under it, row numbers at its sides, ``X``/``O`` stones, the last move marked and the winning
+    line highlighted. Without them it is the tutorial's ruled board (``X | O |  ``), whose cells
+    are named by their moves, shown in a map before the game."""
+
+    def _numbers(self, state: AnyState) -> list[str]:
+        grid = self.grid(state)
+        return [move for row in grid.moves or () for move in row if move is not None]
+
+    def _centre(self, state: AnyState) -> str:
+        grid = self.grid(state)
+        height = len(grid.cells)
+        width = len(grid.cells[0]) if grid.cells else 0
+        return grid.move_at(height - 1 - height // 2, width // 2) or "?"
+
+    def intro(self, state: AnyState | None = None) -> list[str]:
+        state = self.spec.new() if state is None else state
+        grid = self.grid(state)
+        if grid.files:
+            lines = [
+                _("Enter a move as a column letter and a row number, such as {example}.").format(
+                    example=self._centre(state)
+                )
+            ]
+        else:
+            first, last = _span(self._numbers(state))
+            rows = [" | ".join(move or " " for move in row) for row in grid.moves or ()]
+            rule = "\n" + "-" * max((len(row) for row in rows), default=0) + "\n"
+            lines = [
+                _("Enter positions ({first}-{last}) as shown below:").format(
+                    first=first, last=last
+                ),
+                *rule.join(rows).split("\n"),
+            ]
+        return lines + self.record_intro()
+
+    def prompt(self, state: AnyState) -> str:
+        if self.grid(state).files:
+            return _("Your move (e.g. {example}): ").format(example=self._centre(state))
+        first, last = _span(self._numbers(state))
+        return _("Your turn ({first}-{last}): ").format(first=first, last=last)
+
+    def read(self, state: AnyState, text: str) -> MoveInput:
+        move = self.legal(state, text)
+        if move is not None:
+            return MoveInput(move=move)
+        grid = self.grid(state)
+        numbers = self._numbers(state)
+        try:
+            state.parse_move(text)
+            readable = True
+        except ZermeloError:
+            # A number off the board is a move in the wrong place, not unreadable.
+            readable = all(n.lstrip("-").isdigit() for n in numbers) and _is_int(text)
+        if readable:
             return MoveInput(message=_("Invalid move! Try again."))
-        return MoveInput(move=square)
+        if grid.files:
+            return MoveInput(
+                message=_(
+                    "Please enter a column a-{last} and a row 1-{rows}, such as {example}."
+                ).format(last=grid.files[-1], rows=len(grid.ranks), example=self._centre(state))
+            )
+        first, last = _span(numbers)
+        return MoveInput(
+            message=_("Please enter a number between {first} and {last}!").format(
+                first=first, last=last
+            )
+        )
 
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        grid = self.grid(state)
+        line = set(grid.line)
+        last_cell = None if last is None else grid.cell_of(_move_text(state, last, before))
+        if not grid.files:
+            return self._ruled(grid, last_cell, line, rich=rich)
+        letters = "   " + " ".join(grid.files)
+        out = [letters]
+        for top, row in enumerate(grid.cells):
+            rank = grid.ranks[top] if top < len(grid.ranks) else ""
+            cells = [
+                _cell(mark or ".", (top, col), line, last_cell, rich=rich)
+                for col, mark in enumerate(row)
+            ]
+            out.append(f"{rank:>2} " + " ".join(cells) + f" {rank}")
+        out.append(letters)
+        if last is not None and not rich:
+            out.append(_("Last move: {move}").format(move=_move_text(state, last, before)))
+        return "\n".join(out)
+
+    @staticmethod
+    def _ruled(
+        grid: Grid, last: tuple[int, int] | None, line: set[tuple[int, int]], *, rich: bool
+    ) -> str:
         rows = []
-        for top in range(0, 9, 3):
+        width = 0
+        for top, row in enumerate(grid.cells):
             cells = []
-            for square in range(top, top + 3):
-                mark = state.cell(square)
+            for col, mark in enumerate(row):
                 if not rich:
-                    cells.append(mark)
-                elif mark == " ":
-                    cells.append(f"[dim]{square}[/dim]")
+                    cells.append(mark or " ")
+                elif not mark:
+                    cells.append(f"[dim]{escape(grid.move_at(top, col) or '')}[/dim]")
                 else:
-                    style = _COLOURS[mark] + (" reverse" if square == last else "")
-                    cells.append(f"[{style}]{mark}[/{style}]")
+                    cells.append(_cell(mark, (top, col), line, last, rich=True))
             rows.append(" | ".join(cells))
-        return "\n---------\n".join(rows)
+            width = max(width, 4 * len(row) - 3)
+        return ("\n" + "-" * width + "\n").join(rows)
 
 
-class CheckersView:
-    """English draughts: the 8x8 board with Black at the top, its dark squares numbered 1-32.
+def _is_int(text: str) -> bool:
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
 
-    Empty dark squares show their number and pieces their letter (``b``/``w`` men, ``B``/``W``
-    kings); a key at the right of each row gives the numbers of its squares. On a terminal the board
-    is drawn in colour with the squares of the last move highlighted; into a pipe the last move is
-    written under the board.
-    """
 
-    def __init__(self, spec: GameSpec) -> None:
-        self.title = _title(spec)
+class DropView(_View):
+    """Columns that a disc is dropped into (kind ``drop``): the columns' moves over the board,
+    any width and height."""
 
-    def symbol(self, player: Player) -> str:
-        # English here, so that --human black works in every language; shown translated.
-        return N_("Black") if player is Player.FIRST else N_("White")
+    @staticmethod
+    def _columns(grid: Grid) -> list[str]:
+        return [move for move in (grid.moves or ((),))[0] if move is not None]
 
-    def intro(self) -> list[str]:
+    def _span(self, state: AnyState) -> tuple[str, str]:
+        return _span(self._columns(self.grid(state)))
+
+    def intro(self, state: AnyState | None = None) -> list[str]:
+        first, last = self._span(self.spec.new() if state is None else state)
         return [
-            _(
-                "Black (b, kings B) starts on squares 1-12 and moves first; White (w, kings W) on 21-32."
+            _("Enter the number of a column ({first}-{last}) to drop your disc into it.").format(
+                first=first, last=last
             ),
-            _(
-                "Type a move as 11-15, a capture as 15x24, a multi-jump as 15x24x31; ? lists the moves."
-            ),
-            _("Captures are mandatory; a man reaching the far row is crowned king."),
-            _("40 moves each without a capture or a man move is a draw."),
+            *self.record_intro(),
         ]
 
-    def prompt(self, state: Any) -> str:
-        moves = state.legal_moves()
-        example = state.format_move(moves[0]) if moves else "11-15"
-        return _("Your move (e.g. {move}): ").format(move=example)
+    def prompt(self, state: AnyState) -> str:
+        first, last = self._span(state)
+        return _("Your turn ({first}-{last}): ").format(first=first, last=last)
 
-    def read(self, state: Any, text: str) -> MoveInput:
-        stripped = text.strip()
-        legal = list(state.legal_moves())
-        listed = ", ".join(state.format_move(m) for m in legal)
-        # TRANSLATORS: a word the player may type to list the legal moves.
-        if stripped in ("?", "moves", _("moves")):
-            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
-        squares = _typed_squares(stripped)
-        if squares is None:
-            example = state.format_move(legal[0]) if legal else "11-15"
+    def read(self, state: AnyState, text: str) -> MoveInput:
+        try:
+            column = state.parse_move(text)
+        except ZermeloError:
+            first, last = self._span(state)
             return MoveInput(
-                message=_("{text} is not a move: type squares 1-32 like {example}").format(
-                    text=repr(stripped), example=example
+                message=_("Please enter a number between {first} and {last}!").format(
+                    first=first, last=last
                 )
             )
-        if squares in legal:
-            return MoveInput(move=squares)
-        fits = state.completions(squares)
+        if column not in state.legal_moves():
+            return MoveInput(message=_("That column is full! Try again."))
+        return MoveInput(move=column)
+
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        grid = self.grid(state)
+        columns = self._columns(grid)
+        line = set(grid.line)
+        last_cell = None
+        if last is not None:
+            # The last disc is the topmost one in its column.
+            text = _move_text(state, last, before)
+            col = columns.index(text) if text in columns else -1
+            for top, row in enumerate(grid.cells):
+                if 0 <= col < len(row) and row[col]:
+                    last_cell = (top, col)
+                    break
+        out = [" " + " ".join(columns)]
+        for top, row in enumerate(grid.cells):
+            cells = [
+                _cell(mark or ".", (top, col), line, last_cell, rich=rich)
+                for col, mark in enumerate(row)
+            ]
+            out.append("|" + "|".join(cells) + "|")
+        out.append("+" + "-" * (2 * len(columns) - 1) + "+")
+        return "\n".join(out)
+
+
+def _squares_of(text: str) -> tuple[str, ...] | None:
+    """The squares of a typed draughts move (``11-15``, ``15x24x31``, ``15 x 31``), or None."""
+    parts = re.split(r"\s*[-xX:]\s*", text)
+    if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+        return None
+    return tuple(str(int(p)) for p in parts)
+
+
+def _passes(move: tuple[str, ...], squares: tuple[str, ...]) -> bool:
+    """True when ``move`` starts and ends where ``squares`` do and passes its other squares in
+    order (a shortened capture such as ``15x31``)."""
+    if move[0] != squares[0] or move[-1] != squares[-1] or len(move) < len(squares):
+        return False
+    rest = iter(move[1:-1])
+    return all(any(square == seen for seen in rest) for square in squares[1:-1])
+
+
+class DraughtsView(_View):
+    """The diagonal board (kind ``draughts``), with the first side at the top and the playable
+    squares numbered. Empty squares show their number and pieces their letter (``b``/``w`` men,
+    ``B``/``W`` kings); a key at the right of each row gives the numbers of its squares. On a
+    terminal the board is drawn in colour with the squares of the last move highlighted; into a
+    pipe the last move is written under the board. A move is its squares joined by ``-`` or ``x``;
+    a capture may leave out the squares between when only one jump fits."""
+
+    def intro(self, state: AnyState | None = None) -> list[str]:
+        return self.record_intro()
+
+    def prompt(self, state: AnyState) -> str:
+        moves = sorted(state.legal_moves())
+        example = state.format_move(moves[0]) if moves else "?"
+        return _("Your move (e.g. {move}): ").format(move=example)
+
+    def read(self, state: AnyState, text: str) -> MoveInput:
+        stripped = text.strip()
+        legal = sorted(state.legal_moves())
+        texts = [state.format_move(m) for m in legal]
+        listed = ", ".join(texts)
+        if _asks_for_moves(stripped):
+            return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
+        grid = self.grid(state)
+        numbers = [square for row in grid.moves or () for square in row if square is not None]
+        squares = _squares_of(stripped)
+        if squares is None or not set(squares) <= set(numbers):
+            first, last = _span(numbers)
+            return MoveInput(
+                message=_(
+                    "{text} is not a move: type squares {first}-{last} like {example}"
+                ).format(
+                    text=repr(stripped), first=first, last=last, example=texts[0] if texts else "?"
+                )
+            )
+        paths = [tuple(re.split("[-x]", text)) for text in texts]
+        exact = [move for move, path in zip(legal, paths, strict=True) if path == squares]
+        if exact:
+            return MoveInput(move=exact[0])
+        fits = [move for move, path in zip(legal, paths, strict=True) if _passes(path, squares)]
         if len(fits) == 1:
             return MoveInput(move=fits[0])
         if len(fits) > 1:
@@ -220,14 +414,16 @@ class CheckersView:
                     text=repr(stripped), moves=", ".join(state.format_move(m) for m in fits)
                 )
             )
-        longer = [m for m in legal if len(m) > len(squares) and m[: len(squares)] == squares]
+        longer = [
+            text
+            for text, path in zip(texts, paths, strict=True)
+            if len(path) > len(squares) and path[: len(squares)] == squares
+        ]
         if longer:
             return MoveInput(
-                message=_("The jump must go on: {moves}").format(
-                    moves=", ".join(state.format_move(m) for m in longer)
-                )
+                message=_("The jump must go on: {moves}").format(moves=", ".join(longer))
             )
-        if state.has_capture():
+        if any("x" in text for text in texts):
             return MoveInput(message=_("A capture is mandatory: {moves}").format(moves=listed))
         return MoveInput(
             message=_("{text} is not legal here; legal moves: {moves}").format(
@@ -235,17 +431,23 @@ class CheckersView:
             )
         )
 
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        marked = set(last) if last is not None else set()
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        grid = self.grid(state)
+        marked: set[str] = set()
+        if last is not None:
+            marked = set(re.split("[-x]", _move_text(state, last, before)))
         lines = []
-        for row in range(8):
+        for top, row in enumerate(grid.cells):
             cells = []
-            for col in range(8):
-                if (row + col) % 2 == 0:
+            numbers = []
+            for col, piece in enumerate(row):
+                square = grid.move_at(top, col)
+                if square is None:
                     cells.append("[on grey85]   [/on grey85]" if rich else "  .")
                     continue
-                square = row * 4 + col // 2 + 1
-                piece = state.piece(square)
+                numbers.append(square)
                 text = f"{square:>3}" if not piece else f"  {piece}"
                 if not rich:
                     cells.append(text)
@@ -255,186 +457,45 @@ class CheckersView:
                     cells.append(f"[grey70 {background}]{square:>2} [/]")
                 else:
                     colour = "black" if piece in "bB" else "bright_white"
-                    glyph = " ● " if piece in "bw" else " K "
+                    glyph = " ● " if piece.islower() else " K "
                     cells.append(f"[bold {colour} {background}]{glyph}[/]")
-            first = row * 4 + 1
-            key = f"  {f'{first}-{first + 3}':>5}"
+            first, last_square = _span(numbers)
+            key = f"  {f'{first}-{last_square}':>5}"
             lines.append("".join(cells) + (f"[dim]{key}[/dim]" if rich else key))
         if last is not None and not rich:
-            lines.append(_("Last move: {move}").format(move=state.format_move(last)))
+            lines.append(_("Last move: {move}").format(move=_move_text(state, last, before)))
         return "\n".join(lines)
 
 
-def _typed_squares(text: str) -> tuple[int, ...] | None:
-    """The squares of a typed move (``11-15``, ``15x24x31``, ``15 x 31``), or None."""
-    parts = re.split(r"\s*[-xX:]\s*", text)
-    if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts):
-        return None
-    squares = tuple(int(p) for p in parts)
-    if not all(1 <= square <= 32 for square in squares):
-        return None
-    return squares
+class GridView(_View):
+    """Any game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid` (kind
+    ``grid``): rows of cells, the winning line highlighted, moves typed in the game's own notation
+    (``?`` lists them)."""
 
-
-class MnkView:
-    """A go-style board for m,n,k games and gomoku: columns a, b, ... and rows 1, 2, ... from the
-    bottom, ``X``/``O`` stones, the last move marked and the winning line highlighted."""
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.title = _title(spec)
-
-    def symbol(self, player: Player) -> str:
-        return "X" if player is Player.FIRST else "O"
-
-    def intro(self) -> list[str]:
-        return [
-            _("Enter a move as a column letter and a row number, such as {example}.").format(
-                example="c3"
-            ),
-            _("Line up your stones across, down or diagonally to win."),
-        ]
-
-    def prompt(self, state: Any) -> str:
-        rules = state.rules
-        centre = state.format_move((rules.height // 2) * rules.width + rules.width // 2)
-        return _("Your move (e.g. {example}): ").format(example=centre)
-
-    def read(self, state: Any, text: str) -> MoveInput:
-        try:
-            move = state.parse_move(text)
-        except ZermeloError:
-            rules = state.rules
-            return MoveInput(
-                message=_(
-                    "Please enter a column a-{last} and a row 1-{rows}, such as {example}."
-                ).format(last=chr(ord("a") + rules.width - 1), rows=rules.height, example="c3")
-            )
-        if move not in state.legal_moves():
-            return MoveInput(message=_("Invalid move! Try again."))
-        return MoveInput(move=move)
-
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        from zermelo.ui.lines import winning_line
-
-        rules = state.rules
-        rows = state.rows()
-        winner = state.winner
-        line: set[tuple[int, int]] = set()
-        if winner is not None:
-            mark = "x" if winner is Player.FIRST else "o"
-            line = set(winning_line(rows, mark, rules.k))
-        last_cell = None
-        if last is not None:
-            row, col = divmod(last, rules.width)
-            last_cell = (rules.height - 1 - row, col)
-        letters = "   " + " ".join(chr(ord("a") + c) for c in range(rules.width))
-        out = [letters]
-        for top, text in enumerate(rows):
-            number = rules.height - top
-            cells = []
-            for col, char in enumerate(text):
-                mark = {"x": "X", "o": "O"}.get(char, ".")
-                cells.append(_cell(mark, (top, col), line, last_cell, rich=rich))
-            out.append(f"{number:>2} " + " ".join(cells) + f" {number}")
-        out.append(letters)
-        if last is not None and not rich:
-            out.append(_("Last move: {move}").format(move=state.format_move(last)))
-        return "\n".join(out)
-
-
-class Connect4View:
-    """Connect Four: columns numbered 1-7 over the board, discs dropped from the top."""
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.title = _title(spec)
-
-    def symbol(self, player: Player) -> str:
-        return "X" if player is Player.FIRST else "O"
-
-    def intro(self) -> list[str]:
-        return [
-            _("Enter the number of a column (1-7) to drop your disc into it."),
-            _("Get four in a row, across, down or diagonally, to win."),
-        ]
-
-    def prompt(self, state: Any) -> str:
-        return _("Your turn (1-{columns}): ").format(columns=state.width)
-
-    def read(self, state: Any, text: str) -> MoveInput:
-        try:
-            column = state.parse_move(text)
-        except ZermeloError:
-            return MoveInput(
-                message=_("Please enter a number between 1 and {columns}!").format(
-                    columns=state.width
-                )
-            )
-        if column not in state.legal_moves():
-            return MoveInput(message=_("That column is full! Try again."))
-        return MoveInput(move=column)
-
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        from zermelo.ui.lines import winning_line
-
-        rows = state.rows()
-        winner = state.winner
-        line: set[tuple[int, int]] = set()
-        if winner is not None:
-            line = set(winning_line(rows, "X" if winner is Player.FIRST else "O", 4))
-        last_cell = None
-        if last is not None:
-            # The last disc is the topmost one in its column.
-            for top, text in enumerate(rows):
-                if text[last] != ".":
-                    last_cell = (top, last)
-                    break
-        header = " " + " ".join(str(c + 1) for c in range(state.width))
-        out = [header]
-        for top, text in enumerate(rows):
-            cells = []
-            for col, mark in enumerate(text):
-                cells.append(_cell(mark, (top, col), line, last_cell, rich=rich))
-            out.append("|" + "|".join(cells) + "|")
-        out.append("+" + "-" * (2 * state.width - 1) + "+")
-        return "\n".join(out)
-
-
-class GridView:
-    """Any game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid`: rows of
-    cells, the winning line highlighted, moves typed in the game's own notation (``?`` lists them).
-    """
-
-    def __init__(self, spec: GameSpec) -> None:
-        self.spec = spec
-        self.title = _title(spec)
-
-    def symbol(self, player: Player) -> str:
-        return self.spec.sides[player]
-
-    def intro(self) -> list[str]:
-        lines = list(self.spec.intro)
+    def intro(self, state: AnyState | None = None) -> list[str]:
+        lines = self.record_intro()
         if self.spec.notation:
-            lines.append(_("Moves: {notation}.").format(notation=self.spec.notation))
+            lines.append(_("Moves: {notation}.").format(notation=self.notation()))
         lines.append(_("Type ? to list the legal moves."))
         return lines
 
-    def prompt(self, state: Any) -> str:
+    def prompt(self, state: AnyState) -> str:
         moves = sorted(state.legal_moves())
         example = state.format_move(moves[0]) if moves else "?"
         return _("Your move (e.g. {move}): ").format(move=example)
 
-    def read(self, state: Any, text: str) -> MoveInput:
+    def read(self, state: AnyState, text: str) -> MoveInput:
         stripped = text.strip()
         legal = sorted(state.legal_moves())
         listed = ", ".join(state.format_move(m) for m in legal)
-        if stripped in ("?", "moves", _("moves")):
+        if _asks_for_moves(stripped):
             return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
         try:
             move = state.parse_move(stripped)
         except ZermeloError:
             return MoveInput(
                 message=_("{text} is not a move: expected {notation}").format(
-                    text=repr(stripped), notation=self.spec.notation or listed
+                    text=repr(stripped), notation=self.notation() or listed
                 )
             )
         if move not in legal:
@@ -445,8 +506,10 @@ class GridView:
             )
         return MoveInput(move=move)
 
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        grid = self.spec.grid(state)
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        grid = self.grid(state)
         width = max((len(cell) for row in grid.cells for cell in row), default=1) or 1
         line = set(grid.line) if state.is_terminal() else set()
         out = []
@@ -465,7 +528,7 @@ class GridView:
                 cells.append(text)
             out.append(" ".join(cells))
         if last is not None and not rich:
-            out.append(_("Last move: {move}").format(move=state.format_move(last)))
+            out.append(_("Last move: {move}").format(move=_move_text(state, last, before)))
         return "\n".join(out)
 
 
@@ -475,104 +538,88 @@ _GLYPHS = {"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟
 
 
 class ChessView(GridView):
-    """Chess: rank 8 at the top, files a-h under the board. On a terminal the pieces are Unicode
-    figures on coloured squares, the last move's squares and a king in check highlighted; into a
-    pipe they are letters (``PNBRQK`` White, ``pnbrqk`` Black, ``.`` empty) with the last move
-    written under the board. Moves are typed in SAN (``Nf3``) or UCI (``g1f3``); ``?`` lists them.
-    """
+    """Chess (kind ``chess``): the grid's first rank at the top, its files under the board. On a
+    terminal the pieces are Unicode figures on coloured squares, the last move's squares and a
+    king in check highlighted; into a pipe they are letters (``PNBRQK`` White, ``pnbrqk`` Black,
+    ``.`` empty) with the last move written under the board. Moves are typed in the game's
+    notation (SAN or UCI); ``?`` lists them."""
 
-    def intro(self) -> list[str]:
-        return [
-            _("Moves: {notation}.").format(notation=_(self.spec.notation)),
-            _("Type ? to list the legal moves."),
-        ]
-
-    def prompt(self, state: Any) -> str:
+    def prompt(self, state: AnyState) -> str:
         side = _(self.symbol(state.to_move))
-        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=_example(state))
+        moves = sorted(state.format_move(m) for m in state.legal_moves())
+        example = moves[0] if moves else "?"
+        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=example)
 
-    def read(self, state: Any, text: str) -> MoveInput:
+    def read(self, state: AnyState, text: str) -> MoveInput:
         stripped = text.strip()
         listed = ", ".join(sorted(state.format_move(m) for m in state.legal_moves()))
-        if stripped in ("?", "moves", _("moves")):
+        if _asks_for_moves(stripped):
             return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
         try:
-            return MoveInput(move=state.parse_move(stripped))
+            move = state.parse_move(stripped)
         except ParseError:
             return MoveInput(
                 message=_("{text} is not a move: expected {notation}").format(
-                    text=repr(stripped), notation=_(self.spec.notation)
+                    text=repr(stripped), notation=self.notation()
                 )
             )
         except ZermeloError:
+            move = None
+        if move is None or move not in state.legal_moves():
             return MoveInput(
                 message=_("{text} is not legal here; legal moves: {moves}").format(
                     text=repr(stripped), moves=listed
                 )
             )
+        return MoveInput(move=move)
 
-    def render(self, state: Any, last: Any, *, rich: bool) -> str:
-        import chess
-
-        board = state.board
-        marked = {last.from_square, last.to_square} if last is not None else set()
-        checked = board.king(board.turn) if board.is_check() else None
+    def render(
+        self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
+    ) -> str:
+        grid = self.grid(state)
+        marked = set(grid.last) if last is not None else set()
+        height = len(grid.cells)
         files = "   " + (
-            " ".join("abcdefgh") if not rich else "".join(f" {f} " for f in "abcdefgh")
+            " ".join(grid.files) if not rich else "".join(f" {f} " for f in grid.files)
         )
         out = [files]
-        for rank in range(7, -1, -1):
+        for top, row in enumerate(grid.cells):
+            rank = grid.ranks[top] if top < len(grid.ranks) else ""
             cells = []
-            for file in range(8):
-                square = chess.square(file, rank)
-                piece = board.piece_at(square)
+            for col, piece in enumerate(row):
                 if not rich:
-                    cells.append(piece.symbol() if piece is not None else ".")
+                    cells.append(piece or ".")
                     continue
-                light = (file + rank) % 2 == 1
-                if square == checked:
+                light = (col + height - 1 - top) % 2 == 1
+                if (top, col) == grid.alert:
                     ground = "#d9534f"
-                elif square in marked:
+                elif (top, col) in marked:
                     ground = "#cdd26a" if light else "#aaa23a"
                 else:
                     ground = "#f0d9b5" if light else "#b58863"
-                if piece is None:
+                if not piece:
                     glyph, colour = " ", "black"
                 else:
-                    glyph = _GLYPHS[piece.symbol().upper()]
-                    colour = "#ffffff" if piece.color == chess.WHITE else "#000000"
+                    glyph = _GLYPHS.get(piece.upper(), piece)
+                    colour = "#ffffff" if piece.isupper() else "#000000"
                 cells.append(f"[bold {colour} on {ground}] {glyph} [/]")
             joiner = " " if not rich else ""
-            out.append(f"{rank + 1:>2} " + joiner.join(cells) + f" {rank + 1}")
+            out.append(f"{rank:>2} " + joiner.join(cells) + f" {rank}")
         out.append(files)
         if last is not None and not rich:
-            out.append(_("Last move: {move}").format(move=_last_san(state, last)))
+            out.append(_("Last move: {move}").format(move=_move_text(state, last, before)))
         return "\n".join(out)
 
 
-def _example(state: Any) -> str:
-    moves = sorted(state.format_move(m) for m in state.legal_moves())
-    return moves[0] if moves else "?"
-
-
-def _last_san(state: Any, last: Any) -> str:
-    """The last move in SAN, read from the position before it (the state after it cannot say)."""
-    board = state.board
-    if board.move_stack and board.peek() == last:
-        board.pop()
-        return str(board.san(last))
-    return str(last.uci())
-
-
 VIEWS: dict[str, Callable[[GameSpec], BoardView]] = {
-    "squares": TicTacToeView,
-    "columns": Connect4View,
-    "go": MnkView,
-    "draughts": CheckersView,
-    "chess": ChessView,
     "grid": GridView,
+    "place": PlaceView,
+    "drop": DropView,
+    "draughts": DraughtsView,
+    "chess": ChessView,
 }
-"""Board kind -> its terminal view; a record naming another kind is drawn as a grid."""
+"""Board kind (:data:`~zermelo.core.record.BOARD_KINDS`) -> its terminal view; a record naming
+another kind is drawn as a grid."""
 
 
 def view_for(game: GameSpec | str) -> BoardView:

@@ -164,8 +164,9 @@ class Session:
             self.console.print(escape(line.rstrip("\n")), soft_wrap=True)
         return line.rstrip("\n")
 
-    def show_board(self, state: Any, last: Any) -> None:
-        self.say(self.view.render(state, last, rich=self.rich), markup=self.rich)
+    def show_board(self, state: Any, last: Any, before: Any = None) -> None:
+        """The board of ``state``; ``last`` is the move played in ``before`` that led to it."""
+        self.say(self.view.render(state, last, rich=self.rich, before=before), markup=self.rich)
 
     # -- the session ------------------------------------------------------------------------
 
@@ -207,7 +208,12 @@ class Session:
         self.say(_("Welcome to {game}!").format(game=_(self.view.title)))
         if not self._sides_follow_first():
             self._say_sides()
-        for line in self.view.intro():
+        start = (
+            self.spec.parse(self.options.start)
+            if self.options.start
+            else self.spec.new(**self.options.game_options)
+        )
+        for line in self.view.intro(start):
             self.say(line)
         self.say("\n")
 
@@ -246,7 +252,7 @@ class Session:
         played: list[tuple[Any, Any]] = []  # (state before, move), for undo and save
         self._played = played
         while not state.is_terminal():
-            self.show_board(state, last)
+            self.show_board(state, last, played[-1][0] if played else None)
             if state.to_move == self.human:
                 move = self._human_move(state)
                 if move is _UNDO:
@@ -266,7 +272,7 @@ class Session:
             last = move
             if on_move is not None:
                 on_move(move)
-        self.show_board(state, last)
+        self.show_board(state, last, played[-1][0] if played else None)
         self._announce(state)
         if self.options.save:
             self._save(self.options.save, state, played)

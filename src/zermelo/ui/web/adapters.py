@@ -1,18 +1,20 @@
-"""How each game looks in the browser: a grid of points to click, one drawing per board kind.
+"""How each board kind looks in the browser: a grid of points to click, one drawing per kind.
 
-A game's record names its board kind (:attr:`~zermelo.core.record.GameSpec.board`); this module
-turns a state into the JSON the page draws for that kind:
+A game's record names its board kind (:attr:`~zermelo.core.record.GameSpec.board`, one of
+:data:`~zermelo.core.record.BOARD_KINDS`) and gives its board as data
+(:attr:`~zermelo.core.record.GameSpec.grid`); this module turns that
+:class:`~zermelo.core.record.Grid` into the JSON the page draws for the kind, under the kind's own
+name, and knows no game:
 
-* ``squares`` and ``go``: the page's ``place`` grid, where every empty point is a move
-  (tic-tac-toe with letters, m,n,k boards and gomoku with stones);
-* ``columns``: the ``drop`` grid, where a click anywhere in a column is the move for that column
-  (Connect Four);
-* ``draughts``: the ``checkers`` board; only the 32 dark squares are points, each named by its
-  square number, and a move takes two clicks or more (the piece, then where it goes), which the
-  page matches against the legal moves;
-* ``grid``, and any kind this module does not know: the generic ``grid`` the record draws itself
-  (:attr:`~zermelo.core.record.GameSpec.grid`): cells with short texts, the move a click on each
-  cell plays, and buttons for legal moves on no cell.
+* ``place``: every empty point is a move (ruled cells of letters when the grid has no
+  coordinates, as tic-tac-toe; stones when it has them, as m,n,k and gomoku);
+* ``drop``: a click anywhere in a column is the move of that column (Connect Four, any size);
+* ``draughts``: only the numbered squares are points, each named by its number, and a move takes
+  two clicks or more (the piece, then where it goes), which the page matches against the legal
+  moves;
+* ``chess``: a move is the piece, then its square (and a promotion piece);
+* ``grid``, and any kind this module does not know: cells with short texts, the move a click on
+  each cell plays, and buttons for legal moves on no cell.
 
 An :class:`Adapter` joins a game's record and its board kind. The options a client may send, with
 their ranges, come from the record, so nothing unchecked reaches ``GameSpec.new``; so do the AI's
@@ -22,14 +24,13 @@ thinking time and the engines a game has of its own (:attr:`~zermelo.core.record
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, Grid
 from zermelo.games.registry import all_games, get_game
 from zermelo.search.result import SearchResult
-from zermelo.ui.lines import winning_line
 from zermelo.ui.web.engines import Choice, generic_choose, generic_values
 
 __all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
@@ -37,16 +38,16 @@ __all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "w
 
 @dataclass(frozen=True)
 class BoardKind:
-    """One kind of board on the page. ``draw(spec, state)`` is the board as JSON (its ``kind`` is
-    the page's drawing: ``place``, ``drop``, ``checkers`` or ``grid``); ``line(state, cells,
-    winner_mark)`` the ``[row, col]`` cells of the winning line; ``last_cell(state_before, move)``
-    the cell a move ended on, where a move changes more than one cell (else the page is told the
-    cell that changed)."""
+    """One kind of board on the page. ``draw(spec, state)`` is the board as JSON, read from the
+    record's :class:`~zermelo.core.record.Grid` (its ``kind`` is the kind's own name, which the
+    page draws); ``moved(move)``, for kinds where a move changes more than one cell, names the
+    cell the move ends on (else the page is told the cell that changed). ``marks`` says how the
+    page draws the marks of a ``place`` or ``drop`` board: ``stones``, ``letters``, or ``text``
+    for the kinds whose cells hold texts."""
 
     page_kind: str
     draw: Callable[[GameSpec, Any], dict[str, Any]]
-    line: Callable[[Any, dict[str, Any], str], list[list[int]]]
-    last_cell: Callable[[Any], list[int]] | None = None
+    moved: Callable[[Any], str] | None = None
     marks: str = "stones"
 
 
@@ -71,7 +72,18 @@ class Adapter:
 
     @property
     def last_cell(self) -> Callable[[Any], list[int]] | None:
-        return self.board_kind.last_cell
+        """``last_cell(move)``: the ``[row, col]`` a move ends on, for boards where a move changes
+        more than one cell; ``None`` for the others."""
+        moved = self.board_kind.moved
+        if moved is None:
+            return None
+        spec = self.spec
+
+        def last_cell(move: Any) -> list[int]:
+            cell = _initial_grid(spec).cell_of(moved(move))
+            return [-1, -1] if cell is None else list(cell)
+
+        return last_cell
 
     @property
     def analysis_depth(self) -> int | None:
@@ -118,140 +130,67 @@ class Adapter:
         return self.board_kind.draw(self.spec, state)
 
     def line(self, state: Any, board: dict[str, Any], winner_mark: str) -> list[list[int]]:
-        """The cells of the winning line, for a finished game."""
-        return self.board_kind.line(state, board, winner_mark)
+        """The cells of the winning line, for a finished game (the record's grid says them)."""
+        return [list(cell) for cell in self.spec.grid(state).line]
 
 
-def _line_cells(cells: Sequence[str], mark: str, k: int) -> list[list[int]]:
-    """Every ``[row, col]`` of ``cells`` (rows from the top) on a line of ``k`` or more ``mark``."""
-    return [list(cell) for cell in winning_line(cells, mark, k)]
+def _cells(grid: Grid, empty: str = ".") -> list[str]:
+    """The grid's cells as text rows (one character a cell, ``empty`` for an empty one)."""
+    return ["".join(cell[:1] or empty for cell in row) for row in grid.cells]
 
 
-def _marks(rows: Sequence[str]) -> list[str]:
-    return ["".join(c if c in "XO" else "." for c in row.upper()) for row in rows]
+def _size(grid: Grid) -> tuple[int, int]:
+    return max((len(row) for row in grid.cells), default=0), len(grid.cells)
 
 
-def _place(rows: list[str], move_at: Callable[[int, int], Any], state: Any) -> dict[str, Any]:
-    height = len(rows)
-    width = len(rows[0]) if rows else 0
+def _points(grid: Grid, empty: str | None) -> list[list[str | None]]:
+    width, height = _size(grid)
+    return [
+        [move if (move := grid.move_at(r, c)) is not None else empty for c in range(width)]
+        for r in range(height)
+    ]
+
+
+def _place(spec: GameSpec, state: Any) -> dict[str, Any]:
+    """``cells[row]``: ``X``, ``O`` or ``.``; ``points[row][col]``: the move of every cell (occupied
+    ones too, so that the page can say why a click there is refused)."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
     return {
         "kind": "place",
         "width": width,
         "height": height,
-        "cells": rows,
-        "points": [[state.format_move(move_at(c, r)) for c in range(width)] for r in range(height)],
+        "cells": _cells(grid),
+        "points": _points(grid, ""),
     }
 
 
-def _in_a_row(k: Callable[[Any], int]) -> Callable[[Any, dict[str, Any], str], list[list[int]]]:
-    def line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
-        return _line_cells(board["cells"], mark, k(state))
-
-    return line
-
-
-# -- tic-tac-toe --------------------------------------------------------------------------------
-
-
-def _ttt_rows(state: Any) -> list[str]:
-    cells = "".join(state.cell(s) for s in range(9))
-    return [cells[0:3], cells[3:6], cells[6:9]]
-
-
-def _ttt_move(state: Any, col: int, row: int) -> int:
-    return row * 3 + col
-
-
-# -- m,n,k and gomoku: points numbered from the bottom row, like the notation a1 ----------------
-
-
-def _mnk_rows(state: Any) -> list[str]:
-    return list(state.rows())
-
-
-def _mnk_move(state: Any, col: int, row: int) -> int:
-    width, height = state.rules.width, state.rules.height
-    return int((height - 1 - row) * width + col)
-
-
-# -- Connect Four: a move is a column -------------------------------------------------------------
-
-
-def _connect4_rows(state: Any) -> list[str]:
-    return list(state.rows())
-
-
-def _connect4_move(state: Any, col: int, row: int) -> int:
-    return col
-
-
-# -- checkers: the 32 dark squares, numbered as in checkers books (1 top left, Black at the top) --
-
-
-def _checkers_square(col: int, row: int) -> int | None:
-    """The square number (1-32) at ``col``, ``row`` (row 0 at the top), or ``None`` when light."""
-    if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2 == 0:
-        return None
-    return row * 4 + col // 2 + 1
-
-
-def _checkers_rows(state: Any) -> list[str]:
-    return [
-        "".join(
-            (state.piece(square) or ".") if (square := _checkers_square(c, r)) else "."
-            for c in range(8)
-        )
-        for r in range(8)
-    ]
-
-
-def _checkers_move(state: Any, col: int, row: int) -> int | None:
-    return _checkers_square(col, row)
-
-
-def _checkers_board(state: Any) -> dict[str, Any]:
-    """``cells[row]``: ``b``/``w`` a black/white man, ``B``/``W`` a king, ``.`` empty;
-    ``points[row][col]``: the square number of a dark square, ``""`` for a light one."""
-    return {
-        "kind": "checkers",
-        "width": 8,
-        "height": 8,
-        "cells": _checkers_rows(state),
-        "points": [
-            [str(square) if (square := _checkers_square(c, r)) else "" for c in range(8)]
-            for r in range(8)
-        ],
-    }
-
-
-def _checkers_last(move: Any) -> list[int]:
-    square = int(move[-1]) - 1
-    row = square // 4
-    return [row, 2 * (square % 4) + (1 if row % 2 == 0 else 0)]
-
-
-def _squares(spec: GameSpec, state: Any) -> dict[str, Any]:
-    return _place(_marks(_ttt_rows(state)), lambda c, r: _ttt_move(state, c, r), state)
-
-
-def _go(spec: GameSpec, state: Any) -> dict[str, Any]:
-    return _place(_marks(_mnk_rows(state)), lambda c, r: _mnk_move(state, c, r), state)
-
-
-def _columns(spec: GameSpec, state: Any) -> dict[str, Any]:
-    rows = _marks(_connect4_rows(state))
-    width = len(rows[0]) if rows else 0
+def _drop(spec: GameSpec, state: Any) -> dict[str, Any]:
+    """``cells[row]``: ``X``, ``O`` or ``.``; ``columns[col]``: the move of each column."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    top = grid.moves[0] if grid.moves else ()
     return {
         "kind": "drop",
         "width": width,
-        "height": len(rows),
-        "cells": rows,
-        "columns": [state.format_move(_connect4_move(state, c, 0)) for c in range(width)],
+        "height": height,
+        "cells": _cells(grid),
+        "columns": [top[c] if c < len(top) and top[c] is not None else "" for c in range(width)],
     }
 
 
 def _draughts(spec: GameSpec, state: Any) -> dict[str, Any]:
-    return _checkers_board(state)
+    """``cells[row]``: ``b``/``w`` a black/white man, ``B``/``W`` a king, ``.`` empty;
+    ``points[row][col]``: the number of a playable square, ``""`` for another."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    return {
+        "kind": "draughts",
+        "width": width,
+        "height": height,
+        "cells": _cells(grid),
+        "points": _points(grid, ""),
+    }
 
 
 def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
@@ -259,11 +198,7 @@ def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
     cells = [list(row) for row in grid.cells]
     width = max((len(row) for row in cells), default=0)
     cells = [row + [""] * (width - len(row)) for row in cells]
-    moves = grid.moves if grid.moves is not None else ()
-    points = [
-        [moves[r][c] if r < len(moves) and c < len(moves[r]) else None for c in range(width)]
-        for r in range(len(cells))
-    ]
+    points = _points(grid, None)
     on_cells = {move for row in points for move in row if move is not None}
     extra = [
         text
@@ -281,80 +216,73 @@ def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
     }
 
 
-def _no_line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
-    return []
-
-
-def _grid_line(state: Any, board: dict[str, Any], mark: str) -> list[list[int]]:
-    return [list(cell) for cell in board.get("highlight", [])]
-
-
-# -- chess: 64 squares named a8 ... h1 from the top; a move is the piece, then its square -----------
-
-
 def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
-    """``cells[row]``: rank 8 first, ``PNBRQK`` White's pieces, ``pnbrqk`` Black's, ``.`` empty;
+    """``cells[row]``: the pieces' letters (``PNBRQK`` White, ``pnbrqk`` Black, ``.`` empty);
     ``points[row][col]``: the square's name; ``moves``: every legal move with its squares and
-    promotion (``q``, ``r``, ``b``, ``n`` or ``null``) and its notation (SAN), which is what the
-    page sends; ``last``: the squares of the last move; ``check``: the square of a king in check;
-    ``pgn``: the game so far, for the page's export."""
-    import chess
+    promotion (``q``, ``r``, ``b``, ``n`` or ``null``), read from its UCI, and its notation,
+    which is what the page sends; ``last``: the squares of the last move; ``check``: the square of
+    a king in check; ``pgn``: the game so far, for the page's export."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    points = _points(grid, "")
 
-    board = state.board
-    moves = [
-        {
-            "from": chess.square_name(move.from_square),
-            "to": chess.square_name(move.to_square),
-            "promotion": chess.piece_symbol(move.promotion) if move.promotion else None,
-            "move": state.format_move(move),
-        }
-        for move in sorted(state.legal_moves())
-    ]
-    last = board.peek() if board.move_stack else None
-    king = board.king(board.turn) if board.is_check() else None
+    def name(cell: tuple[int, int]) -> str | None:
+        return points[cell[0]][cell[1]]
+
+    moves = []
+    for move in sorted(state.legal_moves()):
+        uci = move.uci()
+        moves.append(
+            {
+                "from": uci[:2],
+                "to": uci[2:4],
+                "promotion": uci[4:] or None,
+                "move": state.format_move(move),
+            }
+        )
     saver = spec.saver
     return {
         "kind": "chess",
-        "width": 8,
-        "height": 8,
-        "cells": [
-            "".join(
-                (piece.symbol() if (piece := board.piece_at(chess.square(f, r))) else ".")
-                for f in range(8)
-            )
-            for r in range(7, -1, -1)
-        ],
-        "points": [
-            [chess.square_name(chess.square(f, r)) for f in range(8)] for r in range(7, -1, -1)
-        ],
+        "width": width,
+        "height": height,
+        "cells": _cells(grid),
+        "points": points,
         "moves": moves,
-        "last": []
-        if last is None
-        else [chess.square_name(last.from_square), chess.square_name(last.to_square)],
-        "check": None if king is None else chess.square_name(king),
+        "last": [name(cell) for cell in grid.last],
+        "check": None if grid.alert is None else name(grid.alert),
         "pgn": saver.resolve().save(state) if saver is not None else "",
     }
 
 
-def _chess_last(move: Any) -> list[int]:
-    square = int(move.to_square)
-    return [7 - square // 8, square % 8]
-
-
 KINDS: dict[str, BoardKind] = {
-    "squares": BoardKind("place", _squares, _in_a_row(lambda state: 3), marks="letters"),
-    "go": BoardKind("place", _go, _in_a_row(lambda state: int(state.rules.k))),
-    "columns": BoardKind("drop", _columns, _in_a_row(lambda state: 4)),
-    # No winning line to show: its cells hold b, w, B and W, never X or O.
-    "draughts": BoardKind("checkers", _draughts, _no_line, last_cell=_checkers_last),
-    "chess": BoardKind("chess", _chess, _no_line, last_cell=_chess_last, marks="text"),
-    "grid": BoardKind("grid", _grid, _grid_line, marks="text"),
+    "grid": BoardKind("grid", _grid, marks="text"),
+    "place": BoardKind("place", _place),
+    "drop": BoardKind("drop", _drop),
+    # A move of the draughts board is the numbers of the squares it visits; one of chess has UCI.
+    "draughts": BoardKind("draughts", _draughts, moved=lambda move: str(move[-1])),
+    "chess": BoardKind("chess", _chess, moved=lambda move: str(move.uci()[2:4]), marks="text"),
 }
-"""Board kind -> its drawing on the page; a record naming another kind is drawn as a grid."""
+"""Board kind (:data:`~zermelo.core.record.BOARD_KINDS`) -> its drawing on the page; a record
+naming another kind is drawn as a grid."""
+
+
+_INITIAL: dict[int, tuple[GameSpec, Grid]] = {}
+
+
+def _initial_grid(spec: GameSpec) -> Grid:
+    """The grid of the game's initial position (its layout: cell names, coordinates), made once."""
+    known = _INITIAL.get(id(spec))
+    if known is None or known[0] is not spec:
+        known = _INITIAL[id(spec)] = (spec, spec.grid(spec.new()))
+    return known[1]
 
 
 def _adapter(spec: GameSpec) -> Adapter:
-    return Adapter(spec, KINDS.get(spec.board, KINDS["grid"]))
+    kind = KINDS.get(spec.board, KINDS["grid"])
+    if kind.page_kind == "place" and not _initial_grid(spec).files:
+        # A board without coordinates is ruled cells of letters (see Grid); one with them, stones.
+        kind = replace(kind, marks="letters")
+    return Adapter(spec, kind)
 
 
 def adapter_for(name: Any) -> Adapter:

@@ -4,34 +4,40 @@
 // (board, legal moves, result, the AI's reply, the values of the moves). Every string shown comes
 // from /api/messages in the chosen language; English msgids are the keys.
 
+// Nothing imports this module: the boards and panels call the page back through js/registry.js,
+// which this module fills (one renderer per board kind, and the page's actions).
+
 import { ApiError, getJson, postJson, gameRequest } from "./js/api.js";
-import { squaresOf, renderCheckers, checkersKey } from "./js/boards/checkers.js";
-import { renderChess, downloadPgn, chessKey } from "./js/boards/chess.js";
-import { renderGrid, renderExtraMoves } from "./js/boards/grid.js";
-import { renderDrop } from "./js/boards/drop.js";
-import { markElement, renderPlace } from "./js/boards/place.js";
+import { chessBoard, downloadPgn } from "./js/boards/chess.js";
+import { draughtsBoard } from "./js/boards/draughts.js";
+import { dropBoard } from "./js/boards/drop.js";
+import { gridBoard, renderExtraMoves } from "./js/boards/grid.js";
+import { placeBoard } from "./js/boards/place.js";
 import { t, loadMessages } from "./js/i18n.js";
 import { buildOptions, translateOptions, writeOptions, readOptions } from "./js/options.js";
 import { renderOverlay, renderThinking } from "./js/overlay.js";
-import { $, ui } from "./js/state.js";
+import { page, registerBoard, rendererFor } from "./js/registry.js";
+import { $, other, ui } from "./js/state.js";
 import { loadTree } from "./js/tree.js";
+
+// One drawing per board kind (the "kind" of the board the API sends); any other kind is a grid.
+registerBoard("place", placeBoard);
+registerBoard("drop", dropBoard);
+registerBoard("draughts", draughtsBoard);
+registerBoard("chess", chessBoard);
+registerBoard("grid", gridBoard);
 
 
 // -- the game ------------------------------------------------------------------------------------
-
-export function other(mark) {
-  return mark === "X" ? "O" : "X";
-}
 
 export function sideAfter(count) {
   // Every game here starts with X (the first player).
   return count % 2 === 0 ? "X" : "O";
 }
 
-// Checkers names its sides by colour: the first player (X) is Black.
 export function sideName(mark) {
-  if (ui.game && ui.game.kind === "checkers") return mark === "X" ? t("Black") : t("White");
-  // Games that name their sides (chess: White and Black) are shown with those names.
+  // Games that name their sides (chess: White and Black; checkers: Black and White) are shown
+  // with those names.
   if (ui.game && ui.game.sides && ui.game.sides[0] !== "X") return t(ui.game.sides[mark === "X" ? 0 : 1]);
   return mark;
 }
@@ -211,9 +217,6 @@ export function statusText() {
   return t("The AI is thinking…");
 }
 
-// One drawing per board kind (the "kind" of the board the API sends); any other kind is a grid.
-const BOARDS = { place: renderPlace, drop: renderDrop, checkers: renderCheckers, chess: renderChess, grid: renderGrid };
-
 export function render() {
   translateDynamic();
   const view = ui.view;
@@ -232,8 +235,7 @@ export function render() {
   const playable = humansTurn() && !ui.busy;
   board.classList.toggle("waiting", !playable);
   renderExtraMoves(view, playable);
-  const draw = BOARDS[view.board.kind] || renderGrid;
-  draw(board, view, playable, { onLine, last: [lastRow, lastCol] });
+  rendererFor(view.board.kind).draw(board, view, playable, { onLine, last: [lastRow, lastCol] });
   if (focused !== null && focused !== undefined) {
     const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
     if (again) again.focus();
@@ -250,27 +252,11 @@ export function render() {
 }
 
 export function showPending(move) {
-  // Put the person's mark down at once, so the click feels immediate while the AI thinks.
-  if (ui.game.kind === "checkers") {
-    // Move the piece at once; what it took goes when the server answers.
-    const squares = squaresOf(move);
-    const from = document.querySelector(`#board [data-move="${squares[0]}"]`);
-    const to = document.querySelector(`#board [data-move="${squares[squares.length - 1]}"]`);
-    const piece = from && from.querySelector(".piece");
-    $("#board").classList.add("waiting");
-    if (piece && to && from !== to) to.prepend(piece);
-    return;
-  }
-  const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
-  if (!target || ui.game.kind === "grid" || ui.game.kind === "chess") {
-    // A grid's move may change any cells: the server's answer shows them.
-    $("#board").classList.add("waiting");
-    return;
-  }
+  // The board shows the person's move at once where its kind can, so the click feels immediate
+  // while the AI thinks; elsewhere (a grid's move may change any cells) the server's answer shows it.
   $("#board").classList.add("waiting");
-  if (target.classList.contains("cell") && !target.querySelector(".mark")) {
-    target.prepend(markElement(ui.human));
-  }
+  const renderer = rendererFor(ui.game.kind);
+  if (renderer.pending) renderer.pending(move);
 }
 
 export function translateDynamic() {
@@ -282,35 +268,19 @@ export function translateDynamic() {
   }
 }
 
-// -- keyboard: arrow keys move between the points of the board, Enter or Space plays -------------
+// -- keyboard: arrow keys move between the points of the board (as its kind says), Enter or Space
+// plays ---------------------------------------------------------------------------------------------
 
 export function onBoardKey(event) {
   const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   const step = steps[event.key];
   if (!step || !ui.view) return;
-  if (ui.view.board.kind === "checkers") {
-    checkersKey(event, step);
-    return;
-  }
-  if (ui.view.board.kind === "chess") {
-    chessKey(event, step);
-    return;
-  }
-  const points = [...$("#board").querySelectorAll("[data-move]")];
-  const index = points.indexOf(document.activeElement);
-  if (index < 0) return;
-  const cols = ui.view.board.width;
-  const drop = ui.view.board.kind === "drop";
-  let col = drop ? index : index % cols;
-  let row = drop ? 0 : Math.floor(index / cols);
-  col = Math.min(Math.max(col + step[0], 0), cols - 1);
-  if (!drop) row = Math.min(Math.max(row + step[1], 0), ui.view.board.height - 1);
-  const target = points[drop ? col : row * cols + col];
-  if (target) {
-    event.preventDefault();
-    target.focus();
-  }
+  const renderer = rendererFor(ui.view.board.kind);
+  if (renderer.key) renderer.key(event, step);
 }
+
+// What the boards and panels call back (see js/registry.js).
+Object.assign(page, { play, clickMove, render, setMessage, humansTurn, newGame, showError });
 
 // -- start -----------------------------------------------------------------------------------
 

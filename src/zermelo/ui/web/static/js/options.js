@@ -1,7 +1,7 @@
 // The game's rule options (board size, row length, ...): one input per option the game declares.
 
-import { newGame } from "../app.js";
 import { t } from "./i18n.js";
+import { page } from "./registry.js";
 import { $, ui } from "./state.js";
 
 
@@ -40,7 +40,7 @@ export function buildOptions() {
       input.inputMode = "numeric";
       label.append(document.createElement("span"), input);
     }
-    input.addEventListener("change", () => newGame());
+    input.addEventListener("change", () => page.newGame());
     box.append(label);
   }
   translateOptions();

@@ -1,6 +1,7 @@
 // The thinking overlay: every move's value on the board and in the side panel.
 
 import { t, tn } from "./i18n.js";
+import { rendererFor } from "./registry.js";
 import { $, ui } from "./state.js";
 
 
@@ -68,11 +69,11 @@ export function renderOverlay() {
   }
 }
 
-// Checkers and chess moves are not one square each: their values are listed beside the board,
-// best first.
+// On boards whose moves are not one square each (draughts, chess), the values are listed beside
+// the board, best first.
 export function renderMoveList(on) {
   const list = $("#move-values");
-  const show = Boolean(on) && (ui.game.kind === "checkers" || ui.game.kind === "chess");
+  const show = Boolean(on) && Boolean(rendererFor(ui.game.kind).listsValues);
   list.hidden = !show;
   list.replaceChildren();
   if (!show) return;

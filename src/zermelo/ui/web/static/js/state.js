@@ -2,6 +2,11 @@
 
 export const $ = (selector) => document.querySelector(selector);
 
+// The other side's mark.
+export function other(mark) {
+  return mark === "X" ? "O" : "X";
+}
+
 export const ui = {
   lang: "en",
   messages: {},
@@ -17,5 +22,5 @@ export const ui = {
   thinking: null, // the AI's last search, from /api/play
   analysis: null,
   requestId: 0,
-  selection: [], // checkers: the squares clicked so far for the move being made
+  selection: [], // draughts and chess: the squares clicked so far for the move being made
 };

@@ -1,9 +1,9 @@
 // The minimax tree explainer, expanded node by node from /api/tree.
 
 import { postJson, gameRequest } from "./api.js";
-import { other, showError } from "../app.js";
 import { t, tn } from "./i18n.js";
-import { $, ui } from "./state.js";
+import { page } from "./registry.js";
+import { $, other, ui } from "./state.js";
 
 
 // -- the minimax tree ----------------------------------------------------------------------------
@@ -33,7 +33,7 @@ export async function loadTree() {
     );
     list.replaceChildren(treeItem(root, true));
   } catch (error) {
-    showError(error);
+    page.showError(error);
   }
 }
 
@@ -137,7 +137,7 @@ export function treeItem(node, open) {
     toggle.textContent = "▾";
     toggle.setAttribute("aria-label", t("Collapse"));
   };
-  toggle.addEventListener("click", () => expand().catch(showError));
-  if (open && expandable) expand().catch(showError);
+  toggle.addEventListener("click", () => expand().catch((error) => page.showError(error)));
+  if (open && expandable) expand().catch((error) => page.showError(error));
   return item;
 }

@@ -4,8 +4,8 @@
 // sends back the move's notation (SAN). The board is drawn from the person's side: White at the
 // bottom, or Black when the person plays Black.
 
-import { humansTurn, play, render, setMessage } from "../../app.js";
 import { t } from "../i18n.js";
+import { page } from "../registry.js";
 import { ui } from "../state.js";
 
 const FIGURES = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
@@ -28,34 +28,34 @@ function movesFrom(square) {
 }
 
 export async function clickChessSquare(square) {
-  if (ui.busy || !ui.view || ui.view.terminal || !humansTurn()) return;
+  if (ui.busy || !ui.view || ui.view.terminal || !page.humansTurn()) return;
   const from = ui.selection[0];
   if (from) {
     const chosen = movesFrom(from).filter((move) => move.to === square);
     if (chosen.length === 1) {
-      await play(chosen[0].move);
+      await page.play(chosen[0].move);
       return;
     }
     if (chosen.length > 1) {
       ui.selection = [from, square]; // a promotion: the picker asks for the piece
-      setMessage(t("Choose the piece to promote to."));
-      render();
+      page.setMessage(t("Choose the piece to promote to."));
+      page.render();
       return;
     }
     if (square === from) {
       ui.selection = [];
-      setMessage("");
-      render();
+      page.setMessage("");
+      page.render();
       return;
     }
   }
   if (movesFrom(square).length) {
     ui.selection = [square];
-    setMessage("");
-    render();
+    page.setMessage("");
+    page.render();
     return;
   }
-  setMessage(from ? t("That is not a move for this piece: pick a highlighted square.") : t("Pick one of your pieces."));
+  page.setMessage(from ? t("That is not a move for this piece: pick a highlighted square.") : t("Pick one of your pieces."));
 }
 
 function promotionPicker(from, to) {
@@ -73,13 +73,13 @@ function promotionPicker(from, to) {
     button.textContent = FIGURES[move.promotion];
     button.className = `figure ${white ? "white" : "black"}`;
     button.setAttribute("aria-label", pieceLabel(piece));
-    button.addEventListener("click", () => play(move.move));
+    button.addEventListener("click", () => page.play(move.move));
     picker.append(button);
   }
   return picker;
 }
 
-export function renderChess(board, view, playable) {
+function renderChess(board, view, playable) {
   board.setAttribute("role", "grid");
   const flipped = ui.human === "O";
   const [from, promotionTo] = ui.selection;
@@ -140,7 +140,7 @@ export function downloadPgn() {
 
 // Arrow keys move between the squares as the board is drawn (flipped for Black); Enter or Space
 // clicks the square.
-export function chessKey(event, [dx, dy]) {
+function chessKey(event, [dx, dy]) {
   const focused = document.activeElement && document.activeElement.dataset.square;
   if (!focused) return;
   const flip = ui.human === "O" ? -1 : 1;
@@ -153,3 +153,5 @@ export function chessKey(event, [dx, dy]) {
     target.focus();
   }
 }
+
+export const chessBoard = { draw: renderChess, key: chessKey, listsValues: true };

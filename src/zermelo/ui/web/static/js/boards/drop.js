@@ -1,10 +1,11 @@
-// The "drop" board: a click anywhere in a column plays that column (Connect Four).
+// The "drop" board: a click anywhere in a column plays that column (Connect Four, any size).
 
-import { clickMove } from "../../app.js";
 import { t } from "../i18n.js";
+import { page } from "../registry.js";
+import { $ } from "../state.js";
 import { markElement } from "./place.js";
 
-export function renderDrop(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
+function renderDrop(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
   const legal = new Set(view.legal);
   board.setAttribute("role", "group");
   view.board.columns.forEach((move, col) => {
@@ -27,7 +28,21 @@ export function renderDrop(board, view, playable, { onLine, last: [lastRow, last
       if (onLine.has(`${row},${col}`)) cell.classList.add("winning");
       button.append(cell);
     }
-    button.addEventListener("click", () => clickMove(move));
+    button.addEventListener("click", () => page.clickMove(move));
     board.append(button);
   });
 }
+
+// Left and right go to the next column.
+function dropKey(event, [dx]) {
+  const columns = [...$("#board").querySelectorAll("[data-move]")];
+  const index = columns.indexOf(document.activeElement);
+  if (index < 0) return;
+  const target = columns[Math.min(Math.max(index + dx, 0), columns.length - 1)];
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
+}
+
+export const dropBoard = { draw: renderDrop, key: dropKey };

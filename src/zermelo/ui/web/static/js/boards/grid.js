@@ -1,13 +1,13 @@
 // The "grid" board of any game: cells with short texts, and buttons for moves on no cell.
 
-import { clickMove } from "../../app.js";
 import { t } from "../i18n.js";
-import { $ } from "../state.js";
+import { page } from "../registry.js";
+import { $, ui } from "../state.js";
 
 
 // -- the generic grid: any game's cells with their texts; a click on a cell plays its move -------
 
-export function renderGrid(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
+function renderGrid(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
   board.setAttribute("role", "grid");
   const legal = new Set(view.legal);
   view.board.cells.forEach((row, r) => {
@@ -34,7 +34,7 @@ export function renderGrid(board, view, playable, { onLine, last: [lastRow, last
       const badge = document.createElement("span");
       badge.className = "value";
       button.append(badge);
-      if (move !== null) button.addEventListener("click", () => clickMove(move));
+      if (move !== null) button.addEventListener("click", () => page.clickMove(move));
       line.append(button);
     });
     board.append(line);
@@ -53,7 +53,24 @@ export function renderExtraMoves(view, playable) {
     button.dataset.extra = move;
     button.textContent = move;
     button.disabled = !playable;
-    button.addEventListener("click", () => clickMove(move));
+    button.addEventListener("click", () => page.clickMove(move));
     box.append(button);
   }
 }
+
+// Arrow keys move between the points of a board drawn row by row; Enter or Space plays.
+export function gridKey(event, [dx, dy]) {
+  const points = [...$("#board").querySelectorAll("[data-move]")];
+  const index = points.indexOf(document.activeElement);
+  if (index < 0) return;
+  const cols = ui.view.board.width;
+  const col = Math.min(Math.max((index % cols) + dx, 0), cols - 1);
+  const row = Math.min(Math.max(Math.floor(index / cols) + dy, 0), ui.view.board.height - 1);
+  const target = points[row * cols + col];
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
+}
+
+export const gridBoard = { draw: renderGrid, key: gridKey };

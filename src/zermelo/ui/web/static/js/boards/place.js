@@ -1,9 +1,10 @@
-// The "place" board: every empty point is a move (tic-tac-toe with letters, m,n,k and gomoku with
-// stones).
+// The "place" board: every empty point is a move (ruled cells of letters, as tic-tac-toe; stones
+// on a board with coordinates, as m,n,k and gomoku).
 
-import { clickMove } from "../../app.js";
 import { t } from "../i18n.js";
+import { page } from "../registry.js";
 import { ui } from "../state.js";
+import { gridKey } from "./grid.js";
 
 export function markElement(mark) {
   const span = document.createElement("span");
@@ -13,7 +14,7 @@ export function markElement(mark) {
   return span;
 }
 
-export function renderPlace(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
+function renderPlace(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
   board.setAttribute("role", "grid");
   view.board.points.forEach((row, r) => {
     const line = document.createElement("div");
@@ -36,9 +37,19 @@ export function renderPlace(board, view, playable, { onLine, last: [lastRow, las
       const badge = document.createElement("span");
       badge.className = "value";
       button.append(badge);
-      button.addEventListener("click", () => clickMove(move));
+      button.addEventListener("click", () => page.clickMove(move));
       line.append(button);
     });
     board.append(line);
   });
 }
+
+// The person's mark goes down at once, so the click feels immediate while the AI thinks.
+function pending(move) {
+  const target = document.querySelector(`#board [data-move="${CSS.escape(move)}"]`);
+  if (target && target.classList.contains("cell") && !target.querySelector(".mark")) {
+    target.prepend(markElement(ui.human));
+  }
+}
+
+export const placeBoard = { draw: renderPlace, pending, key: gridKey };

@@ -1,11 +1,12 @@
-// The "checkers" board: only the dark squares are points; a move takes two clicks or more.
+// The "draughts" board: only the numbered (dark) squares are points; a move takes two clicks or
+// more.
 
-import { humansTurn, play, setMessage, render } from "../../app.js";
 import { t } from "../i18n.js";
+import { page } from "../registry.js";
 import { $, ui } from "../state.js";
 
 
-// -- checkers: a move is clicked square by square (the piece, then where it goes) ----------------
+// -- a move is clicked square by square (the piece, then where it goes) --------------------------
 //
 // The legal moves come from the server in notation ("11-15", "15x24x31"). A click on a piece
 // selects it when some legal move starts there (so, when a capture is mandatory, only pieces that
@@ -17,7 +18,7 @@ export function squaresOf(move) {
   return move.split(/[-x]/).map(Number);
 }
 
-export function checkersMoves() {
+function checkersMoves() {
   return ui.view.legal.map((move) => ({ text: move, squares: squaresOf(move) }));
 }
 
@@ -48,7 +49,7 @@ export function pieceOwner(square) {
 }
 
 export async function clickSquare(text) {
-  if (ui.busy || !ui.view || ui.view.terminal || !humansTurn()) return;
+  if (ui.busy || !ui.view || ui.view.terminal || !page.humansTurn()) return;
   const square = Number(text);
   const starts = checkersMoves().some(({ squares }) => squares[0] === square);
   if (ui.selection.length) {
@@ -58,43 +59,43 @@ export async function clickSquare(text) {
     // The squares clicked are the whole move: that one, even if a longer jump also fits.
     const exact = ending.filter(({ squares }) => squares.join() === path.join());
     if (ending.length === 1 || exact.length === 1) {
-      await play((exact.length === 1 ? exact : ending)[0].text);
+      await page.play((exact.length === 1 ? exact : ending)[0].text);
       return;
     }
     if (ending.length > 1) {
-      setMessage(t("Several captures end there: click the squares it jumps through, in order."));
+      page.setMessage(t("Several captures end there: click the squares it jumps through, in order."));
       return;
     }
     if (square === ui.selection[0]) {
       // A second click on the piece puts it down again.
       ui.selection = [];
-      setMessage("");
-      render();
+      page.setMessage("");
+      page.render();
       return;
     }
     if (through.length) {
       ui.selection = path;
-      setMessage("");
-      render();
+      page.setMessage("");
+      page.render();
       return;
     }
     if (!starts) {
-      setMessage(t("That is not a move for this piece: pick a highlighted square."));
+      page.setMessage(t("That is not a move for this piece: pick a highlighted square."));
       return;
     }
   }
   if (starts) {
     ui.selection = [square];
-    setMessage("");
-    render();
+    page.setMessage("");
+    page.render();
     return;
   }
   if (pieceOwner(square) !== ui.human) {
-    setMessage(t("Pick one of your pieces."));
+    page.setMessage(t("Pick one of your pieces."));
   } else if (ui.view.legal.some((move) => move.includes("x"))) {
-    setMessage(t("A capture is mandatory: pick a piece that can jump."));
+    page.setMessage(t("A capture is mandatory: pick a piece that can jump."));
   } else {
-    setMessage(t("That piece cannot move."));
+    page.setMessage(t("That piece cannot move."));
   }
 }
 
@@ -107,7 +108,7 @@ export function pieceName(piece) {
   }[piece];
 }
 
-export function renderCheckers(board, view, playable) {
+function renderCheckers(board, view, playable) {
   board.setAttribute("role", "grid");
   const [lastRow, lastCol] = view.last || [-1, -1];
   const selectable = new Set(checkersMoves().map(({ squares }) => squares[0]));
@@ -173,9 +174,9 @@ export function renderCheckers(board, view, playable) {
   });
 }
 
-// Checkers: left and right go to the next dark square in the row, up and down to the nearest one
-// in the next row (only dark squares are points).
-export function checkersKey(event, [dx, dy]) {
+// Left and right go to the next dark square in the row, up and down to the nearest one in the next
+// row (only dark squares are points).
+function checkersKey(event, [dx, dy]) {
   const points = ui.view.board.points;
   const focused = document.activeElement && document.activeElement.dataset.move;
   if (!focused) return;
@@ -194,3 +195,14 @@ export function checkersKey(event, [dx, dy]) {
     }
   }
 }
+
+// The piece moves at once; what it took goes when the server answers.
+function pending(move) {
+  const squares = squaresOf(move);
+  const from = document.querySelector(`#board [data-move="${squares[0]}"]`);
+  const to = document.querySelector(`#board [data-move="${squares[squares.length - 1]}"]`);
+  const piece = from && from.querySelector(".piece");
+  if (piece && to && from !== to) to.prepend(piece);
+}
+
+export const draughtsBoard = { draw: renderCheckers, pending, key: checkersKey, listsValues: true };
