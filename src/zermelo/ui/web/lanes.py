@@ -184,10 +184,12 @@ class SearchPool:
             except anyio.get_cancelled_exc_class():
                 job.cancel()
                 # The process counts as busy until the search has stopped (at once, or at its
-                # deadline when it cannot be interrupted).
-                with anyio.CancelScope(shield=True):
-                    wait = max(deadline - time.monotonic(), 0.0) + 1.0
-                    await anyio.to_thread.run_sync(job.finished.wait, wait)
+                # deadline when it cannot be interrupted). A call that had not started yet
+                # never will: it sees the cancel first.
+                if job.started:
+                    with anyio.CancelScope(shield=True):
+                        wait = max(deadline - time.monotonic(), 0.0) + 1.0
+                        await anyio.to_thread.run_sync(job.finished.wait, wait)
                 raise
             finally:
                 self._limiter.release()
@@ -195,6 +197,7 @@ class SearchPool:
             self.active -= 1
 
     def _call(self, target: str, args: tuple[Any, ...], deadline: float, job: Job) -> Any:
+        job.started = True  # before the cancel is checked: see call()
         try:
             timeout = deadline - time.monotonic()
             if timeout <= 0:

@@ -61,6 +61,8 @@ class Job:
 
     def __init__(self) -> None:
         self.cancelled_at: float | None = None
+        self.started = False
+        """Set by the thread that makes the call, when it begins."""
         self.finished = threading.Event()
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
