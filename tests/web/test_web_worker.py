@@ -97,3 +97,30 @@ def test_a_call_that_cannot_be_interrupted_is_killed_after_the_grace(worker: Wor
     assert time.monotonic() - started < 0.2 + CANCEL_GRACE + 2
     assert worker.restarts == 1
     assert worker.call("math:factorial", 3, timeout=30) == 6
+
+
+def test_a_cancelled_request_frees_its_search_process_at_once() -> None:
+    import anyio
+
+    from zermelo.ui.web.lanes import SearchPool
+
+    pool = SearchPool(size=1, waiting=2)
+    took: list[float] = []
+
+    async def scenario() -> None:
+        with anyio.move_on_after(0.3):  # the request is cancelled, as when its client leaves
+            await pool.call("time:sleep", 20, deadline=time.monotonic() + 30)
+        started = time.monotonic()
+        assert await pool.call("math:factorial", 4, deadline=started + 10) == 24
+        took.append(time.monotonic() - started)
+
+    try:
+        pool.warm_up()
+        first = pool.workers[0]._process
+        anyio.run(scenario)
+        assert pool.cancels == 1 and pool.kills == 0
+        assert pool.workers[0]._process is first, "interrupted, not replaced"
+        assert pool.active == 0
+    finally:
+        pool.stop()
+    assert took[0] < 2.0, "the next request did not wait for the 20 s sleep"

@@ -501,13 +501,13 @@ def quick_values(name: str, state: Any, seconds: float, nodes: int) -> tuple[dic
         kept = _SOLVED.get(key)
         if kept is not None:
             _SOLVED.move_to_end(key)
-            return kept, True
+            return dict(kept), True  # a copy: the endpoint adds the position to its answer
     analysis = adapter_for(name).analyze(state, seconds, nodes)
     answer = analysis_json(state, analysis)
     exact = bool(analysis.moves) and all(entry.exact for entry in analysis.moves)
     if exact:
         with _SOLVED_LOCK:
-            _SOLVED[key] = answer
+            _SOLVED[key] = dict(answer)
             while len(_SOLVED) > SOLVED_POSITIONS:
                 _SOLVED.popitem(last=False)
     return answer, exact
