@@ -72,6 +72,10 @@ def request(port: int, method: str, path: str, data: Any = None) -> tuple[int, A
         return status, body, elapsed
 
 
+def _status(status: int) -> str:
+    return "connection closed, no answer" if status == 0 else f"status {status}"
+
+
 def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -156,8 +160,9 @@ def main() -> None:
             {"game": "chess", "position": MATED, "budget": {"time_ms": 50}},
         )
         grown = (_resident(server.pid) - before) / 2**20
+        moves = len(answer["moves"]) if isinstance(answer, dict) and "moves" in answer else "no"
         rows.append(("mated chess, 50 ms (first)", "1", f"{took * 1000:.0f}", f"{took * 1000:.0f}",
-                     f"status {status}, {len(answer['moves'])} moves, server +{grown:.0f} MB"))  # fmt: skip
+                     f"{_status(status)}, {moves} moves, server +{grown:.0f} MB"))  # fmt: skip
 
         times = []
         for run in range(runs):
@@ -168,7 +173,7 @@ def main() -> None:
             status, answer, took = request(port, "POST", "/api/analyze", body)
             times.append(took)
         rows.append(("nim 6 heaps, 50 ms", str(runs), f"{statistics.median(times) * 1000:.0f}",
-                     f"{max(times) * 1000:.0f}", f"last status {status}"))  # fmt: skip
+                     f"{max(times) * 1000:.0f}", f"last: {_status(status)}"))  # fmt: skip
 
         c4 = {"game": "connect4", "options": {"width": 4, "height": 4}, "moves": ["1", "2"],
               "budget": {"time_ms": 2000}}  # fmt: skip
@@ -182,8 +187,9 @@ def main() -> None:
         for _ in range(runs):
             status, answer, took = request(port, "POST", "/api/analyze", c4)
             times.append(took)
-        columns = ",".join(m["move"] for m in sorted(answer["moves"], key=lambda m: m["move"]))
-        exact = all(m["value"]["exact"] for m in answer["moves"])
+        found = answer["moves"] if isinstance(answer, dict) and "moves" in answer else []
+        columns = ",".join(m["move"] for m in sorted(found, key=lambda m: m["move"]))
+        exact = bool(found) and all(m["value"]["exact"] for m in found)
         rows.append(("connect4 4x4 after 1 2, 2 s", str(runs), f"{statistics.median(times) * 1000:.0f}",
                      f"{max(times) * 1000:.0f}", f"columns {columns}, exact {exact}"))  # fmt: skip
 
@@ -220,7 +226,7 @@ def main() -> None:
         status, _, took = request(port, "POST", "/api/analyze",
                                   {"game": "gomoku", "moves": ["h8", "h9"], "budget": {"time_ms": 1000}})  # fmt: skip
         rows.append(("12 dropped gomoku 3 s searches", "1", "", "",
-                     f"children CPU in 1.5 s after: {burnt:.2f} s; next search: status {status}"))  # fmt: skip
+                     f"children CPU in 1.5 s after: {burnt:.2f} s; next search: {_status(status)}"))  # fmt: skip
     finally:
         server.terminate()
         server.wait(10)
