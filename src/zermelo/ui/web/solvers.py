@@ -313,11 +313,11 @@ def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
 def _within_reach(
     solver: Any, state: Any, min_ply: int
 ) -> bool:  # pragma: no cover - child process
-    """True when the solver answers ``state`` in time: on the standard board from ``min_ply``
-    on, on any board once as few cells are empty (a 4x4 board from its start), or from its
-    book."""
+    """True when the solver answers ``state`` in time: from ``min_ply`` on, or once as few
+    cells are empty as on the standard board at that ply (a 4x4 board from its start), or from
+    its book (the node budget still guards every call)."""
     empty = state.width * state.height - state.ply
-    if empty <= STANDARD_CELLS - min_ply or state.is_terminal():
+    if state.ply >= min_ply or empty <= STANDARD_CELLS - min_ply or state.is_terminal():
         return True
     return solver.book_score(state.current, state.mask) is not None
 
