@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 
 from zermelo.ui.web import create_app
 
-STARTUP_SECONDS = 10.0
+STARTUP_SECONDS = 90.0
+"""The server loads its search processes before it answers: seconds on a loaded machine."""
 LOCAL = "http://127.0.0.1"
 
 

@@ -30,8 +30,8 @@ def test_connect_four_is_a_drop_grid_of_seven_columns(client: TestClient) -> Non
     assert board["columns"] == ["1", "2", "3", "4", "5", "6", "7"]
     assert "points" not in board
     assert connect4["options"] == {
-        "width": {"type": "integer", "min": 4, "max": 9, "default": 7, "help": "number of columns"},
-        "height": {"type": "integer", "min": 4, "max": 8, "default": 6, "help": "number of rows"},
+        "width": {"type": "integer", "min": 4, "max": 8, "default": 7, "help": "number of columns"},
+        "height": {"type": "integer", "min": 4, "max": 6, "default": 6, "help": "number of rows"},
     }
 
 

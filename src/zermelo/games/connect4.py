@@ -381,8 +381,8 @@ SPEC: Final = GameSpec(
     parse=_parse,
     parse_on=Connect4State.parse,
     options=(
-        IntOption("width", N_("number of columns"), 4, 9, DEFAULT_WIDTH),
-        IntOption("height", N_("number of rows"), 4, 8, DEFAULT_HEIGHT),
+        IntOption("width", N_("number of columns"), 4, 8, DEFAULT_WIDTH),
+        IntOption("height", N_("number of rows"), 4, 6, DEFAULT_HEIGHT),
     ),
     aliases=("c4", "connect-four"),
     first_mover=Player.FIRST,

@@ -59,6 +59,11 @@ M_co = TypeVar("M_co", bound=SortableMove, covariant=True)
 INF = float(2 * WIN)
 _UNLIMITED = EXACT_DEPTH - 1
 _CHECK_EVERY = 1024
+_CHECK_FIRST = 16
+_CHECK_SECONDS = 0.001
+"""Under a deadline the clock is read about this often: the nodes between two readings follow
+the game's speed (from :data:`_CHECK_FIRST` to :data:`_CHECK_EVERY`), so that a game whose moves
+cost a millisecond each holds its budget as well as one that searches a million nodes a second."""
 
 
 class _Stored(Protocol[M_co]):
@@ -135,20 +140,33 @@ class _Search(Generic[M]):
         self.stats = SearchStats()
         self.heuristic_leaves = 0
         self.abortable = False
-        self.next_check = _CHECK_EVERY if node_limit is None else min(_CHECK_EVERY, node_limit)
+        self.check_every = _CHECK_EVERY if deadline is None else _CHECK_FIRST
+        self.next_check = (
+            self.check_every if node_limit is None else min(self.check_every, node_limit)
+        )
+        self.checked_at = time.perf_counter()
+        self.checked_nodes = 0
         self.killers: dict[int, list[M]] = {}
         self.history: dict[tuple[int, M], int] = {}
 
     def _check_budget(self) -> None:
         nodes = self.stats.nodes
-        self.next_check = nodes + _CHECK_EVERY
+        now = 0.0
+        if self.deadline is not None:
+            now = time.perf_counter()
+            spent, done = now - self.checked_at, nodes - self.checked_nodes
+            if done > 0:
+                rate = done * _CHECK_SECONDS / spent if spent > 0 else _CHECK_EVERY
+                self.check_every = int(min(max(rate, _CHECK_FIRST), _CHECK_EVERY))
+            self.checked_at, self.checked_nodes = now, nodes
+        self.next_check = nodes + self.check_every
         if self.node_limit is not None:
             self.next_check = min(self.next_check, self.node_limit)
         if not self.abortable:
             return
         if self.node_limit is not None and nodes >= self.node_limit:
             raise _OutOfBudget
-        if self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.deadline is not None and now >= self.deadline:
             raise _OutOfBudget
 
     def _ordered(self, node: State[M], moves: Sequence[M], first: M | None, ply: int) -> list[M]:

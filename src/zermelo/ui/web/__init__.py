@@ -8,11 +8,14 @@ build step) and the JSON API of :mod:`zermelo.ui.web.api`. :func:`create_app` bu
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import json
 import logging
 import sys
 import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import FrameType
@@ -58,6 +61,11 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
 HEADER_SECONDS = 5.0
 """Longest time a client may take to send a request's headers."""
 MAX_HEADER_BYTES = 16 * 1024
+"""Largest request head (request line and headers) accepted, in bytes."""
+MAX_CONNECTIONS = 1024
+"""Open connections the server holds at once, from all clients together."""
+PER_CLIENT_CONNECTIONS = 32
+"""Open connections one client address may hold at once (a browser opens six)."""
 SWITCH_INTERVAL = 0.001
 """Seconds a thread of the server holds the interpreter lock before handing it on."""
 
@@ -131,6 +139,58 @@ class Guard:
             await self.app(scope, receive, send_guarded)
         except ClientDisconnect:
             _log.warning("%s %s: the client went away mid-request", scope["method"], scope["path"])
+
+
+class StopWhenGone:
+    """ASGI middleware that cancels a request's work when its client goes away: once the body
+    is read, it waits for the connection to close before the answer is sent, and then cancels
+    the endpoint, which stops the search it waits for (see
+    :meth:`zermelo.ui.web.lanes.SearchPool.call`). A client that leaves so leaves no search
+    running behind it, and many of them cannot fill the search queue for everyone else."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        body_read = anyio.Event()
+        answered = False
+
+        async def receive_body() -> Message:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                body_read.set()
+            return message
+
+        async def send_answer(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.body" and not message.get("more_body", False):
+                answered = True
+            await send(message)
+
+        async with anyio.create_task_group() as group:
+
+            async def watch() -> None:
+                await body_read.wait()
+                while True:
+                    # After the body, the server's receive() returns only when the client has
+                    # gone or the answer is complete.
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        break
+                if not answered:
+                    _log.warning(
+                        "%s %s: the client left; its work was stopped",
+                        scope["method"],
+                        scope["path"],
+                    )
+                    group.cancel_scope.cancel()
+
+            group.start_soon(watch)
+            await self.app(scope, receive_body, send_answer)
+            group.cancel_scope.cancel()
 
 
 _GUARDED_NAMES = frozenset(name for name, _ in _RAW_SECURITY_HEADERS) | {
@@ -262,21 +322,85 @@ def create_app(
 
     app.add_exception_handler(404, not_found)
     app.add_exception_handler(405, not_found)
+    app.add_middleware(StopWhenGone)
     app.add_middleware(Guard, hosts=allowed_host_names(host, allowed_hosts))
     app.state.lanes = lanes
     return app
 
 
 class _GuardedH11(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers: a client that
-    trickles them is disconnected after :data:`HEADER_SECONDS` (request bodies have theirs in
-    :func:`zermelo.ui.web.api.read_json`)."""
+    """uvicorn's HTTP/1.1 protocol with the limits a public-facing server needs:
+
+    * a deadline for each request's headers: a client that trickles them is disconnected after
+      :data:`HEADER_SECONDS` (request bodies have theirs in :func:`zermelo.ui.web.api.read_json`);
+    * at most :data:`MAX_HEADER_BYTES` of request line and headers, counted on the complete head
+      (h11's own limit only counts a head that is still arriving, so a 40 KB head read in one
+      piece would pass it): a larger one is a 431;
+    * at most :data:`PER_CLIENT_CONNECTIONS` open connections from one address, so that one
+      client holding many slow connections cannot take the server's whole
+      :data:`MAX_CONNECTIONS` from everyone else: past it a connection is answered 503 and
+      closed.
+    """
 
     _header_timer: asyncio.TimerHandle | None = None
+    _peer: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._arm_header_timer()
+        peer = self.client[0] if self.client else None
+        if peer is None:
+            return
+        counts = _PEERS.setdefault(self.server_state, collections.Counter())
+        if counts[peer] >= PER_CLIENT_CONNECTIONS:
+            _log.warning("refused a connection: %s already has %d open", peer, counts[peer])
+            self._refuse(
+                503,
+                "BusyError",
+                f"too many connections from {peer}: at most {PER_CLIENT_CONNECTIONS} at once",
+            )
+            return
+        counts[peer] += 1
+        self._peer = peer
+        next_event = self.conn.next_event
+
+        def checked_next_event() -> Any:
+            try:
+                event = next_event()
+            except h11.RemoteProtocolError as error:
+                if error.error_status_hint != 431:  # h11's limit, for a head still arriving
+                    raise
+                event = None
+            if event is None or (
+                isinstance(event, h11.Request) and _head_size(event) > MAX_HEADER_BYTES
+            ):
+                self._refuse(
+                    431,
+                    "HeaderError",
+                    f"request headers are larger than {MAX_HEADER_BYTES} bytes",
+                )
+                return h11.PAUSED
+            return event
+
+        self.conn.next_event = checked_next_event  # type: ignore[method-assign]
+
+    def _refuse(self, status: int, kind: str, message: str) -> None:
+        """Answer ``status`` with one JSON error line and close the connection."""
+        self._cancel_header_timer()
+        body = json.dumps({"error": {"type": kind, "message": message}}).encode()
+        reason = {431: b"Request Header Fields Too Large", 503: b"Service Unavailable"}[status]
+        head = [
+            b"HTTP/1.1 %d %s" % (status, reason),
+            b"content-type: application/json",
+            b"content-length: %d" % len(body),
+            b"connection: close",
+            *(b"%s: %s" % pair for pair in _RAW_SECURITY_HEADERS),
+        ]
+        if status == 503:
+            head.append(b"retry-after: 1")
+        if not self.transport.is_closing():
+            self.transport.write(b"\r\n".join(head) + b"\r\n\r\n" + body)
+            self.transport.close()
 
     def _arm_header_timer(self) -> None:
         self._cancel_header_timer()
@@ -294,7 +418,9 @@ class _GuardedH11(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        if self.conn.their_state in (h11.SEND_BODY, h11.DONE):
+        # Any state past IDLE means the head has arrived: SEND_BODY, DONE, or MUST_CLOSE for a
+        # request that said ``Connection: close`` (as Python's urllib always does).
+        if self.conn.their_state is not h11.IDLE:
             self._cancel_header_timer()
 
     def on_response_complete(self) -> None:
@@ -304,7 +430,26 @@ class _GuardedH11(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_header_timer()
+        if self._peer is not None:
+            counts = _PEERS.get(self.server_state)
+            if counts is not None:
+                counts[self._peer] -= 1
+                if counts[self._peer] <= 0:
+                    del counts[self._peer]
+            self._peer = None
         super().connection_lost(exc)
+
+
+_PEERS: weakref.WeakKeyDictionary[Any, collections.Counter[str]] = weakref.WeakKeyDictionary()
+"""Open connections per client address, for each running server."""
+
+
+def _head_size(event: h11.Request) -> int:
+    """The bytes of a request's head as a client writes it: the request line and each header as
+    ``name: value``, each line ending in CRLF, and the blank line."""
+    line = len(event.method) + len(event.target) + len(b"HTTP/") + len(event.http_version) + 4
+    fields = sum(len(name) + len(value) + 4 for name, value in event.headers.raw_items())
+    return line + fields + 2
 
 
 class _Server(uvicorn.Server):
@@ -339,7 +484,7 @@ def server_config(
         timeout_keep_alive=5,
         timeout_graceful_shutdown=1,
         h11_max_incomplete_event_size=MAX_HEADER_BYTES,
-        limit_concurrency=512,
+        limit_concurrency=MAX_CONNECTIONS,
         server_header=False,
     )
 

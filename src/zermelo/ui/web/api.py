@@ -20,9 +20,11 @@ second at most).
 
 from __future__ import annotations
 
-import functools
+import collections
+import dataclasses
 import json
 import logging
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +36,7 @@ from starlette.responses import JSONResponse
 
 from zermelo.core.errors import (
     BudgetError,
+    CapabilityError,
     IllegalMoveError,
     InvalidPositionError,
     ParseError,
@@ -51,7 +54,7 @@ from zermelo.ui.web.adapters import (
     adapter_for,
     available_games,
 )
-from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values
+from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
@@ -88,6 +91,9 @@ loaded machine (more when the process must first build the tables of a new board
 shorter search would mostly spend its budget in transit and overrun it."""
 QUICK_TIME = 0.05
 """Longest the fast lane spends on a degraded answer (each move's static value)."""
+FAST_SEARCH = 0.1
+"""Longest the fast lane searches a game whose record says it is quick (tic-tac-toe, nim); a
+search that needs longer goes on in a search process."""
 
 
 class PayloadError(ParseError):
@@ -108,6 +114,8 @@ class SlowBodyError(PayloadError):
 
 _STATUS: list[tuple[type[ZermeloError], int]] = [
     (BusyError, 503),
+    (WorkerFailed, 503),
+    (CapabilityError, 422),
     (TooLargeError, 413),
     (MediaTypeError, 415),
     (SlowBodyError, 408),
@@ -216,6 +224,12 @@ class Clock:
         lane's quick answer to follow within :attr:`hard`."""
         return self.hard - min(QUICK_TIME + 0.1, 0.05 + 0.1 * self.budget)
 
+    def fast_time(self) -> float:
+        """What a quick game's search in the fast lane may take: :data:`FAST_SEARCH` at most,
+        and at most three fifths of what is left before :attr:`hard` (the rest is for handing
+        the answer over and writing it)."""
+        return min(FAST_SEARCH, max((self.hard - time.monotonic()) * 0.6, 0.005))
+
     def quick_time(self) -> float:
         """What the quick answer may take of what is left: at most a third of it, since on a
         busy machine the threads that turn it into an answer wait their turn too."""
@@ -279,12 +293,16 @@ async def read_json(request: Request) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Game:
-    """A replayed game: its adapter, start state, the moves played and the current state."""
+    """A replayed game: its adapter, start state, the moves played and the current state, with
+    what the start was built from (the checked ``options``, or the ``position`` in notation), so
+    that a search process rebuilds exactly this game (see :func:`game_data`)."""
 
     adapter: Adapter
     start: Any
     moves: tuple[Any, ...]
     states: tuple[Any, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    position: str | None = None
 
     @property
     def state(self) -> Any:
@@ -304,6 +322,7 @@ def load_game(data: dict[str, Any]) -> Game:
             raise ParseError("give either a position or options, not both")
         start = spec.parse(position)
     else:
+        position = None
         start = spec.new(**options)
     moves_text = data.get("moves", [])
     if not isinstance(moves_text, list) or len(moves_text) > MAX_MOVES:
@@ -315,7 +334,7 @@ def load_game(data: dict[str, Any]) -> Game:
         state, move = _play_text(state, text, index)
         states.append(state)
         moves.append(move)
-    return Game(adapter, start, tuple(moves), tuple(states))
+    return Game(adapter, start, tuple(moves), tuple(states), options, position)
 
 
 MAX_MOVE_TEXT = 80
@@ -456,7 +475,10 @@ def analyze_position(
     state: Any, adapter: Adapter, budget: Budget, *, generic: bool = False
 ) -> dict[str, Any]:
     """Every legal move's value for the side to move, best first, with the search's totals.
-    ``generic``: alpha-beta's values, not the game's own engine's."""
+    ``generic``: alpha-beta's values, not the game's own engine's. A finished game has no
+    moves, and its answer costs nothing (no engine is loaded for it)."""
+    if state.is_terminal():
+        return analysis_json(state, valued(()))
     if generic:
         analysis = generic_values(
             state, time_limit=budget.time, node_limit=budget.nodes, depth=adapter.analysis_depth
@@ -466,12 +488,32 @@ def analyze_position(
     return analysis_json(state, analysis)
 
 
-@functools.lru_cache(maxsize=6000)
-def solved_quick(name: str, state: Any) -> dict[str, Any]:
-    """Every move's exact value in a position of a game whose record says it is quick to solve
-    (tic-tac-toe: all 5,478 positions fit), kept once solved; the nodes and time are those of
-    the first search."""
-    return analyze_position(state, adapter_for(name), Budget(MAX_TIME, MAX_NODES))
+SOLVED_POSITIONS = 6000
+"""Solved positions of quick games kept (tic-tac-toe's 5,478 all fit)."""
+_SOLVED: collections.OrderedDict[tuple[str, Any], dict[str, Any]] = collections.OrderedDict()
+_SOLVED_LOCK = threading.Lock()
+
+
+def quick_values(name: str, state: Any, seconds: float, nodes: int) -> tuple[dict[str, Any], bool]:
+    """Every move's value in a position of a game whose record says it is quick to solve, within
+    ``seconds`` and ``nodes``, and whether all of them are exact. A solved position is kept (the
+    last :data:`SOLVED_POSITIONS` of them), and answered at once the next time, with the nodes
+    and time of its first search."""
+    key = (name, state)
+    with _SOLVED_LOCK:
+        kept = _SOLVED.get(key)
+        if kept is not None:
+            _SOLVED.move_to_end(key)
+            return dict(kept), True  # a copy: the endpoint adds the position to its answer
+    analysis = adapter_for(name).analyze(state, seconds, nodes)
+    answer = analysis_json(state, analysis)
+    exact = bool(analysis.moves) and all(entry.exact for entry in analysis.moves)
+    if exact:
+        with _SOLVED_LOCK:
+            _SOLVED[key] = dict(answer)
+            while len(_SOLVED) > SOLVED_POSITIONS:
+                _SOLVED.popitem(last=False)
+    return answer, exact
 
 
 def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
@@ -500,12 +542,38 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
-def _game_data(game: Game) -> dict[str, Any]:
-    """The game as a search process replays it: start position and moves, in notation."""
+def game_data(game: Game) -> dict[str, Any]:
+    """The whole game as a search process rebuilds it: the game, what its start was built from
+    (its options, or the position it was given) and the moves, in notation, with what the
+    rebuilt game must show (:func:`fingerprint`), so that nothing falls back to a default on the
+    way (a start position's notation alone may not say the board's size)."""
     moves = [
         before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
     ]
-    return {"game": game.adapter.name, "position": game.start.notation(), "moves": moves}
+    data: dict[str, Any] = {"game": game.adapter.name, "moves": moves}
+    if game.position is not None:
+        data["position"] = game.position
+    else:
+        data["options"] = dict(game.options)
+    data["expect"] = fingerprint(game.state)
+    return data
+
+
+def fingerprint(state: Any) -> list[Any]:
+    """What two copies of one position share: its notation and its legal moves in notation."""
+    return [state.notation(), sorted(state.format_move(move) for move in state.legal_moves())]
+
+
+def replay(data: dict[str, Any]) -> Game:
+    """The game of :func:`game_data`, checked against its fingerprint."""
+    expected = data.get("expect")
+    game = load_game({key: value for key, value in data.items() if key != "expect"})
+    if expected is not None and fingerprint(game.state) != expected:
+        raise InvalidPositionError(
+            f"the search process rebuilt another position of {game.adapter.name}: "
+            f"{game.state.notation()!r}"
+        )
+    return game
 
 
 def _answer(game: Game, played: list[dict[str, str]], thinking: Any, degraded: bool) -> Any:
@@ -520,7 +588,7 @@ def _play_checked(game: Game, move_text: Any) -> tuple[Game, dict[str, str]]:
     state, move = _play_text(game.state, move_text)
     before = game.state
     played = {"by": "you", "move": before.format_move(move)}
-    return Game(game.adapter, game.start, (*game.moves, move), (*game.states, state)), played
+    return _extended(game, move, state), played
 
 
 def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
@@ -528,7 +596,11 @@ def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
     move = before.parse_move(move_text)
     after = before.play(move)
     played = {"by": "ai", "move": before.format_move(move)}
-    return Game(game.adapter, game.start, (*game.moves, move), (*game.states, after)), played
+    return _extended(game, move, after), played
+
+
+def _extended(game: Game, move: Any, state: Any) -> Game:
+    return dataclasses.replace(game, moves=(*game.moves, move), states=(*game.states, state))
 
 
 class Api:
@@ -623,9 +695,16 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
+        fallback: tuple[str, Any, bool] | None = None
         if game.adapter.spec.quick:
-            move, thinking = await fast.run(ai_move, game, level, seed, budget, deadline=clock.hard)
-            return state.format_move(move), thinking, False
+            # A quick game's search starts in the fast lane, for at most FAST_SEARCH: the record
+            # says it ends in milliseconds, but a plugin's record may be wrong, and no game may
+            # hold the fast lane for longer.
+            quick = Budget(clock.fast_time(), budget.nodes)
+            move, thinking = await fast.run(ai_move, game, level, seed, quick, deadline=clock.hard)
+            fallback = state.format_move(move), thinking, False
+            if thinking is None or thinking["value"]["exact"] or clock.search_time() < MIN_SEARCH:
+                return fallback
         alphabeta_only = False
         engine = game.adapter.engine
         if engine is not None and engine.book_choice is not None and level == "hard":
@@ -644,7 +723,7 @@ class Api:
             try:
                 answer = await self.lanes.search.call(
                     "zermelo.ui.web.tasks:choose",
-                    _game_data(game),
+                    game_data(game),
                     level,
                     seed,
                     seconds,
@@ -656,6 +735,8 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer["move"], answer["thinking"], False
+        if fallback is not None:
+            return fallback
         move, thinking = await self.lanes.urgent.run(quick_move, state, clock.quick_time())
         return state.format_move(move), thinking, True
 
@@ -674,12 +755,17 @@ class Api:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        if game.adapter.spec.quick and not state.is_terminal():
-            return dict(await fast.run(solved_quick, name, state, deadline=clock.hard)), False
-        if game.adapter.spec.quick or state.is_terminal():
-            return await fast.run(
-                analyze_position, state, game.adapter, budget, deadline=clock.hard
-            ), False
+        if state.is_terminal():
+            return analysis_json(state, valued(())), False
+        fallback: dict[str, Any] | None = None
+        if game.adapter.spec.quick:
+            # As in _ai_move: the fast lane searches for at most FAST_SEARCH, then a process.
+            found, exact = await fast.run(
+                quick_values, name, state, clock.fast_time(), budget.nodes, deadline=clock.hard
+            )
+            if exact or clock.search_time() < MIN_SEARCH:
+                return found, False
+            fallback = found
         generic = False
         engine = game.adapter.engine
         if engine is not None and engine.book_values is not None:
@@ -700,7 +786,7 @@ class Api:
             try:
                 answer = await self.lanes.search.call(
                     "zermelo.ui.web.tasks:analyze",
-                    _game_data(game),
+                    game_data(game),
                     seconds,
                     budget.nodes,
                     generic,
@@ -711,6 +797,8 @@ class Api:
             else:
                 if not answer.get("degraded"):
                     return answer, False
+        if fallback is not None:
+            return fallback, False
         return await self.lanes.urgent.run(quick_analysis, state, clock.quick_time()), True
 
     async def tree(self, request: Request) -> JSONResponse:

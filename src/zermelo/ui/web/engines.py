@@ -64,22 +64,26 @@ def valued(
 def generic_values(
     state: Any, *, time_limit: float, node_limit: int, depth: int | None = None
 ) -> SearchResult[Any]:
-    """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), the budget
-    split evenly between the moves, one table shared. ``depth=1`` scores each move by the
-    evaluation of the position it leads to, for boards too wide to search every move."""
+    """Each legal move searched on its own (as :func:`zermelo.search.analyze` does), one table
+    shared, within ``time_limit`` and ``node_limit`` for all of them: each move gets an even
+    share of what is left when its turn comes (so a move solved early leaves its time to the
+    others), and once the time is spent the remaining moves are scored by the evaluation of the
+    position they lead to. ``depth=1`` scores every move that way, for boards too wide to search
+    every move."""
     moves = list(state.legal_moves())
     if not moves:
         return valued(())
     started = time.perf_counter()
+    deadline = started + time_limit
     nodes = reached = 0
     table = TranspositionTable(capacity=200_000)
-    share_time = max(time_limit / len(moves), 0.001)
-    share_nodes = max(node_limit // len(moves), 1)
     values = []
-    for move in moves:
+    for index, move in enumerate(moves):
         limits.check()
         child = state.play(move)
-        if depth == 1 and not child.is_terminal():
+        share_time = (deadline - time.perf_counter()) / (len(moves) - index)
+        share_nodes = max((node_limit - nodes) // (len(moves) - index), 1)
+        if (depth == 1 or share_time <= 0 or nodes >= node_limit) and not child.is_terminal():
             evaluate = getattr(child, "evaluate", None)
             result: SearchResult[Any] = SearchResult(
                 None, float(evaluate()) if callable(evaluate) else 0.0, (), 0, False, SearchStats(1)
@@ -88,7 +92,7 @@ def generic_values(
             result = alphabeta(
                 child,
                 depth=None if depth is None else depth - 1,
-                time_limit=share_time,
+                time_limit=max(share_time, 0.001),
                 node_limit=share_nodes,
                 table=table,
             )

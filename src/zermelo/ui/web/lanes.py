@@ -26,8 +26,8 @@ from typing import Any, Final
 import anyio
 import anyio.to_thread
 
-from zermelo.core.errors import ZermeloError
-from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
+from zermelo.core import errors
+from zermelo.ui.web.worker import Job, Worker, WorkerCancelled, WorkerFailed, WorkerTimeout
 
 __all__ = [
     "FAST_THREADS",
@@ -56,7 +56,7 @@ UNTIMED: Final = 1.0
 :class:`FastLane`)."""
 
 
-class BusyError(ZermeloError):
+class BusyError(errors.BusyError):
     """Too many requests are waiting for a lane; ``retry_after`` says when to come back."""
 
     def __init__(self, message: str, retry_after: int = RETRY_AFTER) -> None:
@@ -137,6 +137,8 @@ class SearchPool:
         self.active = 0
         self.workers = [Worker(f"zermelo-search-{index}") for index in range(size)]
         self.kills = 0
+        self.cancels = 0
+        """Searches interrupted because their request was cancelled."""
         self._free = list(self.workers)
         self._free_lock = threading.Lock()
         self._limiter: anyio.CapacityLimiter | None = None
@@ -160,7 +162,9 @@ class SearchPool:
     async def call(self, target: str, *args: Any, deadline: float) -> Any:
         """``target(*args)`` in a search process; raises :class:`WorkerTimeout` when it has not
         answered by ``deadline`` (``time.monotonic()``; waiting for a process counts), and
-        :class:`BusyError` when too many requests are waiting already."""
+        :class:`BusyError` when too many requests are waiting already. When the request is
+        cancelled (its client went away), the search is interrupted in its process, and the
+        process is free for the next request as soon as it has stopped."""
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.size)
         if self.active >= self.size + self.waiting:
@@ -172,33 +176,56 @@ class SearchPool:
                 await self._limiter.acquire()
             if waiting.cancelled_caught:
                 raise WorkerTimeout("no search process was free before the deadline")
+            job = Job()
             try:
                 return await anyio.to_thread.run_sync(
-                    self._call, target, args, deadline, abandon_on_cancel=True
+                    self._call, target, args, deadline, job, abandon_on_cancel=True
                 )
+            except anyio.get_cancelled_exc_class():
+                job.cancel()
+                # The process counts as busy until the search has stopped (at once, or at its
+                # deadline when it cannot be interrupted). A call that had not started yet
+                # never will: it sees the cancel first.
+                if job.started:
+                    with anyio.CancelScope(shield=True):
+                        wait = max(deadline - time.monotonic(), 0.0) + 1.0
+                        await anyio.to_thread.run_sync(job.finished.wait, wait)
+                raise
             finally:
                 self._limiter.release()
         finally:
             self.active -= 1
 
-    def _call(self, target: str, args: tuple[Any, ...], deadline: float) -> Any:
-        timeout = deadline - time.monotonic()
-        if timeout <= 0:
-            raise WorkerTimeout("no time was left for a search")
-        worker = self._take()
+    def _call(self, target: str, args: tuple[Any, ...], deadline: float, job: Job) -> Any:
+        job.started = True  # before the cancel is checked: see call()
         try:
-            return worker.call(target, *args, timeout=timeout)
-        except WorkerTimeout:
-            if not worker.running:  # stopped at its deadline, not merely busy
-                self.kills += 1
-                self._renew_later(worker)
-            raise
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                raise WorkerTimeout("no time was left for a search")
+            if job.cancelled:
+                raise WorkerCancelled("the search was cancelled before it started")
+            worker = self._take()
+            try:
+                return worker.call(target, *args, timeout=timeout, job=job)
+            except WorkerTimeout:
+                if not worker.running:  # stopped at its deadline, not merely busy
+                    self.kills += 1
+                    self._renew_later(worker)
+                raise
+            except WorkerCancelled:
+                self.cancels += 1
+                if not worker.running:  # it did not stop in time and was killed
+                    self.kills += 1
+                    self._renew_later(worker)
+                raise
+            finally:
+                if worker.resident_bytes() > WORKER_MEMORY or worker.calls >= WORKER_CALLS:
+                    worker.stop()
+                    worker.calls = 0
+                    self._renew_later(worker)
+                self._give(worker)
         finally:
-            if worker.resident_bytes() > WORKER_MEMORY or worker.calls >= WORKER_CALLS:
-                worker.stop()
-                worker.calls = 0
-                self._renew_later(worker)
-            self._give(worker)
+            job.finished.set()
 
     def _take(self) -> Worker:
         with self._free_lock:

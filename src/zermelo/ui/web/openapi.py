@@ -80,6 +80,7 @@ def _post(summary: str, description: str, extra: dict[str, Any]) -> dict[str, An
                 "413": _ERROR,
                 "415": _ERROR,
                 "422": _ERROR,
+                "431": _ERROR,
                 "503": _ERROR,
             },
         }
@@ -99,8 +100,10 @@ def openapi() -> dict[str, Any]:
                 '{"error": {"type", "message"}} with status 400 (bad input, or a Host header '
                 "that does not name this server), 404 (unknown game), 408 (body not sent within "
                 "5 s), 413 (body over 64 KiB), 415 (a POST body that is not application/json), "
-                "422 (illegal move or impossible position) or 503 with Retry-After (too many "
-                "requests waiting). Searches run under a budget the server clamps."
+                "422 (illegal move or impossible position), 431 (request line and headers over "
+                "16 KiB) or 503 with Retry-After (too many requests waiting, or more than 32 "
+                "connections from one address). Searches run under a budget the server clamps, "
+                "and stop when their client goes away."
             ),
         },
         "paths": {

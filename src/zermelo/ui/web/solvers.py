@@ -292,6 +292,8 @@ class WebEngine:
 # -- run in the solver's child process ---------------------------------------------------------
 
 
+STANDARD_CELLS = 42
+"""The cells of the standard 7x6 board, for which the plies below are measured."""
 CONNECT4_BEST_MIN_PLY = 4
 """Earlier positions are left to alpha-beta unless the solver's book holds them; the shipped book
 holds every position of the first seven plies, so none is (without a book the solver needs up to
@@ -311,7 +313,11 @@ def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
 def _within_reach(
     solver: Any, state: Any, min_ply: int
 ) -> bool:  # pragma: no cover - child process
-    if state.ply >= min_ply or state.is_terminal():
+    """True when the solver answers ``state`` in time: from ``min_ply`` on, or once as few
+    cells are empty as on the standard board at that ply (a 4x4 board from its start), or from
+    its book (the node budget still guards every call)."""
+    empty = state.width * state.height - state.ply
+    if state.ply >= min_ply or empty <= STANDARD_CELLS - min_ply or state.is_terminal():
         return True
     return solver.book_score(state.current, state.mask) is not None
 

@@ -1,7 +1,7 @@
 """The searches a request hands to a search process (see :mod:`zermelo.ui.web.lanes`).
 
-Each function runs in the child: it replays the request's game (already checked by the server),
-searches under the time it is given, with the tables it builds held to the same deadline and to
+Each function runs in the child: it rebuilds the request's whole game, options included (already
+checked by the server, see :func:`zermelo.ui.web.api.game_data`), searches under the time it is given, with the tables it builds held to the same deadline and to
 the process's memory ceiling (:func:`zermelo.core.limits.limited`), and returns plain JSON. When the
 budget runs out before any answer, it returns ``{"degraded": true}`` and the server answers from
 its fast lane instead.
@@ -16,7 +16,7 @@ from typing import Any
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError
 from zermelo.search.alphabeta import alphabeta
-from zermelo.ui.web.api import Budget, analyze_position, load_game, search_json
+from zermelo.ui.web.api import Budget, analyze_position, load_game, replay, search_json
 from zermelo.ui.web.lanes import WORKER_MEMORY
 
 __all__ = ["analyze", "choose", "ready"]
@@ -57,7 +57,7 @@ def choose(
 
     ``alphabeta_only`` plays alpha-beta under the clock instead of the game's own engine (Connect
     Four's solver, which the server has asked already)."""
-    game = load_game(data)
+    game = replay(data)
     state = game.state
     thinking: dict[str, Any] | None
     try:
@@ -81,7 +81,7 @@ def analyze(
 ) -> dict[str, Any]:
     """Every legal move's value in ``data``'s game, as ``/api/analyze`` answers it; ``generic``:
     alpha-beta's values instead of the game's own engine's."""
-    game = load_game(data)
+    game = replay(data)
     try:
         with _limits(seconds):
             budget = Budget(seconds, nodes)

@@ -20,16 +20,18 @@ import importlib
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
+from zermelo.core import errors
 from zermelo.core.errors import BudgetError
 
-__all__ = ["Worker", "WorkerFailed", "WorkerTimeout"]
+__all__ = ["Job", "Worker", "WorkerCancelled", "WorkerFailed", "WorkerTimeout"]
 
 _PACKAGE_ROOT = Path(__file__).resolve().parents[3]
 """The directory holding the ``zermelo`` package, for the child's import path."""
@@ -39,8 +41,56 @@ class WorkerTimeout(BudgetError):
     """The work did not finish within its deadline (the child process was stopped)."""
 
 
-class WorkerFailed(RuntimeError):
+class WorkerFailed(errors.WorkerFailed):
     """The function raised an error in the child, or the child ended."""
+
+
+class WorkerCancelled(WorkerFailed):
+    """The call was cancelled (:meth:`Job.cancel`) before it finished."""
+
+
+CANCEL_SIGNAL: Final = signal.SIGUSR1
+CANCEL_GRACE: Final = 0.5
+"""Seconds a cancelled call may take to stop before its child is killed."""
+PARENT_CHECK: Final = 0.1
+"""How often (seconds) a child checks that its server is still there."""
+_POLL: Final = 0.05
+
+
+class Job:
+    """A handle on one call, to cancel it from another thread (see :meth:`Worker.call`)."""
+
+    def __init__(self) -> None:
+        self.cancelled_at: float | None = None
+        self.started = False
+        """Set by the thread that makes the call, when it begins."""
+        self.finished = threading.Event()
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+    def cancel(self) -> None:
+        """Stop the call: interrupt its function in the child (or keep it from starting)."""
+        with self._lock:
+            if self.cancelled_at is None:
+                self.cancelled_at = time.monotonic()
+            _interrupt(self._process)
+
+    def _attach(self, process: subprocess.Popen[bytes] | None) -> None:
+        """Say which child runs the call now (``None``: none does any more)."""
+        with self._lock:
+            self._process = process
+            if process is not None and self.cancelled_at is not None:
+                _interrupt(process)
+
+
+def _interrupt(process: subprocess.Popen[bytes] | None) -> None:
+    if process is not None and process.poll() is None:
+        with contextlib.suppress(OSError):
+            os.kill(process.pid, CANCEL_SIGNAL)
 
 
 class Worker:
@@ -92,12 +142,18 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(_PACKAGE_ROOT), env.get("PYTHONPATH", "")) if p
         )
-        process = subprocess.Popen(
-            [sys.executable, "-m", "zermelo.ui.web._worker_main"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-        )
+        # The child starts with the cancel signal blocked (a signal mask survives exec), so a
+        # cancel that reaches it while it loads waits until it can be handled.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {CANCEL_SIGNAL})
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "zermelo.ui.web._worker_main"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+            )
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self._process = process
         return process
 
@@ -133,16 +189,19 @@ class Worker:
 
         threading.Thread(target=reap, name=f"{self.name}-reap", daemon=True).start()
 
-    def call(self, target: str, *args: Any, timeout: float) -> Any:
+    def call(self, target: str, *args: Any, timeout: float, job: Job | None = None) -> Any:
         """``target(*args)`` in the child; raises :class:`WorkerTimeout` after ``timeout`` seconds
-        (waiting for the child to be free counts too), and :class:`WorkerFailed` naming the error
-        when the function raised or the child died."""
+        (waiting for the child to be free counts too), :class:`WorkerCancelled` when ``job`` was
+        cancelled, and :class:`WorkerFailed` naming the error when the function raised or the
+        child died."""
         deadline = time.monotonic() + timeout
         if not self._lock.acquire(timeout=max(timeout, 0.0)):
             raise WorkerTimeout(f"{self.name} was busy for {timeout:.1f} s")
         try:
             if self.closed:
                 raise WorkerFailed("the server is stopping")
+            if job is not None and job.cancelled:
+                raise WorkerCancelled(f"{self.name}: the call was cancelled")
             self.calls += 1
             process = self._process if self.running else None
             if process is None:
@@ -155,10 +214,18 @@ class Worker:
             except (BrokenPipeError, OSError) as error:
                 self.stop()
                 raise WorkerFailed(f"{self.name} ended: {error}") from None
-            line = _read_line(process.stdout, deadline)
+            if job is not None:
+                job._attach(process)
+            try:
+                line = _read_line(process.stdout, deadline, job)
+            finally:
+                if job is not None:
+                    job._attach(None)
             if line is None:
                 self._abandon()
                 self.restarts += 1
+                if job is not None and job.cancelled:
+                    raise WorkerCancelled(f"{self.name} was stopped: its call was cancelled")
                 raise WorkerTimeout(f"{self.name} did not finish within {timeout:.1f} s")
             if not line:
                 self.stop()
@@ -168,44 +235,102 @@ class Worker:
         answer = json.loads(line)
         if "ok" in answer:
             return answer["ok"]
+        if answer.get("cancelled"):
+            raise WorkerCancelled(f"{self.name}: the call was cancelled")
         kind, message = answer["error"]
         raise WorkerFailed(f"{kind}: {message}")
 
 
-def _read_line(stream: IO[bytes], deadline: float) -> bytes | None:
-    """One line from ``stream`` before ``deadline``: ``None`` on time out, ``b""`` at its end."""
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        return None
-    try:
-        ready, _, _ = select.select([stream], [], [], remaining)
-        if not ready:
+def _read_line(stream: IO[bytes], deadline: float, job: Job | None = None) -> bytes | None:
+    """One line from ``stream`` before ``deadline`` (or within :data:`CANCEL_GRACE` of ``job``'s
+    cancel): ``None`` on time out, ``b""`` at its end."""
+    while True:
+        now = time.monotonic()
+        end = deadline
+        if job is not None and job.cancelled_at is not None:
+            end = min(end, job.cancelled_at + CANCEL_GRACE)
+        remaining = end - now
+        if remaining <= 0:
             return None
-        return stream.readline()
-    except (OSError, ValueError):
-        return b""
+        try:
+            ready, _, _ = select.select([stream], [], [], min(remaining, _POLL))
+            if ready:
+                return stream.readline()
+        except (OSError, ValueError):
+            return b""
+
+
+class _Cancelled(BaseException):
+    """Raised in the child by the cancel signal, in the middle of the function it runs."""
+
+
+_RUNNING = {"active": False}
+
+
+def _on_cancel(signum: int, frame: Any) -> None:  # pragma: no cover - runs in the child process
+    if _RUNNING["active"]:
+        _RUNNING["active"] = False  # once per call: the handlers below cannot be interrupted
+        raise _Cancelled
+
+
+def _run(functions: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+    """One request's answer; the cancel signal interrupts only the part between the flags."""
+    target = request["target"]
+    try:
+        _RUNNING["active"] = True
+        function = functions.get(target)
+        if function is None:
+            module_name, attribute = target.split(":")
+            function = getattr(importlib.import_module(module_name), attribute)
+            functions[target] = function
+        return {"ok": function(*request["args"])}
+    except Exception as error:
+        _RUNNING["active"] = False
+        return {"error": [type(error).__name__, str(error)]}
+    finally:
+        _RUNNING["active"] = False
+
+
+def _watch_parent(parent: int) -> None:  # pragma: no cover - runs in the child process
+    """Exit at once, silently, when the server that started this child is gone."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    _exit()
 
 
 def _serve() -> None:  # pragma: no cover - runs in the child process
-    """Answer requests from stdin until it closes; stray prints go to stderr."""
-    import signal
-
+    """Answer requests from stdin until it closes; stray prints go to stderr. When the server
+    is gone (stdin closed, an answer that cannot be written, or a new parent process), exit at
+    once without a word."""
     # Ctrl-C in a terminal reaches the whole process group: the server stops this child itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(CANCEL_SIGNAL, _on_cancel)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {CANCEL_SIGNAL})
+    parent = os.getppid()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
     functions: dict[str, Any] = {}
     for line in requests:
         request = json.loads(line)
-        target = request["target"]
         try:
-            function = functions.get(target)
-            if function is None:
-                module_name, attribute = target.split(":")
-                function = getattr(importlib.import_module(module_name), attribute)
-                functions[target] = function
-            answer: dict[str, Any] = {"ok": function(*request["args"])}
-        except Exception as error:
-            answer = {"error": [type(error).__name__, str(error)]}
-        answers.write(json.dumps(answer).encode() + b"\n")
-        answers.flush()
+            answer = _run(functions, request)
+        except _Cancelled:
+            answer = {"cancelled": True}
+        try:
+            text = json.dumps(answer)
+        except (TypeError, ValueError) as error:  # a function that returned no plain value
+            text = json.dumps({"error": [type(error).__name__, str(error)]})
+        try:
+            answers.write(text.encode() + b"\n")
+            answers.flush()
+        except OSError:  # the server is gone: nobody reads the answer
+            _exit()
+    _exit()
+
+
+def _exit() -> None:  # pragma: no cover - runs in the child process
+    """End the child now: no buffer is flushed to a pipe nobody reads."""
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    os._exit(0)
