@@ -25,7 +25,7 @@ from rich.markup import escape
 
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
-from zermelo.core.state import Player
+from zermelo.core.state import Player, Terminates
 from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
@@ -331,9 +331,9 @@ class Session:
         self.say(_("Game saved to {path}.").format(path=path))
 
     def _announce(self, state: Any) -> None:
-        reason = getattr(state, "termination", None)
-        if callable(reason) and reason():
-            self.say("\n" + _("Game over: {reason}.").format(reason=_(reason())))
+        reason = state.termination() if isinstance(state, Terminates) else None
+        if reason:
+            self.say("\n" + _("Game over: {reason}.").format(reason=_(reason)))
         winner = state.winner
         if winner is None:
             self.score.ties += 1
