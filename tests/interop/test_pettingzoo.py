@@ -18,14 +18,14 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.games.connect4 import Connect4State
-from zermelo.interop.encoding import CODEC_NAMES
+from zermelo.interop.encoding import codec_games
 from zermelo.interop.gymnasium import OpponentEnv
 from zermelo.interop.pettingzoo import decode, env, opponent, policy
 
 SMALL = {"mnk": {"width": 4, "height": 4, "k": 3}}
 
 
-@pytest.mark.parametrize("game", CODEC_NAMES)
+@pytest.mark.parametrize("game", codec_games())
 def test_api_test_passes(game: str) -> None:
     api_test(env(game, render_mode="ansi", **SMALL.get(game, {})), num_cycles=30)
 
