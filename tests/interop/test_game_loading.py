@@ -113,6 +113,12 @@ def test_unknown_repeated_and_fixed_parameters_are_refused() -> None:
     assert get_game("openspiel:nim(pile_sizes=2;3)").name == "openspiel:nim(pile_sizes=2;3)"
 
 
+def test_parameters_that_leave_no_game_are_refused_once_built() -> None:
+    # In range, but OpenSpiel's start is already over: it was a 500 (an IndexError) in /api/state.
+    with pytest.raises(ParseError, match="no move for either player"):
+        get_game("openspiel:checkers(rows=4,columns=4)")
+
+
 def _declared() -> list[tuple[str, str, int]]:
     """Every declared whole-number parameter at both ends of its range."""
     ends = []
@@ -194,6 +200,34 @@ def test_the_issues_names_are_4xx_through_the_web(client: TestClient) -> None:
         assert time.perf_counter() - started < 1.0
     response = client.post("/api/state", json={"game": "openspiel:hex(board_size=05)"})
     assert response.status_code == 200
+    response = client.post("/api/state", json={"game": "openspiel:checkers(rows=4,columns=9)"})
+    assert response.status_code == 400
+
+
+def _in_range_names() -> st.SearchStrategy[str]:
+    """Names of fitting games with every declared whole-number parameter drawn in range."""
+
+    def name(game: str, draw: st.DrawFn) -> str:
+        ints = {k: v for k, v in PARAMETERS[game].items() if isinstance(v, tuple)}
+        chosen = [f"{k}={draw(st.integers(low, high))}" for k, (low, high) in ints.items()]
+        return f"{game}({','.join(chosen)})" if chosen else game
+
+    @st.composite
+    def names(draw: st.DrawFn) -> str:
+        return name(draw(st.sampled_from(sorted(PARAMETERS))), draw)
+
+    return names()
+
+
+@settings(max_examples=80, deadline=None)
+@given(_in_range_names())
+@example("openspiel:checkers(rows=4,columns=4)")
+@example("openspiel:go(board_size=2,handicap=8,max_game_length=10)")
+def test_fuzz_in_range_names_through_the_web_are_never_a_500(client: TestClient, name: str) -> None:
+    response = client.post("/api/state", json={"game": name, "moves": []})
+    assert response.status_code in (200, 400), (name, response.text[:200])
+    if response.status_code == 400:
+        assert "\n" not in response.json()["error"]["message"]
 
 
 @settings(max_examples=120, deadline=None)

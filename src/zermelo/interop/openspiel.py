@@ -625,9 +625,16 @@ def _build(registered: str) -> OpenSpielGame:
     short = registered[len(PREFIX) :]
     try:
         game = spiel.load_game(short)
-        str(game.new_initial_state())
+        start = game.new_initial_state()
+        str(start)
+        opening = None if start.is_terminal() else int(start.current_player())
     except (spiel.SpielError, RuntimeError, ValueError) as error:
         raise ParseError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
+    if opening not in (0, 1):
+        raise ParseError(
+            f"OpenSpiel game {short!r}: its start has no move for either player "
+            "(these parameters leave no game to play); expected other parameters"
+        )
     _check_size(short, game)
     missing = missing_properties(game)
     if missing:
