@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.classic import connect_four_v3, tictactoe_v3
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from zermelo.core.errors import (
     IllegalMoveError,
@@ -18,14 +18,14 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.games.connect4 import Connect4State
-from zermelo.interop.encoding import CODEC_NAMES
+from zermelo.interop.encoding import codec_games
 from zermelo.interop.gymnasium import OpponentEnv
-from zermelo.interop.pettingzoo import decode, env, opponent, policy
+from zermelo.interop.pettingzoo import decode, env, opponent, parallel_env, policy
 
 SMALL = {"mnk": {"width": 4, "height": 4, "k": 3}}
 
 
-@pytest.mark.parametrize("game", CODEC_NAMES)
+@pytest.mark.parametrize("game", codec_games())
 def test_api_test_passes(game: str) -> None:
     api_test(env(game, render_mode="ansi", **SMALL.get(game, {})), num_cycles=30)
 
@@ -183,3 +183,48 @@ def test_fuzz_board_decoding(name: str, bits: list[int]) -> None:
 def test_fuzz_malformed_observations(observation: object) -> None:
     with pytest.raises(ZermeloError):
         decode("connect_four_v3", observation)
+
+
+# Issue 22: Gymnasium's checker and PettingZoo's seed tests draw actions without the mask.
+@pytest.mark.parametrize(
+    ("game", "level", "learner"),
+    [
+        ("tictactoe", "hard", "player_1"),
+        ("checkers", "easy", "player_0"),
+        ("checkers", "easy", "player_1"),
+        ("connect4", "easy", "player_0"),
+    ],
+)
+def test_gymnasiums_own_checker_passes(game: str, level: str, learner: str) -> None:
+    check_env(OpponentEnv(game, level, learner=learner, seed=0))
+
+
+def test_an_illegal_action_ends_the_episode_as_a_loss() -> None:
+    game = OpponentEnv("checkers", "easy", seed=0)
+    _, info = game.reset(seed=0)
+    assert np.flatnonzero(info["action_mask"]).tolist() == [9, 10, 11, 12]
+    _, reward, terminated, truncated, info = game.step(np.int64(0))
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert info["action_mask"].sum() == 0
+    with pytest.raises(IllegalMoveError, match="reset"):
+        game.step(np.int64(9))
+    game.reset(seed=0)
+    _, reward, terminated, _, _ = game.step(np.int64(9))  # a legal first square: play goes on
+    assert (reward, terminated) == (0.0, False)
+
+
+@pytest.mark.parametrize("game", ["checkers", "tictactoe", "connect4"])
+def test_pettingzoos_seed_and_parallel_tests_pass(game: str) -> None:
+    parallel_seed_test(lambda: parallel_env(game))
+    parallel_api_test(parallel_env(game), num_cycles=100)
+    seed_test(lambda: env(game))
+    api_test(env(game), num_cycles=50)
+
+
+def test_the_parallel_env_ends_on_an_illegal_action_with_minus_one() -> None:
+    parallel = parallel_env("checkers")
+    parallel.reset(seed=0)  # type: ignore[attr-defined]
+    _, rewards, terminations, _, infos = parallel.step({"player_0": 0, "player_1": 0})  # type: ignore[attr-defined]
+    assert rewards == {"player_0": -1.0, "player_1": 0.0}
+    assert terminations == {"player_0": True, "player_1": True}
+    assert infos["player_0"] == {"illegal_action": True}

@@ -19,8 +19,8 @@ def test_every_game_with_an_encoding_is_registered() -> None:
     assert NAMES == [
         "zermelo_tictactoe",
         "zermelo_connect4",
-        "zermelo_mnk",
         "zermelo_gomoku",
+        "zermelo_mnk",
         "zermelo_checkers",
     ]
     assert register() == NAMES  # a second call registers nothing twice

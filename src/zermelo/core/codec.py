@@ -15,12 +15,18 @@ Actions
 Observations
     ``rows(state)`` is the board as text rows from the top, one character per cell; ``pieces[p]``
     are the characters of player ``p``'s pieces, one plane each (own pieces first, then the
-    opponent's).
+    opponent's); ``shared`` are the characters of pieces that belong to neither player (Nim's
+    stones), one plane each after both players' planes.
+
+Native games
+    ``openspiel_native`` and ``pettingzoo_native`` name an outside game that is this very game:
+    the same actions, and (PettingZoo) the same observation planes, so that zermelo's players
+    can read its boards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic
 
@@ -41,17 +47,31 @@ class Codec(Generic[S]):
     the top, ``pieces[p]`` the characters of player ``p``'s pieces. ``openspiel_native`` and
     ``pettingzoo_native`` name the outside games that are this very game with the same actions
     (OpenSpiel's ``tic_tac_toe``, PettingZoo's ``tictactoe_v3``), for the adapters that read
-    their boards; ``None`` when there is none."""
+    their boards; ``None`` when there is none.
+
+    ``tokens(move)`` writes a move as its tokens; without it a whole number is one token and a
+    tuple of whole numbers is a path of tokens (a checkers move). ``shared`` are the characters of
+    pieces that belong to neither player, one plane each after the players' planes.
+    ``max_length(start)`` is the most tokens a game from ``start`` can take (OpenSpiel's
+    ``max_game_length``); without it, one token per cell of the board."""
 
     count: Callable[[S], int]
     rows: Callable[[S], list[str]]
     pieces: tuple[str, str]
     openspiel_native: str | None = None
     pettingzoo_native: str | None = None
+    tokens: Callable[[Hashable], tuple[int, ...]] | None = None
+    shared: str = ""
+    max_length: Callable[[S], int] | None = None
 
     def __post_init__(self) -> None:
         own, other = self.pieces
         if not own or len(own) != len(other) or set(own) & set(other):
             raise ValueError(
                 f"codec pieces {self.pieces!r}: expected two disjoint strings of equal length"
+            )
+        if set(self.shared) & set(own + other) or len(set(self.shared)) != len(self.shared):
+            raise ValueError(
+                f"codec shared pieces {self.shared!r}: expected distinct characters that are "
+                f"neither player's pieces {self.pieces!r}"
             )

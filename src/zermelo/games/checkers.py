@@ -751,6 +751,9 @@ SPEC: Final = GameSpec(
     intro=_INTRO,
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
     perft=Ref("zermelo.games.checkers:PERFT"),
-    # Squares are numbered 1 to 32; token 0 is never legal.
-    codec=Codec[CheckersState](lambda state: 33, _codec_rows, ("bB", "wW")),
+    # Squares are numbered 1 to 32; token 0 is never legal. A game ends by the draw rules well
+    # within 20,000 squares of moves.
+    codec=Codec[CheckersState](
+        lambda state: 33, _codec_rows, ("bB", "wW"), max_length=lambda state: 20_000
+    ),
 )

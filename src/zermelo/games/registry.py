@@ -11,18 +11,35 @@ The entry point's name is the game's name. Game modules are imported on first us
 import, or names something that is not a record, is left out with one warning line (logger
 ``zermelo.games``) naming its package; it never hides another game, and it cannot replace a
 built-in game.
+
+A *family* is a set of games named by a prefix and built on demand (``openspiel:hex(board_size=5)``).
+A family declares its parameters with ranges; :func:`get_game` has the family check and
+canonicalise a name *before* anything is built (a bad name costs one 4xx line and no memory), and
+keeps the records built in a bounded cache (least recently used go first), keyed by the canonical
+name, so that ``hex(board_size=05)`` and ``hex( board_size=5 )`` are one game.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import metadata
 
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.record import GameSpec, Ref
 
-__all__ = ["ENTRY_POINT_GROUP", "GameSpec", "all_games", "game_names", "get_game", "plugin_errors"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "FAMILY_CACHE",
+    "Family",
+    "GameSpec",
+    "all_games",
+    "game_names",
+    "get_game",
+    "plugin_errors",
+]
 
 ENTRY_POINT_GROUP = "zermelo.games"
 
@@ -41,11 +58,35 @@ _BUILT_IN: dict[str, str] = {
 
 _failed: dict[str, str] = {}
 
-# Families of games named by a prefix and built on demand: prefix -> "module:function" that makes
-# the record of a name with that prefix (``openspiel:hex(board_size=5)``).
-_FAMILIES: dict[str, str] = {
-    "openspiel:": "zermelo.interop.openspiel:openspiel_spec",
-}
+
+@dataclass(frozen=True)
+class Family:
+    """Games named by ``prefix`` and built on demand. ``canonical(name)`` checks a name against
+    the family's declared parameters and ranges without building anything, and returns the one
+    name of that game (its parameters in order, with no padding or spaces); it raises a
+    :class:`~zermelo.core.errors.ZermeloError` line for a bad name. ``build(canonical)`` makes
+    the record of a checked name."""
+
+    prefix: str
+    canonical: Ref[Callable[[str], str]]
+    build: Ref[Callable[[str], GameSpec]]
+
+
+_FAMILIES: tuple[Family, ...] = (
+    Family(
+        "openspiel:",
+        Ref("zermelo.interop.openspiel:canonical_name"),
+        Ref("zermelo.interop.openspiel:openspiel_spec"),
+    ),
+)
+
+FAMILY_CACHE = 16
+"""At most this many records of family games are kept built."""
+
+
+@functools.lru_cache(maxsize=FAMILY_CACHE)
+def _family_game(family: Family, canonical: str) -> GameSpec:
+    return family.build.resolve()(canonical)
 
 
 class _PluginError(UnknownGameError):
@@ -126,10 +167,9 @@ def get_game(name: str) -> GameSpec:
     key = name.strip().lower() if isinstance(name, str) else ""
     if key in _BUILT_IN or key in _plugins():
         return _load(key)
-    for prefix, target in _FAMILIES.items():
-        if key.startswith(prefix):
-            family: GameSpec = Ref(target).resolve()(key)
-            return family
+    for family in _FAMILIES:
+        if key.startswith(family.prefix):
+            return _family_game(family, family.canonical.resolve()(key))
     for spec in all_games():
         if key in spec.aliases:
             return spec

@@ -1,6 +1,6 @@
 """OpenSpiel games as zermelo states.
 
-Any OpenSpiel game that is two-player, zero-sum, sequential, deterministic and of perfect
+Every OpenSpiel game that is two-player, zero-sum, sequential, deterministic and of perfect
 information fits the :class:`~zermelo.core.state.State` protocol, so zermelo's alpha-beta, MCTS,
 levels, arena and front ends run on it. :func:`load` checks the game type's fields and refuses a
 game that misses one, naming what is missing.
@@ -32,11 +32,13 @@ Players
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import time
 from collections.abc import Hashable
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, TypeAlias
 
 from zermelo.core.errors import (
     BudgetError,
@@ -47,7 +49,7 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.core.record import GameSpec, Grid, Ref
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.mcts import Mcts
@@ -77,10 +79,16 @@ MAX_SIZE: Final = 1_000_000
 """At most this many distinct actions, and actions in one game (parameters can ask for more)."""
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
-_NAME = re.compile(r"^[a-z][a-z0-9_]*(\(.*\))?$")
+
+SpielObject: TypeAlias = Any
+"""A pyspiel object (a game, a state, a game type, the module): made by OpenSpiel's C++
+extension, which ships no type information, so it is dynamic here."""
+
+SpielMove: TypeAlias = int | tuple[int, ...]
+"""A move of a wrapped game: one action, or the actions of one player's whole turn."""
 
 
-def pyspiel() -> Any:
+def pyspiel() -> SpielObject:
     """The ``pyspiel`` module, or :class:`~zermelo.interop.MissingExtraError`."""
     return require("pyspiel", "openspiel", "an OpenSpiel game")
 
@@ -89,7 +97,7 @@ class NotSupportedError(ZermeloError):
     """An OpenSpiel game outside the class zermelo's search handles."""
 
 
-def missing_properties(game: Any) -> list[str]:
+def missing_properties(game: SpielObject) -> list[str]:
     """What keeps the OpenSpiel ``game`` out of the class zermelo searches (empty: it fits)."""
     spiel = pyspiel()
     kind = game.get_type()
@@ -110,7 +118,7 @@ def missing_properties(game: Any) -> list[str]:
 class OpenSpielGame:
     """One loaded OpenSpiel game that fits: builds and parses its states."""
 
-    def __init__(self, game: Any, name: str) -> None:
+    def __init__(self, game: SpielObject, name: str) -> None:
         self.game = game
         self.name = name
         kind = game.get_type()
@@ -167,7 +175,7 @@ class OpenSpielState:
     def __init__(
         self,
         game: OpenSpielGame,
-        spiel_state: Any,
+        spiel_state: SpielObject,
         history: tuple[int, ...],
         side: Player = Player.FIRST,
     ) -> None:
@@ -177,10 +185,10 @@ class OpenSpielState:
         self._terminal: bool = spiel_state.is_terminal()
         self._side = side if self._terminal else game.sides[spiel_state.current_player()]
         self._key: Hashable | None = None
-        self._moves: list[Any] | None = None
+        self._moves: list[SpielMove] | None = None
         # The states after single actions, made while listing the moves; never changed, so they
         # are shared with the states that play() makes from them.
-        self._children: dict[int, Any] = {}
+        self._children: dict[int, SpielObject] = {}
 
     # -- the State protocol -----------------------------------------------------------------
 
@@ -207,12 +215,12 @@ class OpenSpielState:
     def is_terminal(self) -> bool:
         return self._terminal
 
-    def legal_moves(self) -> list[Any]:
+    def legal_moves(self) -> list[SpielMove]:
         if self._moves is None:
             self._moves = self._list_moves()
         return self._moves
 
-    def play(self, move: Any) -> OpenSpielState:
+    def play(self, move: SpielMove) -> OpenSpielState:
         if self._terminal:
             raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
         if move not in self.legal_moves():
@@ -221,7 +229,7 @@ class OpenSpielState:
                 f"{self._some_moves()}"
             )
         child = self._children.get(move) if isinstance(move, int) else None
-        if child is not None:
+        if child is not None and isinstance(move, int):
             return OpenSpielState(self.game, child, (*self.history, move), self._side.opponent)
         actions = move if isinstance(move, tuple) else (move,)
         return self._apply_actions(actions)
@@ -239,7 +247,7 @@ class OpenSpielState:
     def notation(self) -> str:
         return " ".join(str(action) for action in self.history)
 
-    def parse_move(self, text: str) -> Any:
+    def parse_move(self, text: str) -> SpielMove:
         if not isinstance(text, str) or not text.strip():
             raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
         wanted = _normal(text)
@@ -254,7 +262,7 @@ class OpenSpielState:
             return actions
         raise ParseError(f"move {text!r}: expected one of {self._some_moves()}")
 
-    def format_move(self, move: Any) -> str:
+    def format_move(self, move: SpielMove) -> str:
         """``move`` in OpenSpiel's words: a move of this position, or the move that led to it
         (front ends name the last move from the position after it)."""
         actions = move if isinstance(move, tuple) else (move,)
@@ -312,13 +320,13 @@ class OpenSpielState:
         mover = self._side
         return OpenSpielState(self.game, child, self.history + actions, mover.opponent)
 
-    def _list_moves(self) -> list[Any]:
+    def _list_moves(self) -> list[SpielMove]:
         spiel = self.spiel
         if self._terminal:
             return []
         player = spiel.current_player()
-        moves: list[Any] = []
-        inside: list[tuple[Any, tuple[int, ...]]] = []
+        moves: list[SpielMove] = []
+        inside: list[tuple[SpielObject, tuple[int, ...]]] = []
         children = self._children
         for action in spiel.legal_actions():
             child = spiel.child(action)
@@ -330,12 +338,13 @@ class OpenSpielState:
         if inside:
             children.clear()
             # One kind of move per list (so that it sorts): single actions become 1-tuples.
-            moves = [(m,) for m in moves]
-            moves.extend(self._whole_turns(player, inside))
+            turns: list[SpielMove] = [m if isinstance(m, tuple) else (m,) for m in moves]
+            turns.extend(self._whole_turns(player, inside))
+            return turns
         return moves
 
     def _whole_turns(
-        self, player: int, frontier: list[tuple[Any, tuple[int, ...]]]
+        self, player: int, frontier: list[tuple[SpielObject, tuple[int, ...]]]
     ) -> list[tuple[int, ...]]:
         """The shortest action sequences of ``player`` from ``frontier`` to each distinct position
         where the turn ends (breadth first; a turn that can wander, like a cursor, ends too)."""
@@ -343,7 +352,7 @@ class OpenSpielState:
         ends: set[str] = set()
         moves: list[tuple[int, ...]] = []
         while frontier:
-            following: list[tuple[Any, tuple[int, ...]]] = []
+            following: list[tuple[SpielObject, tuple[int, ...]]] = []
             for state, prefix in frontier:
                 for action in state.legal_actions():
                     child = state.child(action)
@@ -385,7 +394,7 @@ class OpenSpielState:
             "expected action numbers or action strings separated by spaces"
         )
 
-    def _describe(self, move: Any) -> str:
+    def _describe(self, move: object) -> str:
         return f"move {move!r}"
 
     def _some_moves(self, limit: int = 12) -> str:
@@ -398,34 +407,234 @@ def _normal(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
-_LOADED: dict[str, OpenSpielGame] = {}
+@dataclass(frozen=True)
+class FloatRange:
+    """A real-valued OpenSpiel parameter within ``[low, high]``."""
+
+    low: float
+    high: float
 
 
-def load(name: str) -> OpenSpielGame:
-    """The OpenSpiel game ``name`` (``"hex(board_size=5)"``; ``"openspiel:"`` in front is allowed),
-    checked to fit. Raises :class:`UnknownGameError` or :class:`NotSupportedError`."""
+@dataclass(frozen=True)
+class Choice:
+    """A text OpenSpiel parameter: one of ``words``, or text that ``pattern`` matches whole."""
+
+    words: tuple[str, ...] = ()
+    pattern: str | None = None
+
+
+Declared = tuple[int, int] | FloatRange | Choice
+"""What values an OpenSpiel parameter may take: whole numbers from ``low`` to ``high``, a real
+range, or a choice of texts. Yes/no parameters need no declaration."""
+
+PARAMETERS: Final[dict[str, dict[str, Declared]]] = {
+    # Each range keeps the game small and quick to build, and holds the default. Outside them
+    # OpenSpiel builds boards of gigabytes (gomoku(dims=27)), aborts with an exception the
+    # bindings do not translate (gomoku(dims=-1)), or crashes the process
+    # (connect_four(rows=0)). Keyed by registry name: ``openspiel:`` and OpenSpiel's name.
+    "openspiel:amazons": {"board_size": (6, 10)},
+    "openspiel:breakthrough": {"rows": (3, 10), "columns": (2, 10)},
+    "openspiel:checkers": {"rows": (4, 10), "columns": (4, 10)},
+    "openspiel:chinese_checkers": {"max_moves": (10, 1000), "players": (2, 2)},
+    "openspiel:clobber": {"rows": (2, 10), "columns": (2, 10)},
+    "openspiel:connect_four": {"rows": (4, 10), "columns": (4, 10), "x_in_row": (3, 6)},
+    "openspiel:cursor_go": {
+        "board_size": (2, 13),
+        "handicap": (0, 9),
+        "komi": FloatRange(-50.0, 50.0),
+        "max_cursor_moves": (1, 100),
+    },
+    "openspiel:dots_and_boxes": {"num_rows": (1, 5), "num_cols": (1, 5)},
+    "openspiel:go": {
+        "board_size": (2, 19),
+        "handicap": (0, 9),
+        "komi": FloatRange(-50.0, 50.0),
+        "max_game_length": (10, 1000),
+    },
+    "openspiel:gomoku": {"size": (3, 19), "connect": (3, 6), "dims": (1, 2)},
+    "openspiel:havannah": {"board_size": (2, 10)},
+    "openspiel:hex": {
+        "board_size": (2, 13),
+        "num_rows": (2, 13),
+        "num_cols": (2, 13),
+        "string_rep": Choice(("standard", "explicit")),
+    },
+    "openspiel:hive": {"board_size": (6, 12)},
+    "openspiel:lines_of_action": {"max_game_length": (10, 1000)},
+    "openspiel:mnk": {"m": (3, 15), "n": (3, 15), "k": (3, 15)},
+    "openspiel:nim": {"pile_sizes": Choice(pattern=r"[1-9][0-9]?(;[1-9][0-9]?){0,7}")},
+    "openspiel:oware": {"num_houses_per_player": (2, 8), "num_seeds_per_house": (1, 8)},
+    "openspiel:quoridor": {"board_size": (3, 11), "wall_count": (0, 20), "players": (2, 2)},
+    "openspiel:twixt": {"board_size": (5, 12)},
+    "openspiel:y": {"board_size": (2, 19)},
+}
+"""The OpenSpiel family's declared parameters: registry name -> parameter -> allowed values.
+A parameter of OpenSpiel's specification that is not declared here keeps its default (yes/no
+parameters excepted); a name with any other parameter is refused before anything is built."""
+
+MAX_NAME: Final = 200
+"""Longest OpenSpiel game name read, parameters included."""
+
+MAX_BUILT: Final = 16
+"""At most this many built OpenSpiel games are kept (least recently used go first)."""
+
+_PARAMS = re.compile(r"^([a-z][a-z0-9_]*)\s*(?:\((.*)\))?$", re.DOTALL)
+_PARAM = re.compile(r"^([a-z][a-z0-9_]*)\s*=\s*(.*)$", re.DOTALL)
+_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
+_REAL = re.compile(r"[+-]?([0-9]{1,6}(\.[0-9]{0,6})?|\.[0-9]{1,6})")
+
+
+@functools.cache
+def _game_types() -> dict[str, SpielObject]:
+    """OpenSpiel's registered game types by short name (no game is built)."""
+    return {kind.short_name: kind for kind in pyspiel().registered_games()}
+
+
+def _type_misses(kind: SpielObject) -> list[str]:
+    """What the game type (before any game is built) says keeps it out of zermelo's class."""
     spiel = pyspiel()
-    if not isinstance(name, str):
-        raise UnknownGameError(f"OpenSpiel game {name!r}: expected a name such as tic_tac_toe")
+    missing = []
+    if not kind.min_num_players <= 2 <= kind.max_num_players:
+        missing.append(f"two players (it has {kind.min_num_players} to {kind.max_num_players})")
+    if kind.utility != spiel.GameType.Utility.ZERO_SUM:
+        missing.append(f"zero-sum utility (it is {kind.utility.name.lower()})")
+    if kind.dynamics != spiel.GameType.Dynamics.SEQUENTIAL:
+        missing.append(f"sequential moves (it has {kind.dynamics.name.lower()} moves)")
+    if kind.chance_mode != spiel.GameType.ChanceMode.DETERMINISTIC:
+        missing.append(f"no chance (it is {kind.chance_mode.name.lower()})")
+    if kind.information != spiel.GameType.Information.PERFECT_INFORMATION:
+        missing.append(f"perfect information (it has {kind.information.name.lower()})")
+    return missing
+
+
+ParamValue = bool | int | float | str
+
+
+def _value(game: str, name: str, text: str, default: ParamValue) -> ParamValue:
+    """The parameter ``name=text`` of ``game`` read and checked against its declaration."""
+    declared = PARAMETERS.get(game, {}).get(name)
+    text = text.strip()
+    if isinstance(default, bool):
+        if text not in ("true", "false"):
+            raise ParseError(f"{game}: parameter {name}={text!r}: expected true or false")
+        return text == "true"
+    if declared is None:
+        raise ParseError(
+            f"{game}: parameter {name} cannot be changed here; expected its default "
+            f"{_spelled(default)} (or leave it out)"
+        )
+    if isinstance(declared, tuple):
+        low, high = declared
+        if not _INTEGER.fullmatch(text) or not low <= int(text) <= high:
+            raise ParseError(
+                f"{game}: parameter {name}={text!r}: expected a whole number from {low} to {high}"
+            )
+        return int(text)
+    if isinstance(declared, FloatRange):
+        if not _REAL.fullmatch(text) or not declared.low <= float(text) <= declared.high:
+            raise ParseError(
+                f"{game}: parameter {name}={text!r}: expected a number from {declared.low} to "
+                f"{declared.high}"
+            )
+        return float(text)
+    if text in declared.words or (
+        declared.pattern is not None and re.fullmatch(declared.pattern, text)
+    ):
+        return text
+    expected = ", ".join(declared.words) or f"text matching {declared.pattern}"
+    raise ParseError(f"{game}: parameter {name}={text!r}: expected {expected}")
+
+
+def _spelled(value: ParamValue) -> str:
+    """A parameter's value as OpenSpiel's game strings write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def canonical_name(name: object) -> str:
+    """The registry name (``openspiel:hex(board_size=5)``) of the OpenSpiel game ``name``,
+    checked against OpenSpiel's parameter specification and :data:`PARAMETERS` before anything
+    is built: parameters sorted, written as OpenSpiel writes them (no zero padding, no spaces),
+    those equal to their default left out, so that one game has one name. Raises
+    :class:`UnknownGameError` (no such game), :class:`ParseError` (a bad parameter) or
+    :class:`NotSupportedError` (a game type outside zermelo's class)."""
+    if not isinstance(name, str) or len(name) > MAX_NAME:
+        shown = name[:40] + "..." if isinstance(name, str) else name
+        raise UnknownGameError(
+            f"OpenSpiel game {shown!r}: expected a name such as tic_tac_toe or "
+            f"hex(board_size=5), at most {MAX_NAME} characters"
+        )
     short = name.strip()
     if short.lower().startswith(PREFIX):
         short = short[len(PREFIX) :].strip()
-    if short in _LOADED:
-        return _LOADED[short]
-    if not _NAME.match(short):
+    found = _PARAMS.match(short)
+    if found is None:
         raise UnknownGameError(
             f"OpenSpiel game {name!r}: expected NAME or NAME(param=value,...), e.g. hex(board_size=5)"
         )
-    base = short.split("(", 1)[0]
-    if base not in spiel.registered_names():
+    base, inside = found.group(1), found.group(2)
+    kind = _game_types().get(base)
+    if kind is None:
         raise UnknownGameError(
             f"unknown OpenSpiel game {base!r}: expected a name from pyspiel.registered_names(), "
             "e.g. tic_tac_toe, connect_four, breakthrough, hex"
         )
+    game = PREFIX + base
+    spec: dict[str, ParamValue] = dict(kind.parameter_specification)
+    given: dict[str, str] = {}
+    for part in [] if inside is None or not inside.strip() else inside.split(","):
+        pair = _PARAM.match(part.strip())
+        if pair is None:
+            raise ParseError(f"{game}: parameter {part.strip()!r}: expected name=value")
+        key, text = pair.groups()
+        if key in given:
+            raise ParseError(f"{game}: parameter {key!r} is given twice; expected it once")
+        given[key] = text.strip()
+    missing = _type_misses(kind)
+    players = given.get("players", "2")
+    if players != "2" and not any(miss.startswith("two players") for miss in missing):
+        missing.insert(0, f"two players (it asks for {players})")
+    if missing:
+        raise NotSupportedError(
+            f"OpenSpiel game {base!r} does not fit zermelo's search: it needs " + "; ".join(missing)
+        )
+    values: dict[str, ParamValue] = {}
+    for key, text in given.items():
+        if key not in spec:
+            allowed = ", ".join(sorted(spec)) or "none"
+            raise ParseError(f"{game}: unknown parameter {key!r}; expected one of: {allowed}")
+        values[key] = _value(game, key, text, spec[key])
+    changed = sorted((key, value) for key, value in values.items() if value != spec[key])
+    if not changed:
+        return game
+    return game + "(" + ",".join(f"{key}={_spelled(value)}" for key, value in changed) + ")"
+
+
+def load(name: str) -> OpenSpielGame:
+    """The OpenSpiel game ``name`` (``"hex(board_size=5)"``; ``"openspiel:"`` in front is allowed),
+    checked (:func:`canonical_name`) before it is built, and checked to fit once built. Raises
+    :class:`UnknownGameError`, :class:`ParseError` or :class:`NotSupportedError`. The games
+    built are kept, at most :data:`MAX_BUILT` of them."""
+    return _build(canonical_name(name))
+
+
+@functools.lru_cache(maxsize=MAX_BUILT)
+def _build(registered: str) -> OpenSpielGame:
+    spiel = pyspiel()
+    short = registered[len(PREFIX) :]
     try:
         game = spiel.load_game(short)
-    except spiel.SpielError as error:
-        raise UnknownGameError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
+        start = game.new_initial_state()
+        str(start)
+        opening = None if start.is_terminal() else int(start.current_player())
+    except (spiel.SpielError, RuntimeError, ValueError) as error:
+        raise ParseError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
+    if opening not in (0, 1):
+        raise ParseError(
+            f"OpenSpiel game {short!r}: its start has no move for either player "
+            "(these parameters leave no game to play); expected other parameters"
+        )
     _check_size(short, game)
     missing = missing_properties(game)
     if missing:
@@ -433,12 +642,10 @@ def load(name: str) -> OpenSpielGame:
             f"OpenSpiel game {short!r} does not fit zermelo's search: it needs "
             + "; ".join(missing)
         )
-    wrapped = OpenSpielGame(game, PREFIX + short)
-    _LOADED[short] = wrapped
-    return wrapped
+    return OpenSpielGame(game, registered)
 
 
-def _check_size(name: str, game: Any) -> None:
+def _check_size(name: str, game: SpielObject) -> None:
     """Refuse parameters that make a game with no move or beyond the size budget."""
     actions, length = game.num_distinct_actions(), game.max_game_length()
     if not 0 < actions <= MAX_SIZE or not 0 < length <= MAX_SIZE:
@@ -494,9 +701,9 @@ class SolveOrMctsAgent:
         self.name = name
         self.table = TranspositionTable()
         self.search = Mcts(rng=random.Random(seed))
-        self.last: SearchResult[Any] | None = None
+        self.last: SearchResult[Hashable] | None = None
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> Hashable:
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         started = time.perf_counter()

@@ -1,8 +1,8 @@
 """zermelo's games and players inside OpenSpiel.
 
-:func:`register` registers every zermelo game that has an action encoding
-(:mod:`zermelo.interop.encoding`) as an OpenSpiel Python game named ``zermelo_NAME``
-(``zermelo_tictactoe``, ``zermelo_connect4``, ``zermelo_checkers``, ...), so that OpenSpiel's
+:func:`register` registers every zermelo game whose record has a codec
+(:mod:`zermelo.interop.encoding`), a plugin's too, as an OpenSpiel Python game named
+``zermelo_NAME`` (``zermelo_tictactoe``, ``zermelo_connect4``, ``zermelo_checkers``, ...), so that OpenSpiel's
 algorithms (``MCTSBot``, ``evaluate_bots``, minimax, the random simulation tests) run on them
 unchanged. Player 0 is zermelo's first player. A checkers move is several actions of the same
 player, one per square of its path, as in OpenSpiel's own checkers.
@@ -10,24 +10,27 @@ player, one per square of its path, as in OpenSpiel's own checkers.
 :class:`ZermeloBot` is a ``pyspiel.Bot`` that plays with any zermelo agent: a level (``easy``,
 ``medium``, ``hard``; Connect Four's ``hard`` is the perfect solver) or any agent text that
 :func:`zermelo.agents.parse_agent` reads. It plays the ``zermelo_*`` games and also OpenSpiel's
-own ``tic_tac_toe`` and ``connect_four``, whose actions are zermelo's squares and columns.
+own games that a record's ``codec.openspiel_native`` names (``tic_tac_toe``, ``connect_four``),
+whose actions are the zermelo game's tokens.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Hashable
+from typing import Final
 
+from zermelo.agents.base import Agent
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
-from zermelo.interop.encoding import CODEC_NAMES, GameCodec, Turn, codec_for, tokens_of
-from zermelo.interop.openspiel import pyspiel
+from zermelo.interop.encoding import GameCodec, Turn, codec_for, codec_games, native_names
+from zermelo.interop.openspiel import SpielObject, pyspiel
 
 __all__ = [
-    "NATIVE_GAMES",
     "SPIEL_PREFIX",
     "ZermeloBot",
+    "native_games",
     "register",
     "replay",
     "spiel_name",
@@ -35,12 +38,13 @@ __all__ = [
 
 SPIEL_PREFIX: Final = "zermelo_"
 
-NATIVE_GAMES: Final = {"tic_tac_toe": "tictactoe", "connect_four": "connect4"}
-"""OpenSpiel's own games whose actions are the zermelo game's moves."""
-
-_MAX_LENGTH: Final = {"checkers": 20_000}
-
 _REGISTERED: set[str] = set()
+
+
+def native_games() -> dict[str, str]:
+    """OpenSpiel's own games whose actions are a zermelo game's tokens, and that game's name
+    (from the records' codecs)."""
+    return native_names("openspiel")
 
 
 def spiel_name(game: str) -> str:
@@ -49,28 +53,29 @@ def spiel_name(game: str) -> str:
 
 
 def register() -> list[str]:
-    """Register every zermelo game with an encoding in OpenSpiel (once); their short names."""
+    """Register every zermelo game with a codec in OpenSpiel (once); their short names."""
     spiel = pyspiel()
     names = []
-    for game in CODEC_NAMES:
+    for game in codec_games():
         short = SPIEL_PREFIX + game
         names.append(short)
         if short in _REGISTERED or short in spiel.registered_names():
             _REGISTERED.add(short)
             continue
-        spiel.register_game(*_game_class(game))
+        spiel.register_game(*_game_class(codec_for(game)))
         _REGISTERED.add(short)
     return names
 
 
-def _game_class(game: str) -> tuple[Any, type]:
+# SpielObject below (dynamic): pyspiel's types (GameType, Game, State, parameters) are made by its
+# C++ extension, which ships no type information.
+def _game_class(codec: GameCodec) -> tuple[SpielObject, type]:
     spiel = pyspiel()
-    spec = get_game(game)
-    codec = codec_for(game)
+    spec = codec.spec
     start = spec.new()
     rows, cols, planes = codec.shape(start)
     game_type = spiel.GameType(
-        short_name=SPIEL_PREFIX + game,
+        short_name=SPIEL_PREFIX + spec.name,
         long_name=f"zermelo {spec.title}",
         dynamics=spiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=spiel.GameType.ChanceMode.DETERMINISTIC,
@@ -92,39 +97,41 @@ def _game_class(game: str) -> tuple[Any, type]:
         min_utility=-1.0,
         max_utility=1.0,
         utility_sum=0.0,
-        max_game_length=_MAX_LENGTH.get(game, rows * cols),
+        max_game_length=codec.max_length(start),
     )
 
     class Observer:
         """The board planes from one player's side, and the board as text."""
 
-        def __init__(self, params: Any) -> None:
+        def __init__(self, params: SpielObject) -> None:
             import numpy as np
 
             self.tensor = np.zeros(rows * cols * planes, np.float32)
             self.dict = {"observation": self.tensor.reshape(rows, cols, planes)}
 
-        def set_from(self, state: Any, player: int) -> None:
+        def set_from(self, state: State, player: int) -> None:
             self.dict["observation"][...] = codec.planes(state.zermelo, Player(player))
 
-        def string_from(self, state: Any, player: int) -> str:
+        def string_from(self, state: State, player: int) -> str:
             return str(state)
 
     class Game(spiel.Game):  # type: ignore[misc,name-defined]
-        def __init__(self, params: Any = None) -> None:
+        def __init__(self, params: SpielObject = None) -> None:
             super().__init__(game_type, game_info, params or {})
 
-        def new_initial_state(self) -> Any:
+        def new_initial_state(self) -> State:
             return State(self)
 
-        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        def make_py_observer(
+            self, iig_obs_type: SpielObject = None, params: SpielObject = None
+        ) -> Observer:
             return Observer(params)
 
     class State(spiel.State):  # type: ignore[misc,name-defined]
-        def __init__(self, spiel_game: Any) -> None:
+        def __init__(self, spiel_game: SpielObject) -> None:
             super().__init__(spiel_game)
-            self.zermelo = spec.new()
-            self.turn = Turn(self.zermelo)
+            self.zermelo: AnyState = spec.new()
+            self.turn = Turn(self.zermelo, codec.tokens)
 
         def current_player(self) -> int:
             if self.zermelo.is_terminal():
@@ -138,7 +145,7 @@ def _game_class(game: str) -> tuple[Any, type]:
             move = self.turn.add(int(action))
             if move is not None:
                 self.zermelo = self.zermelo.play(move)
-                self.turn = Turn(self.zermelo)
+                self.turn = Turn(self.zermelo, codec.tokens)
 
         def _action_to_string(self, player: int, action: int) -> str:
             return _token_text(self.zermelo, self.turn, int(action))
@@ -158,43 +165,43 @@ def _game_class(game: str) -> tuple[Any, type]:
     return game_type, Game
 
 
-def _token_text(state: Any, turn: Turn, token: int) -> str:
+def _token_text(state: AnyState, turn: Turn, token: int) -> str:
     """A token as the game writes it: the move itself when the token is a whole move."""
-    for move in state.legal_moves():
-        if tokens_of(move) == (*turn.prefix, token):
-            return str(state.format_move(move))
-    return str(token)
+    move = turn.move_of(token)
+    return str(token) if move is None else str(state.format_move(move))
 
 
-def _text(codec: GameCodec, state: Any, turn: Turn) -> str:
+def _text(codec: GameCodec, state: AnyState, turn: Turn) -> str:
     text = codec.text(state)
     if turn.prefix:
         text += " (" + "-".join(str(t) for t in turn.prefix) + ")"
     return text
 
 
-def replay(game: str, actions: list[int]) -> tuple[Any, tuple[int, ...]]:
+def replay(game: str, actions: list[int]) -> tuple[AnyState, tuple[int, ...]]:
     """The zermelo state after OpenSpiel's ``actions`` in ``game`` (a zermelo name), and the
     tokens of the turn in progress."""
-    state = get_game(game).new()
-    turn = Turn(state)
+    codec = codec_for(game)
+    state = codec.spec.new()
+    turn = Turn(state, codec.tokens)
     for action in actions:
         move = turn.add(int(action))
         if move is not None:
             state = state.play(move)
-            turn = Turn(state)
+            turn = Turn(state, codec.tokens)
     return state, turn.prefix
 
 
-def _zermelo_game_of(spiel_state: Any) -> str:
-    short = spiel_state.get_game().get_type().short_name
+def _zermelo_game_of(spiel_state: SpielObject) -> str:
+    short = str(spiel_state.get_game().get_type().short_name)
     if short.startswith(SPIEL_PREFIX):
-        return str(short[len(SPIEL_PREFIX) :])
-    if short in NATIVE_GAMES:
-        return NATIVE_GAMES[short]
+        return short[len(SPIEL_PREFIX) :]
+    natives = native_games()
+    if short in natives:
+        return natives[short]
     raise UnknownGameError(
         f"OpenSpiel game {short!r} has no zermelo player: expected a zermelo_* game, "
-        f"{', '.join(NATIVE_GAMES)}"
+        f"{', '.join(natives)}"
     )
 
 
@@ -210,29 +217,31 @@ class ZermeloBot(_spiel.Bot):  # type: ignore[misc,name-defined]
         self._player_id = player_id
         self.spec = parse_agent(agent)
         self.seed = seed
-        self._agents: dict[str, Any] = {}
+        self._agents: dict[str, Agent] = {}
         self._plan: tuple[int, ...] = ()
 
     def player_id(self) -> int:
         return self._player_id
 
-    def restart_at(self, state: Any) -> None:
+    def restart_at(self, state: SpielObject) -> None:
         self._plan = ()
 
     def provides_policy(self) -> bool:
         return False
 
-    def step(self, state: Any) -> int:
+    def step(self, state: SpielObject) -> int:
         game = _zermelo_game_of(state)
+        codec = codec_for(game)
         zstate, prefix = replay(game, list(state.history()))
         if prefix and self._plan[: len(prefix)] == prefix and len(self._plan) > len(prefix):
             return self._plan[len(prefix)]
         agent = self._agents.get(game)
         if agent is None:
-            agent = self._agents[game] = self.spec.build(game, self.seed)
-        tokens = tokens_of(agent.choose(zstate))
+            agent = self._agents[game] = self.spec.build(codec.spec, self.seed)
+        move: Hashable = agent.choose(zstate)
+        tokens = codec.tokens(move)
         if tokens[: len(prefix)] != prefix:
-            turn = Turn(zstate)
+            turn = Turn(zstate, codec.tokens)
             for token in prefix:
                 turn.add(token)
             return turn.legal_tokens()[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from collections.abc import Hashable
 from typing import NamedTuple
 
 from zermelo.core import (
@@ -30,8 +31,9 @@ from zermelo.core import (
     ParseError,
     Player,
 )
+from zermelo.core.codec import Codec
 
-__all__ = ["MAX_HEAP", "MAX_HEAPS", "SPEC", "NimState", "nim_sum"]
+__all__ = ["CODEC", "MAX_HEAP", "MAX_HEAPS", "SPEC", "NimState", "nim_sum"]
 
 MAX_HEAPS = 6
 MAX_HEAP = 11
@@ -146,6 +148,30 @@ def _grid(state: NimState) -> Grid:
     )
 
 
+def _tokens(move: Hashable) -> tuple[int, ...]:
+    """A move as one action number: ``heap * MAX_HEAP + count - 1``."""
+    if not (isinstance(move, tuple) and len(move) == 2):
+        raise IllegalMoveError(f"move {move!r}: expected a heap and a count")
+    heap, count = move
+    return (int(heap) * MAX_HEAP + int(count) - 1,)
+
+
+def _rows(state: NimState) -> list[str]:
+    """One row per heap, one cell per stone it could hold: ``*`` a stone, ``.`` none."""
+    return ["*" * size + "." * (MAX_HEAP - size) for size in state.heaps]
+
+
+CODEC = Codec[NimState](
+    lambda state: MAX_HEAPS * MAX_HEAP,
+    _rows,
+    ("X", "O"),  # no stone is a player's: both planes of the players stay empty
+    tokens=_tokens,
+    shared="*",
+    max_length=lambda state: max(sum(state.heaps), 1),  # every move takes a stone
+)
+"""Nim as numbered actions and board planes, for OpenSpiel and PettingZoo."""
+
+
 SPEC = GameSpec(
     name="nim",
     title="Nim",
@@ -162,5 +188,6 @@ SPEC = GameSpec(
     quick=True,
     notation="HEAP-COUNT, such as 2-3 to take three stones from heap 2",
     intro=("Take one or more stones from one heap; whoever takes the last stone wins.",),
+    codec=CODEC,
 )
 """Nim's record: the one value zermelo reads (named by the ``zermelo.games`` entry point)."""
