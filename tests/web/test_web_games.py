@@ -84,7 +84,7 @@ def test_hard_connect_four_asks_the_exact_solver_and_wins_at_once(
         "/api/play",
         json={"game": "connect4", "moves": moves, "move": "7", "level": "hard", "seed": 2},
     ).json()
-    assert asked == ["zermelo.ui.web.solvers:connect4_best"]
+    assert asked == ["zermelo.solvers.connect4.web:connect4_best"]
     assert answer["played"] == [{"by": "you", "move": "7"}, {"by": "ai", "move": "4"}]
     assert answer["winner"] == "O"
     assert answer["line"] == [[5, 3], [5, 4], [5, 5], [5, 6]]
