@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from zermelo.ui.web import create_app, solvers
+from zermelo.solvers.connect4 import web as solvers
+from zermelo.ui.web import create_app
 
 _APP = create_app()
 LOCAL = "http://127.0.0.1"
