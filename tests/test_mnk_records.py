@@ -24,7 +24,7 @@ SHARED: dict[str, Any] = {
     "board": "place",
     "grid": "zermelo.games.mnk._grid",
     "intro": ("Line up your stones across, down or diagonally to win.",),
-    "web_engine": Ref("zermelo.ui.web.solvers:GOMOKU"),
+    "web_engine": Ref("zermelo.solvers.gomoku.web:GOMOKU"),
     "analysis_depth": 1,
     "explain_tree": False,
     "quick": False,

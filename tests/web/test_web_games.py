@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from zermelo.ui.web import create_app, solvers
+from zermelo.solvers.connect4 import web as solvers
+from zermelo.ui.web import create_app
 
 _APP = create_app()
 LOCAL = "http://127.0.0.1"
@@ -84,7 +85,7 @@ def test_hard_connect_four_asks_the_exact_solver_and_wins_at_once(
         "/api/play",
         json={"game": "connect4", "moves": moves, "move": "7", "level": "hard", "seed": 2},
     ).json()
-    assert asked == ["zermelo.ui.web.solvers:connect4_best"]
+    assert asked == ["zermelo.solvers.connect4.web:connect4_best"]
     assert answer["played"] == [{"by": "you", "move": "7"}, {"by": "ai", "move": "4"}]
     assert answer["winner"] == "O"
     assert answer["line"] == [[5, 3], [5, 4], [5, 5], [5, 6]]

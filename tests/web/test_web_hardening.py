@@ -414,7 +414,7 @@ def test_waiting_for_a_search_process_counts_against_the_deadline() -> None:
     import anyio
 
     from zermelo.ui.web.lanes import SearchPool
-    from zermelo.ui.web.worker import WorkerTimeout
+    from zermelo.workers import WorkerTimeout
 
     pool = SearchPool(size=1, waiting=4)
     outcomes: list[tuple[str, float]] = []

@@ -22,7 +22,7 @@ from zermelo.search.alphabeta import alphabeta
 from zermelo.ui.web import create_app
 from zermelo.ui.web.api import MAX_TIME, fingerprint, game_data, load_game, quick_values, replay
 from zermelo.ui.web.engines import generic_values
-from zermelo.ui.web.worker import Worker, WorkerFailed
+from zermelo.workers import Worker, WorkerFailed
 
 # Each built-in game (and the example plugin) built away from its defaults: by options where it
 # has them, else from a position of its own.

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from zermelo.ui.web.worker import (
+from zermelo.workers import (
     CANCEL_GRACE,
     CANCEL_SIGNAL,
     Job,

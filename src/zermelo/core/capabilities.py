@@ -21,18 +21,19 @@ The capabilities:
 * :class:`Tuner` -- fit the evaluation's weights.
 * :class:`Saver` -- the game so far in the game's own file format (PGN).
 * :class:`Openings` -- start positions for matches, from a file or built in.
+* :class:`WebEngine` -- a game's own engines for the web page (an exact solver, a book).
 * :class:`~zermelo.core.codec.Codec` -- numbered actions and board planes for OpenSpiel and
   PettingZoo (in :mod:`zermelo.core.codec`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 from zermelo.core.limits import Limits
-from zermelo.core.result import SearchResult
+from zermelo.core.result import Choice, SearchResult
 from zermelo.core.state import AnyState
 
 __all__ = [
@@ -55,9 +56,11 @@ __all__ = [
     "TuneReport",
     "TuneRequest",
     "Tuner",
+    "WebEngine",
 ]
 
 S_contra = TypeVar("S_contra", bound=AnyState, contravariant=True)
+S = TypeVar("S", bound=AnyState)
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: long work reports each step; ``stage`` is an English message
@@ -261,3 +264,28 @@ class Openings(Protocol):
     in the game's format), or the game's built-in set for ``None``."""
 
     def openings(self, text: str | None) -> list[str]: ...
+
+
+@dataclass(frozen=True)
+class WebEngine(Generic[S]):
+    """A game's own engines for the web page, in place of the generic engine.
+
+    ``choose(state, level, seed, time_limit)`` is the AI's move and ``values(state, time_limit,
+    node_limit)`` every move's value (``moves``, best first); both run in the server's search
+    processes. The optional hooks answer in the server's fast lane when they can, before any
+    search process is asked: ``book_choice(state, seed)`` and ``book_values(state)`` from an
+    opening book at once, ``solver_choice(state, seed, seconds)`` and ``solver_values(state,
+    seconds)`` from an exact solver under a deadline (each returns ``None`` when it cannot
+    answer; the hard level only). ``warm_up`` runs when the server starts, ``stop`` when it
+    stops, ``kill_now`` on SIGTERM.
+    """
+
+    choose: Callable[[S, str, int, float], Choice[Hashable]]
+    values: Callable[[S, float, int], SearchResult[Hashable]]
+    book_choice: Callable[[S, int], Choice[Hashable] | None] | None = None
+    book_values: Callable[[S], SearchResult[Hashable] | None] | None = None
+    solver_choice: Callable[[S, int, float], Choice[Hashable] | None] | None = None
+    solver_values: Callable[[S, float], SearchResult[Hashable] | None] | None = None
+    warm_up: Callable[[], None] | None = None
+    stop: Callable[[], None] | None = None
+    kill_now: Callable[[], None] | None = None

@@ -54,6 +54,7 @@ from zermelo.core.capabilities import (
     Saver,
     StartSolver,
     Tuner,
+    WebEngine,
 )
 from zermelo.core.codec import Codec
 from zermelo.core.errors import ParseError
@@ -329,8 +330,9 @@ class GameSpec(Generic[S_co]):
     help for the move notation, quoted when a typed move cannot be read; ``intro`` lines are shown
     once before the first move of a terminal game.
 
-    ``web_engine``, if given, names an object with ``choose(state, level, seed, time_limit)`` and
-    ``values(state, time_limit, node_limit)`` that the web API uses instead of the generic engine;
+    ``web_engine``, if given, names the game's own engines for the web page
+    (:class:`~zermelo.core.capabilities.WebEngine`), which the web API uses instead of the generic
+    engine;
     ``analysis_depth`` caps the depth of the web's analysis overlay (``1``: one ply and the
     evaluation, for boards too wide to search every move); ``explain_tree`` says whether the
     minimax-tree explainer supports the game. ``quick`` says that every search of the game ends in
@@ -366,7 +368,7 @@ class GameSpec(Generic[S_co]):
     title_short: str | None = None
     notation: str = ""
     intro: tuple[str, ...] = ()
-    web_engine: Ref[object] | None = None
+    web_engine: Ref[WebEngine[S_co]] | None = None
     analysis_depth: int | None = None
     explain_tree: bool = False
     quick: bool = False
@@ -438,6 +440,7 @@ CAPABILITIES: tuple[str, ...] = (
     "saver",
     "openings",
     "codec",
+    "web_engine",
 )
 """The record's capability fields, in the order listings show them."""
 

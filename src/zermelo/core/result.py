@@ -1,15 +1,28 @@
-"""What a search returns."""
+"""What a search returns, and what an agent or an engine chooses."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic
+
+from typing_extensions import TypeVar
 
 from zermelo.core.scores import EVAL_LIMIT, describe
 
-__all__ = ["MoveValue", "SearchResult", "SearchStats", "parent_score"]
+__all__ = [
+    "Choice",
+    "MoveValue",
+    "SearchResult",
+    "SearchStats",
+    "parent_score",
+    "sort_values",
+    "valued",
+]
 
 M_co = TypeVar("M_co", covariant=True)
+M = TypeVar("M")
+C_co = TypeVar("C_co", covariant=True, default=Hashable)
 
 
 @dataclass(slots=True)
@@ -107,3 +120,30 @@ def parent_score(child_score: float) -> float:
     if child_score < -EVAL_LIMIT:
         return -child_score - 1
     return -child_score
+
+
+@dataclass(frozen=True)
+class Choice(Generic[C_co]):
+    """An agent's or an engine's move and, when it says, the search behind it (a level that
+    plays without searching, such as a random move, has none)."""
+
+    move: C_co
+    result: SearchResult[C_co] | None = None
+
+
+def sort_values(values: Sequence[MoveValue[M]]) -> list[MoveValue[M]]:
+    """Best first; equal values keep the lowest move first (the searches' documented order)."""
+    return sorted(values, key=lambda mv: (-mv.value, mv.move))
+
+
+def valued(
+    moves: Sequence[MoveValue[M]], nodes: int = 0, elapsed: float = 0.0, depth: int = 1
+) -> SearchResult[M]:
+    """The result of valuing ``moves`` (best first) one by one: the first is the move, its value
+    and its line the result's; ``nodes`` and ``elapsed`` are what it cost, ``depth`` how deep
+    the deepest of the moves' searches read (the move included)."""
+    stats = SearchStats(nodes=nodes, elapsed=elapsed)
+    if not moves:
+        return SearchResult(None, 0.0, (), 0, False, stats)
+    best = moves[0]
+    return SearchResult(best.move, best.value, best.pv, depth, best.exact, stats, tuple(moves))

@@ -91,7 +91,7 @@ class Adapter:
 
     @property
     def engine(self) -> Any:
-        """The game's own web engine (:class:`~zermelo.ui.web.solvers.WebEngine`), or ``None``."""
+        """The game's own web engine (:class:`~zermelo.core.capabilities.WebEngine`), or ``None``."""
         return None if self.spec.web_engine is None else self.spec.web_engine.resolve()
 
     def _engine(self) -> Any:

@@ -58,7 +58,7 @@ from zermelo.ui.web.engines import Choice, generic_values, search_order, static_
 from zermelo.ui.web.explain import explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
-from zermelo.ui.web.worker import WorkerFailed, WorkerTimeout
+from zermelo.workers import WorkerFailed, WorkerTimeout
 
 __all__ = [
     "BODY_SECONDS",

@@ -27,7 +27,7 @@ import anyio
 import anyio.to_thread
 
 from zermelo.core import errors
-from zermelo.ui.web.worker import Job, Worker, WorkerCancelled, WorkerFailed, WorkerTimeout
+from zermelo.workers import Job, Worker, WorkerCancelled, WorkerFailed, WorkerTimeout
 
 __all__ = [
     "FAST_THREADS",

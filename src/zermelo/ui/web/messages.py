@@ -18,7 +18,14 @@ from __future__ import annotations
 
 from zermelo.i18n import LANGUAGES, translation_for
 
-__all__ = ["WEB_MESSAGES", "WEB_PLURALS", "best_language", "messages_for", "plurals_for"]
+__all__ = [
+    "WEB_MESSAGES",
+    "WEB_PLURALS",
+    "best_language",
+    "game_messages",
+    "messages_for",
+    "plurals_for",
+]
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention for "mark, do not translate"
@@ -60,11 +67,6 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("Language"),
     N_("Board"),
     N_("API"),
-    N_("Tic-tac-toe"),
-    N_("Connect Four"),
-    N_("Gomoku (caro)"),
-    N_("Checkers"),
-    N_("Chess"),
     # chess: pieces, promotion and the game's file
     N_("king"),
     N_("queen"),
@@ -86,7 +88,6 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("That piece cannot move."),
     N_("That is not a move for this piece: pick a highlighted square."),
     N_("Several captures end there: click the squares it jumps through, in order."),
-    N_("m,n,k game"),
     # board
     N_("Square {move}, empty"),
     N_("Square {move}, {mark}"),
@@ -144,10 +145,23 @@ WEB_MESSAGES: tuple[str, ...] = (
 )
 
 
+def game_messages() -> tuple[str, ...]:
+    """The words the games' records give the page: each game's title and its sides' names (the
+    records mark them for the catalogs), so that a new game needs no line here."""
+    from zermelo.games.registry import all_games
+
+    words: dict[str, None] = {}
+    for spec in all_games():
+        words[spec.title] = None
+        words.update(dict.fromkeys(spec.sides))
+    return tuple(words)
+
+
 def messages_for(code: str) -> dict[str, str]:
-    """Each web message (English msgid) mapped to its translation in ``code``."""
+    """Each web message (English msgid) and each game's words mapped to their translations in
+    ``code``."""
     translations = translation_for(code)
-    return {message: translations.gettext(message) for message in WEB_MESSAGES}
+    return {message: translations.gettext(message) for message in (*WEB_MESSAGES, *game_messages())}
 
 
 def plurals_for(code: str) -> dict[str, list[str]]:

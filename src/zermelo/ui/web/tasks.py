@@ -15,6 +15,7 @@ from typing import Any
 
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError
+from zermelo.core.state import Evaluates
 from zermelo.search.alphabeta import alphabeta
 from zermelo.ui.web.api import Budget, analyze_position, load_game, replay, search_json
 from zermelo.ui.web.lanes import WORKER_MEMORY
@@ -40,9 +41,8 @@ def ready() -> bool:
             make_agent(adapter.spec, level, seed=0)
         state = load_game({"game": name}).state
         alphabeta(state, depth=1)
-        evaluate = getattr(state, "evaluate", None)
-        if callable(evaluate):
-            evaluate()
+        if isinstance(state, Evaluates):
+            state.evaluate()
     return True
 
 

@@ -1,14 +1,12 @@
-"""Game engines of their own behind the web adapters: Connect Four's exact solver, gomoku's engine.
+"""Connect Four's own engines for the web page (the record's :class:`~zermelo.core.capabilities.WebEngine`).
 
-Connect Four at level hard is exact. The first plies come from the opening book (read in the
-server's fast lane). Later the solver runs in its own :class:`~zermelo.ui.web.worker.Worker`
-process (its compiled kernel cannot be interrupted) with a node budget worth the time the request
-has left, measured from its own speed, so it declines a position it cannot finish in time instead
-of being killed; the worker's deadline is only the backstop. When it declines, alpha-beta answers
-in what is left of the same deadline, marked as not exact. The ``connect4_*`` functions at the
-bottom run in the child process.
-
-Gomoku's engine checks its clock as it searches, and so do the tables it builds.
+At level hard Connect Four is exact. The first plies come from the opening book (read in the
+server's fast lane). Later the solver runs in its own :class:`~zermelo.workers.Worker` process (its
+compiled kernel cannot be interrupted) with a node budget worth the time the request has left,
+measured from its own speed, so it declines a position it cannot finish in time instead of being
+killed; the worker's deadline is only the backstop. When it declines, alpha-beta answers in what is
+left of the same deadline, marked as not exact. The functions at the bottom run in the child
+process.
 """
 
 from __future__ import annotations
@@ -19,29 +17,28 @@ import logging
 import random
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from zermelo.games.connect4 import mirror_code
+from zermelo.core.capabilities import WebEngine
+from zermelo.core.errors import IllegalMoveError
+from zermelo.core.result import Choice, MoveValue, SearchResult, SearchStats, sort_values, valued
+from zermelo.games.connect4 import Connect4State, mirror_code
 from zermelo.search.alphabeta import alphabeta
-from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.ui.web.engines import Choice, generic_values, sort_values, valued
-from zermelo.ui.web.worker import Worker, WorkerFailed, WorkerTimeout
+from zermelo.search.values import generic_values
+from zermelo.solvers.connect4.solver import Connect4Solver
+from zermelo.workers import Worker, WorkerFailed, WorkerTimeout
 
 __all__ = [
     "CONNECT4",
-    "GOMOKU",
-    "WebEngine",
+    "connect4_best",
     "connect4_book_choice",
     "connect4_book_values",
     "connect4_choose",
     "connect4_solver_choice",
     "connect4_solver_values",
     "connect4_values",
+    "connect4_values_exact",
     "connect4_worker",
-    "gomoku_choose",
-    "gomoku_values",
     "warm_up_connect4",
 ]
 
@@ -73,7 +70,7 @@ def connect4_worker() -> Worker:
     return _CONNECT4
 
 
-def _book_scores(state: Any) -> list[tuple[int, int]] | None:
+def _book_scores(state: Connect4State) -> list[tuple[int, int]] | None:
     """Every legal column's book score from the mover's side (solver units), when the shipped
     opening book holds every child of ``state``."""
     from zermelo.solvers.connect4.book import load_book
@@ -94,7 +91,7 @@ def _book_scores(state: Any) -> list[tuple[int, int]] | None:
     return scores
 
 
-def connect4_book_values(state: Any) -> SearchResult[int] | None:
+def connect4_book_values(state: Connect4State) -> SearchResult[int] | None:
     """Every column's exact value from the opening book (the first plies), or ``None``."""
     from zermelo.solvers.connect4.scores import to_negamax
 
@@ -113,7 +110,7 @@ def connect4_book_values(state: Any) -> SearchResult[int] | None:
     return dataclasses.replace(valued(sort_values(values)), reason="book")
 
 
-def connect4_book_choice(state: Any, seed: int) -> Choice | None:
+def connect4_book_choice(state: Connect4State, seed: int) -> Choice[int] | None:
     """One of the book's best columns (drawn with ``seed`` among equals), or ``None``."""
     analysis = connect4_book_values(state)
     if analysis is None:
@@ -125,7 +122,7 @@ def connect4_book_choice(state: Any, seed: int) -> Choice | None:
     return Choice(move, result)
 
 
-def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | None:
+def connect4_solver_choice(state: Connect4State, seed: int, seconds: float) -> Choice[int] | None:
     """The exact solver's best move when it finds one within ``seconds`` (it is given a node
     budget for that time, so it stops by itself), else ``None``."""
     answer = _ask_solver(
@@ -139,7 +136,7 @@ def connect4_solver_choice(state: Any, seed: int, seconds: float) -> Choice | No
     return Choice(move, SearchResult(move, float(answer["value"]), pv, len(pv), True, stats))
 
 
-def connect4_solver_values(state: Any, seconds: float) -> SearchResult[int] | None:
+def connect4_solver_values(state: Connect4State, seconds: float) -> SearchResult[int] | None:
     """Every column's exact value from the solver within ``seconds``, else ``None``."""
     answer = _ask_solver("connect4_values_exact", state, _node_budget(seconds), time=seconds)
     if answer is None:
@@ -151,7 +148,7 @@ def connect4_solver_values(state: Any, seconds: float) -> SearchResult[int] | No
     return dataclasses.replace(found, reason="search")
 
 
-def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
+def connect4_choose(state: Connect4State, level: str, seed: int, time_limit: float) -> Choice[int]:
     """Hard: the book's or the exact solver's move (drawn with ``seed`` among equals); where
     neither answers within ``time_limit``, alpha-beta in the time left, marked as not exact.
     Easy and medium: the Connect Four levels of
@@ -167,10 +164,14 @@ def connect4_choose(state: Any, level: str, seed: int, time_limit: float) -> Cho
         return found
     left = max(time_limit - (time.monotonic() - started), 0.01)
     result = alphabeta(state, time_limit=left, rng=rng)
+    if result.move is None:
+        raise IllegalMoveError(f"the game is over; there is no move to choose ({state.notation()})")
     return Choice(result.move, result)
 
 
-def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str, Any] | None:
+def _ask_solver(
+    function: str, state: Connect4State, *args: int, time: float
+) -> dict[str, Any] | None:
     """The solver's answer, or ``None`` when it declines (too early, or not within its node
     budget), when it is still busy at the deadline (then it is stopped and started again in the
     background), or while it is starting (loading its compiled code takes seconds: no request
@@ -181,7 +182,7 @@ def _ask_solver(function: str, state: Any, *args: Any, time: float) -> dict[str,
         return None
     try:
         answer: dict[str, Any] = _CONNECT4.call(
-            f"zermelo.ui.web.solvers:{function}",
+            f"zermelo.solvers.connect4.web:{function}",
             state.notation(),
             state.width,
             state.height,
@@ -216,7 +217,14 @@ def warm_up_connect4() -> None:
     try:
         _CONNECT4.start()
         _CONNECT4.call(
-            "zermelo.ui.web.solvers:connect4_best", "4444443333", 7, 6, 0, 2, 10**9, timeout=120.0
+            "zermelo.solvers.connect4.web:connect4_best",
+            "4444443333",
+            7,
+            6,
+            0,
+            2,
+            10**9,
+            timeout=120.0,
         )
     except (WorkerTimeout, WorkerFailed) as error:  # pragma: no cover - depends on the machine
         if not _CONNECT4.closed:
@@ -225,7 +233,7 @@ def warm_up_connect4() -> None:
         _CONNECT4.starting = False
 
 
-def connect4_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
+def connect4_values(state: Connect4State, time_limit: float, node_limit: int) -> SearchResult[int]:
     """Every column's exact value from the book or the solver (in two thirds of the time);
     else alpha-beta's values in the time left."""
     started = time.monotonic()
@@ -234,59 +242,6 @@ def connect4_values(state: Any, time_limit: float, node_limit: int) -> SearchRes
         return found
     left = max(time_limit - (time.monotonic() - started), 0.01)
     return generic_values(state, time_limit=left, node_limit=node_limit)
-
-
-# -- gomoku ----------------------------------------------------------------------------------------
-
-
-def gomoku_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
-    """The gomoku engine at ``level`` (threats first, then alpha-beta) within ``time_limit``."""
-    from zermelo.solvers.gomoku.engine import Engine, move_of
-
-    found = Engine(level).search(state, time_limit=time_limit, rng=random.Random(seed))
-    move = move_of(found)
-    pv = found.pv if found.pv and found.pv[0] == move else (move,)
-    return Choice(move, dataclasses.replace(found, pv=pv))
-
-
-def gomoku_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
-    """The values the hard engine gave the moves it considered at the root, within
-    ``time_limit``: on a 15x15 board only those are worth showing. A move that failed low has an
-    upper bound there, so only decided scores count as exact."""
-    from zermelo.solvers.gomoku.engine import Engine, move_of
-
-    found = Engine("hard").search(state, time_limit=time_limit, node_limit=node_limit)
-    move = move_of(found)
-    values = list(found.moves)
-    if all(value.move != move for value in values):
-        values.append(MoveValue(move, found.value, found.exact, found.pv))
-    ordered = sort_values(values)
-    # The engine's choice leads, as it does on the board.
-    ordered.sort(key=lambda mv: mv.move != move)
-    return dataclasses.replace(found, move=move, moves=tuple(ordered))
-
-
-@dataclass(frozen=True)
-class WebEngine:
-    """A game's own engines for the page, named by its record's ``web_engine``.
-
-    ``choose`` and ``values`` replace the generic engine in the search processes. The optional
-    hooks answer in the server's fast lane when they can, before any search process is asked:
-    ``book_choice(state, seed)`` and ``book_values(state)`` from an opening book at once,
-    ``solver_choice(state, seed, seconds)`` and ``solver_values(state, seconds)`` from an exact
-    solver under a deadline (each returns ``None`` when it cannot answer; the hard level only).
-    ``warm_up`` runs when the server starts, ``stop`` when it stops, ``kill_now`` on SIGTERM.
-    """
-
-    choose: Callable[[Any, str, int, float], Choice]
-    values: Callable[[Any, float, int], SearchResult[Any]]
-    book_choice: Callable[[Any, int], Choice | None] | None = None
-    book_values: Callable[[Any], SearchResult[Any] | None] | None = None
-    solver_choice: Callable[[Any, int, float], Choice | None] | None = None
-    solver_values: Callable[[Any, float], SearchResult[Any] | None] | None = None
-    warm_up: Callable[[], None] | None = None
-    stop: Callable[[], None] | None = None
-    kill_now: Callable[[], None] | None = None
 
 
 # -- run in the solver's child process ---------------------------------------------------------
@@ -304,14 +259,14 @@ second (the deadline still guards it); earlier, the overlay shows alpha-beta's v
 
 
 @functools.lru_cache(maxsize=2)
-def _solver(width: int, height: int) -> Any:  # pragma: no cover - child process
+def _solver(width: int, height: int) -> Connect4Solver:  # pragma: no cover - child process
     from zermelo.solvers.connect4.solver import Connect4Solver
 
     return Connect4Solver(width, height)
 
 
 def _within_reach(
-    solver: Any, state: Any, min_ply: int
+    solver: Connect4Solver, state: Connect4State, min_ply: int
 ) -> bool:  # pragma: no cover - child process
     """True when the solver answers ``state`` in time: from ``min_ply`` on, or once as few
     cells are empty as on the standard board at that ply (a 4x4 board from its start), or from
@@ -392,7 +347,7 @@ def connect4_values_exact(
     }
 
 
-CONNECT4 = WebEngine(
+CONNECT4: WebEngine[Connect4State] = WebEngine(
     connect4_choose,
     connect4_values,
     book_choice=connect4_book_choice,
@@ -403,34 +358,4 @@ CONNECT4 = WebEngine(
     stop=_CONNECT4.stop,
     kill_now=_CONNECT4.kill_now,
 )
-GOMOKU = WebEngine(gomoku_choose, gomoku_values)
-
-
-# -- chess ---------------------------------------------------------------------------------------
-
-
-def chess_choose(state: Any, level: str, seed: int, time_limit: float) -> Choice:
-    """The chess level's move (:mod:`zermelo.agents.chess`) within ``time_limit``, with the
-    engine's search behind it (values in pawns, as chess values are shown)."""
-    from zermelo.agents.chess import ChessAgent
-    from zermelo.agents.spec import make_agent
-    from zermelo.games.chess import SPEC
-    from zermelo.solvers.chess.tools import in_pawns
-
-    agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
-    move = agent.choose(state)
-    found = agent.last if isinstance(agent, ChessAgent) else None
-    if found is None:
-        return Choice(move)
-    return Choice(move, in_pawns(found))
-
-
-def chess_values(state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
-    """Every legal move's value from the chess engine (``moves``, best first) with its search of
-    the position, within ``time_limit`` and ``node_limit``."""
-    from zermelo.solvers.chess.tools import analyze
-
-    return analyze(state, None, time_limit, nodes=node_limit)
-
-
-CHESS = WebEngine(chess_choose, chess_values)
+"""Connect Four's record names this (``web_engine``)."""

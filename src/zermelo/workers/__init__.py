@@ -7,8 +7,8 @@ child process for such work (so its tables and compiled code stay warm between r
 every call a deadline, and kills the child when the deadline passes; the next call starts a fresh
 one. Calls are serialised: one child, one search at a time.
 
-The child is ``python -m zermelo.ui.web._worker_main``, talking JSON lines over its stdin and stdout: a
-request names a function by module and attribute (``"zermelo.ui.web.solvers:connect4_best"``)
+The child is ``python -m zermelo.workers``, talking JSON lines over its stdin and stdout: a
+request names a function by module and attribute (``"zermelo.solvers.connect4.web:connect4_best"``)
 and gives plain arguments; the answer is a plain value or the error's type and message. The
 functions are chosen by the server's code; nothing a client sends picks one.
 """
@@ -33,7 +33,7 @@ from zermelo.core.errors import BudgetError
 
 __all__ = ["Job", "Worker", "WorkerCancelled", "WorkerFailed", "WorkerTimeout"]
 
-_PACKAGE_ROOT = Path(__file__).resolve().parents[3]
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 """The directory holding the ``zermelo`` package, for the child's import path."""
 
 
@@ -147,7 +147,7 @@ class Worker:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {CANCEL_SIGNAL})
         try:
             process = subprocess.Popen(
-                [sys.executable, "-m", "zermelo.ui.web._worker_main"],
+                [sys.executable, "-m", "zermelo.workers"],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 env=env,
