@@ -348,24 +348,39 @@ class UciSession:
         board = self._board.copy()
         multipv = self._multipv
 
+        last: list[str] = []
+        fresh: list[bool] = []  # for each progress: whether it came after ponderhit or stop
+
         def progress(found: SearchResult[ChessMove]) -> None:
             full = engine.hashfull()
             if multipv > 1 and found.moves:
-                for k, entry in enumerate(found.moves, 1):
-                    self._send(_info_line(found, full, k, (entry.value, entry.pv)))
+                lines = [
+                    _info_line(found, full, k, (entry.value, entry.pv))
+                    for k, entry in enumerate(found.moves, 1)
+                ]
             else:
-                self._send(_info_line(found, full))
+                lines = [_info_line(found, full)]
+            last[:] = lines
+            fresh.append(ponderhit.is_set() or stop.is_set())
+            for line in lines:
+                self._send(line)
 
         def hold() -> None:
-            """The protocol's rule: no ``bestmove`` before ``stop`` (or ``ponderhit``)."""
+            """The protocol's rule: no ``bestmove`` before ``stop`` (or ``ponderhit``). A search
+            with no line since then repeats its last lines, for a GUI that reads only what
+            follows its ``stop`` or ``ponderhit`` (python-chess's ``play`` does)."""
             if infinite:
                 stop.wait()
             elif ponder:
                 while not stop.is_set() and not ponderhit.is_set():
                     stop.wait(0.005)
+            if (infinite or ponder) and not any(fresh):
+                for line in last:
+                    self._send(line)
 
         def finished(result: SearchResult[ChessMove]) -> None:
-            self._send(f"info depth 0 score {'mate 0' if result.value < 0 else 'cp 0'}")
+            last[:] = [f"info depth 0 score {'mate 0' if result.value < 0 else 'cp 0'}"]
+            self._send(last[0])
 
         def run_search() -> None:
             result = engine.search(
@@ -412,7 +427,8 @@ class UciSession:
             shown = SearchResult(
                 choice.move, choice.value, choice.pv, values.depth, choice.exact, values.stats
             )
-            self._send(_info_line(shown, engine.hashfull()))
+            last[:] = [_info_line(shown, engine.hashfull())]
+            self._send(last[0])
             hold()
             self._send(_bestmove_line(choice.move, choice.pv))
 
