@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from conftest import english_env
 from zermelo.agents import chess as chess_agents
 from zermelo.games.chess import ChessState
-from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine
-from zermelo.ui.uci import UciSession, parse_go
+from zermelo.solvers.chess import LEVELS, ChessEngine
+from zermelo.ui.uci import UciSession
 
 COMMAND = [sys.executable, "-m", "zermelo", "uci"]
 SCHOLAR = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
@@ -126,6 +126,16 @@ def test_a_position_with_an_illegal_move_keeps_the_moves_before_it(raw: Raw) -> 
     for move in ("e2e4", "e7e5", "g1f3"):
         board.push_uci(move)
     assert chess.Move.from_uci(_best(lines)) in board.legal_moves  # Black's move, not e7e5
+    for move in lines[-2].split(" pv ")[1].split():  # the line searched is this position's
+        board.push_uci(move)
+    raw.send("position startpos")
+    raw.send("go depth 2")
+    raw.until("bestmove")
+    raw.send("position startpos moves e2e4 junk")
+    raw.send("go depth 2")
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    assert chess.Move.from_uci(_best(raw.until("bestmove"))) in after_e4.legal_moves
 
 
 def test_an_unusable_setup_leaves_no_position_to_answer_for(raw: Raw) -> None:
@@ -263,6 +273,8 @@ def _resident_mib(pid: int) -> int:
 
 
 def test_hash_is_capped_and_a_new_game_is_quick(raw: Raw) -> None:
+    from zermelo.solvers.chess import MAX_HASH_MB
+
     raw.send("uci")
     options = raw.until("uciok")
     assert f"option name Hash type spin default 64 min 1 max {MAX_HASH_MB}" in options
@@ -284,7 +296,7 @@ def test_hash_is_capped_and_a_new_game_is_quick(raw: Raw) -> None:
 
 def test_ponderhit_turns_pondering_into_a_timed_search(raw: Raw) -> None:
     raw.send("position startpos moves e2e4")
-    raw.send("go ponder wtime 10000 btime 10000")
+    raw.send("go ponder wtime 100000 btime 100000")  # 1.9 s to think, counted from the go
     before = raw.quiet(0.5)
     assert not any(line.startswith("bestmove") for line in before)
     depths = [int(line.split()[2]) for line in before if line.startswith("info depth")]
@@ -367,6 +379,8 @@ def test_a_forty_move_game_never_flags_and_never_plays_unsearched() -> None:
     white = chess.engine.SimpleEngine.popen_uci(COMMAND, env=english_env(), timeout=180)
     black = chess.engine.SimpleEngine.popen_uci(COMMAND, env=english_env(), timeout=180)
     try:
+        white.ping()  # as a GUI does before the clock starts: the engines are loaded
+        black.ping()
         clocks = {chess.WHITE: 1.0, chess.BLACK: 1.0}
         board = chess.Board()
         for move in ("e2e4", "c7c5", "g1f3", "d7d6"):
@@ -478,6 +492,8 @@ GO_WORDS = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(GO_WORDS, st.text(max_size=6)), max_size=10))
 def test_fuzz_the_go_parser(words: list[str]) -> None:
+    from zermelo.ui.uci import parse_go
+
     tokens = " ".join(words).split()
     go = parse_go(tokens)
     assert set(go.numbers) <= {"wtime", "btime", "winc", "binc", "movestogo", "movetime"} | {

@@ -57,7 +57,7 @@ INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
 VERIFY_NODES: Final = 200_000
 """The fewest nodes a mate's verification may spend (see :meth:`ChessEngine.search`)."""
-MOVE_OVERHEAD: Final = 0.03
+MOVE_OVERHEAD: Final = 0.05
 """Seconds kept back from every clock-bound search for the moves to travel."""
 
 SWITCHES: Final = {
@@ -232,8 +232,9 @@ class _Clock:
 
     The flag is held back until :meth:`arm` (called once the first iteration is complete), so
     that every answer rests on at least a complete one-ply search. While ``ponderhit`` is given
-    and not set the search is pondering: no time limit applies; once it is set the limits count
-    from that moment."""
+    and not set the search is pondering: no time limit applies. Once it is set, the hard limit
+    counts from that moment (the clock runs from then) and the soft one from the start, as
+    Stockfish counts them: after a long ponder the search stops at once, keeping what it found."""
 
     def __init__(
         self,
@@ -248,6 +249,7 @@ class _Clock:
         self._flag = flag
         self.soft = budget.soft
         self.hard = budget.hard
+        self.started = started
         self.origin = started
         self._stop_event = stop_event
         self._ponderhit = ponderhit
@@ -267,6 +269,8 @@ class _Clock:
             if self.pondering and self._ponderhit is not None and self._ponderhit.is_set():
                 self.origin = time.perf_counter()
                 self.pondering = False
+                if self.soft is not None and self.origin - self.started >= self.soft:
+                    break
             if self._stop_event is not None and self._stop_event.is_set():
                 break
             if (
@@ -307,7 +311,14 @@ class _Clock:
 
     def soft_passed(self) -> bool:
         """Whether the time to start no further iteration has come."""
-        return self.timed and time.perf_counter() - self.origin >= (self.soft or 0.0)
+        return self.timed and time.perf_counter() - self.started >= (self.soft or 0.0)
+
+    def cannot_finish(self, last: float) -> bool:
+        """Whether an iteration that takes twice as long as the ``last`` one would end after the
+        hard limit: its work would be thrown away, so it is not begun."""
+        if not self.timed or self.hard is None:
+            return False
+        return time.perf_counter() - self.origin + 2.0 * last >= self.hard
 
     def close(self) -> None:
         self._done.set()
@@ -552,7 +563,7 @@ class ChessEngine:
             to_go = movestogo if movestogo is not None else 30
             share = usable / (to_go + 1) + 0.75 * max(0.0, increment)
             share = min(share, usable * 0.5)
-            clock_hard = max(0.002, min(share * 3.0, usable * 0.6))
+            clock_hard = max(0.002, min(share * 3.0, usable * 0.4))
             clock_soft = max(0.001, share * 0.6)
             hard = clock_hard if hard is None else min(hard, clock_hard)
             soft = clock_soft if soft is None else min(soft, clock_soft)
@@ -583,7 +594,7 @@ class ChessEngine:
 
         Without any limit it searches until ``stop_event`` is set (UCI's ``go infinite``), or to
         depth 100. With a clock it spends a share of the remaining time plus most of the
-        increment, and never more than 60% of what is left. The first iteration (one ply, plus
+        increment, and never more than 40% of what is left. The first iteration (one ply, plus
         captures) always completes, whatever the limits. ``progress`` is called with the result
         so far after every completed iteration.
 
@@ -753,6 +764,7 @@ class ChessEngine:
         try:
             previous = 0
             for iteration in range(1, budget.depth + 1):
+                begun = time.perf_counter()
                 lines: tuple[MoveValue[ChessMove], ...] = ()
                 if by_lines:
                     found = self._lines(board, root_moves, iteration, min(multipv, len(root_moves)))
@@ -815,7 +827,7 @@ class ChessEngine:
                     break  # a mate, and none shorter: proven
                 if bounded and score < -MATE_BOUND and WIN + score < iteration:
                     break
-                if clock.soft_passed():
+                if clock.soft_passed() or clock.cannot_finish(time.perf_counter() - begun):
                     break
                 if work[k.W_NODES] >= budget.nodes:
                     break
