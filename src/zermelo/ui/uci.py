@@ -315,7 +315,7 @@ class UciSession:
         level = LEVELS[self._level]
         depth = numbers.get("depth")
         if "mate" in numbers and numbers["mate"] > 0:
-            depth = min(100, 2 * numbers["mate"] - 1)
+            depth = min(100, 2 * numbers["mate"] + 1)
         if depth is not None:
             depth = min(max(depth, 1), 100)
         if level.depth is not None:
