@@ -399,8 +399,9 @@ def test_a_forty_move_game_never_flags_and_never_plays_unsearched() -> None:
             result = engine.play(
                 board, limit, info=chess.engine.INFO_ALL, ponder=ponders, game=game
             )
-            clocks[side] -= time.perf_counter() - start
-            assert clocks[side] > 0, (board.fen(), clocks)
+            spent = time.perf_counter() - start
+            clocks[side] -= spent
+            assert clocks[side] > 0, (board.fen(), clocks, spent, result.info)
             clocks[side] += 0.1
             assert result.move in board.legal_moves
             assert result.info["depth"] >= 1 and result.info["pv"][0] == result.move
