@@ -240,11 +240,16 @@ def _session() -> tuple[UciSession, list[str]]:
 
 def test_uci_answers_bad_lines_with_one_info_string() -> None:
     session, lines = _session()
-    for bad in ("position fen nonsense", "go depth x", "setoption name Hash value 0", "bogus"):
+    for bad in ("position fen nonsense", "setoption name Hash value 0", "bogus"):
         lines.clear()
         assert session.handle(bad)
         assert len(lines) == 1 and lines[0].startswith("info string"), lines
     session.handle("position startpos moves e2e4 e7e5")
+    lines.clear()
+    session.handle("go depth x")  # one info string, then a search without the bad words
+    session.handle("stop")
+    assert lines[0].startswith("info string") and lines[-1].startswith("bestmove "), lines
+    assert sum(line.startswith("info string") for line in lines) == 1, lines
     session.handle("go depth 2")
     session.close()
     assert lines[-1].startswith("bestmove ")

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import english_env
-from zermelo.solvers.chess import ChessEngine
+from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine
 from zermelo.ui.uci import UciSession, run_uci
 
 
@@ -31,8 +31,8 @@ def uci_engine() -> Iterator[chess.engine.SimpleEngine]:
 
 def test_identifies_itself_and_its_options(uci_engine: chess.engine.SimpleEngine) -> None:
     assert uci_engine.id["name"].startswith("zermelo")
-    assert set(uci_engine.options) >= {"Hash", "Level"}
-    assert uci_engine.options["Hash"].max == 4096
+    assert set(uci_engine.options) >= {"Hash", "Level", "MultiPV", "Ponder"}
+    assert uci_engine.options["Hash"].max == MAX_HASH_MB == 1024
 
 
 def test_plays_a_legal_move_after_moves(uci_engine: chess.engine.SimpleEngine) -> None:
@@ -90,7 +90,7 @@ def test_options_and_new_game(uci_engine: chess.engine.SimpleEngine) -> None:
     result = uci_engine.play(
         chess.Board(), chess.engine.Limit(depth=10), info=chess.engine.INFO_ALL
     )
-    assert result.info["depth"] == 1  # easy looks one ply ahead
+    assert result.info["depth"] == LEVELS["easy"].depth == 2  # easy looks two plies ahead
     uci_engine.configure({"Level": "hard", "Hash": 16})
     uci_engine.protocol.send_line("ucinewgame")
     uci_engine.ping()
@@ -109,20 +109,22 @@ def test_bad_input_gets_one_info_string_line_each() -> None:
         "position fen not-a-fen",
         "position startpos moves e2e5",
         "position sideways",
-        "go depth many",
-        "go wtime",
-        "go sideways 3",
         "setoption name Hash value lots",
         "setoption name Level value grandmaster",
         "setoption name Colour value blue",
         "setoption Hash",
         "flip the board",
     ]
-    output = _run(["uci", *bad, "isready", "quit"])
+    bad_go = ["go depth many", "go wtime", "go sideways 3"]
+    searches = [line for go in bad_go for line in (go, "stop")]
+    output = _run(["uci", *bad, "position startpos", *searches, "isready", "quit"])
     infos = [line for line in output if line.startswith("info string")]
-    assert len(infos) == len(bad)
+    assert len(infos) == len(bad) + len(bad_go)
     assert "'not-a-fen'" in infos[0]
     assert "'e2e5'" in infos[1]
+    assert "'depth' needs a whole number, not 'many'" in infos[len(bad)]
+    # every go gets its bestmove, as Stockfish answers: the bad words are left out
+    assert sum(line.startswith("bestmove") for line in output) == len(bad_go)
     assert output[-1] == "readyok"
 
 
@@ -201,8 +203,8 @@ def test_fuzzed_lines_never_break_the_session(
 
 
 INFO_LINE = re.compile(
-    r"info depth \d+ seldepth \d+ score (cp|mate) -?\d+ nodes \d+ nps \d+ time \d+"
-    r"( pv( [a-h][1-8][a-h][1-8][qrbn]?)+)?"
+    r"info depth \d+ seldepth \d+ score (cp|mate) -?\d+ nodes \d+ nps \d+ hashfull \d+"
+    r" time \d+( pv( [a-h][1-8][a-h][1-8][qrbn]?)+)?|info depth 0 score (mate 0|cp 0)"
 )
 
 
@@ -224,11 +226,12 @@ def _searched(commands: list[str]) -> list[str]:
             assert answered.wait(120)
     session.close()
     assert all(INFO_LINE.fullmatch(line) for line in lines if line.startswith("info"))
-    return [re.sub(r" nps \d+ time \d+", "", line) for line in lines]
+    return [re.sub(r" nps \d+ hashfull \d+ time \d+", "", line) for line in lines]
 
 
 def test_info_and_bestmove_lines_word_for_word() -> None:
-    # The lines of the engine before it answered with SearchResult (main at ec130ac).
+    # The lines of the engine before it answered with SearchResult (main at ec130ac); since
+    # issue 22 a finished game says its score first, as Stockfish does.
     assert _searched(
         [
             "position fen k7/8/1K6/8/8/8/8/7R b - - 0 1",
@@ -248,6 +251,7 @@ def test_info_and_bestmove_lines_word_for_word() -> None:
         "info depth 1 seldepth 4 score mate 1 nodes 100 pv h5f7",
         "info depth 2 seldepth 4 score mate 1 nodes 102 pv h5f7",
         "bestmove h5f7",
+        "info depth 0 score mate 0",
         "bestmove 0000",
         "info depth 1 seldepth 3 score cp 48 nodes 37 pv d2d4",
         "info depth 2 seldepth 6 score cp 9 nodes 184 pv d2d4 b8c6",

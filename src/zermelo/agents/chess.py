@@ -24,7 +24,7 @@ from zermelo.agents.base import Agent
 from zermelo.core.errors import IllegalMoveError
 from zermelo.games.chess import ChessMove
 from zermelo.search.result import MoveValue, SearchResult
-from zermelo.solvers.chess import ChessEngine
+from zermelo.solvers.chess import LEVELS, ChessEngine
 from zermelo.solvers.chess.engine import MATE_BOUND
 
 __all__ = [
@@ -41,11 +41,10 @@ AGENT_HASH_MB = 32
 """The transposition table of each agent's engine, in MiB."""
 
 LEVEL_SETTINGS: dict[str, tuple[int | None, float]] = {
-    "easy": (2, 120.0),
-    "medium": (4, 30.0),
-    "hard": (None, 0.0),
+    name: (level.depth, level.noise) for name, level in LEVELS.items()
 }
-"""Level -> (depth cap in plies, noise in centipawns)."""
+"""Level -> (depth cap in plies, noise in centipawns): :data:`zermelo.solvers.chess.LEVELS`, the
+one definition that UCI's ``Level`` option plays too."""
 
 
 def noisy_choice(

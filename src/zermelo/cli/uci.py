@@ -18,7 +18,8 @@ def command() -> click.Command:
         cls=Command,
         help=_(
             "Run the chess engine as a UCI engine on standard input and output, for chess GUIs, "
-            "cutechess and lichess-bot. Its options: Hash (MiB) and Level (easy, medium, hard)."
+            "cutechess and lichess-bot. Its options: Hash (MiB), Level (easy, medium, hard), "
+            "MultiPV (lines per depth) and Ponder."
         ),
         short_help=_("Speak the Universal Chess Interface."),
     )

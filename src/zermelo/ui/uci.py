@@ -3,33 +3,58 @@
 :func:`run_uci` speaks the protocol on any pair of text streams; ``python -m zermelo.ui.uci`` runs
 it on standard input and output. Commands: ``uci``, ``isready``, ``ucinewgame``, ``position
 startpos|fen FEN [moves M...]``, ``go`` (``wtime btime winc binc movestogo movetime depth nodes
-infinite``), ``stop``, ``quit``, ``setoption name Hash|Level value V``; ``debug``, ``register`` and
-``ponderhit`` are accepted and ignored. The search runs in a thread, so ``stop`` and ``isready``
-are answered while it thinks. A line the engine cannot use gets one ``info string`` line saying
-why; the engine never stops on bad input.
+mate infinite ponder searchmoves``), ``stop``, ``ponderhit``, ``quit``, ``setoption name
+Hash|Level|MultiPV|Ponder value V``; ``debug`` and ``register`` are accepted and ignored. The
+search runs in a thread, so ``stop``, ``ponderhit`` and ``isready`` are answered while it thinks.
+
+What the engine does with lines it cannot use, as Stockfish does:
+
+* a ``position`` whose moves run into one that is not legal keeps the moves before it and says so
+  in an ``info string``; a ``position`` whose setup is unusable (bad FEN) leaves no position, and
+  ``go`` then answers ``bestmove 0000`` after an ``info string``;
+* a ``go`` with words it cannot use (unknown words, a missing or bad number) says which in an
+  ``info string`` and searches with the rest: every ``go`` gets its ``bestmove``;
+* numbers beyond what the engine can use are clamped (``nodes`` to 2^62, ``depth`` to 100,
+  ``Hash`` to :data:`zermelo.solvers.chess.MAX_HASH_MB`); bytes that are not UTF-8 are read as
+  U+FFFD; a line longer than :data:`MAX_LINE` characters is dropped with an ``info string``.
+
+Every search completes at least one ply before its ``bestmove``, which is always the first move
+of the last ``info ... pv`` line. A finished game (checkmate, stalemate, insufficient material,
+75 moves, fivefold repetition: a draw that can only be claimed is not the end) gets ``info depth
+0 score mate 0`` (or ``cp 0``) and ``bestmove 0000``.
 
 The protocol is for programs, so its words are the protocol's and stay in English.
 """
 
 from __future__ import annotations
 
+import io
+import random
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TextIO
 
 import chess
 
+from zermelo.agents.chess import noisy_choice
 from zermelo.core.errors import ZermeloError
-from zermelo.games.chess import ChessMove
+from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import SearchResult
-from zermelo.solvers.chess import LEVELS, ChessEngine, board_of, mate_in
+from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine, mate_in
+from zermelo.solvers.chess.engine import NO_LIMIT
 
-__all__ = ["ENGINE_NAME", "UciSession", "main", "run_uci"]
+__all__ = ["ENGINE_NAME", "MAX_LINE", "MAX_MULTIPV", "UciSession", "main", "run_uci"]
 
 ENGINE_NAME = "zermelo"
+MAX_LINE = 1 << 20
+"""The longest line read, in characters (a game of thousands of moves fits many times over)."""
+MAX_MULTIPV = 500
+DEFAULT_HASH_MB = 64
 _GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 _GO_FLAGS = ("infinite", "ponder")
+_GO_WORDS = (*_GO_NUMBERS, *_GO_FLAGS, "searchmoves")
 
 
 def _score_words(score: float) -> str:
@@ -37,44 +62,102 @@ def _score_words(score: float) -> str:
     return f"mate {mate}" if mate is not None else f"cp {int(score)}"
 
 
-def _info_line(progress: SearchResult[ChessMove]) -> str:
-    """The ``info`` line of one completed iteration."""
+def _info_line(
+    progress: SearchResult[ChessMove],
+    hashfull: int,
+    multipv: int | None = None,
+    line: tuple[float, tuple[ChessMove, ...]] | None = None,
+) -> str:
+    """The ``info`` line of one completed iteration (of its ``multipv``-th line, when given)."""
     stats = progress.stats
+    value, pv = line if line is not None else (progress.value, progress.pv)
     return (
-        f"info depth {progress.depth} seldepth {stats.seldepth}"
-        f" score {_score_words(progress.value)} nodes {stats.nodes}"
-        f" nps {int(stats.nodes_per_second)} time {int(stats.elapsed * 1000)}"
-        + (" pv " + " ".join(move.uci() for move in progress.pv) if progress.pv else "")
+        f"info depth {progress.depth} seldepth {max(stats.seldepth, len(pv))}"
+        + (f" multipv {multipv}" if multipv is not None else "")
+        + f" score {_score_words(value)} nodes {stats.nodes}"
+        f" nps {int(stats.nodes_per_second)} hashfull {hashfull} time {int(stats.elapsed * 1000)}"
+        + (" pv " + " ".join(move.uci() for move in pv) if pv else "")
     )
 
 
-def _bestmove_line(result: SearchResult[ChessMove]) -> str:
+def _bestmove_line(move: ChessMove | None, pv: tuple[ChessMove, ...]) -> str:
     """``bestmove``, with the move to ponder on (the second of the line) when there is one."""
-    if result.move is None:
+    if move is None:
         return "bestmove 0000"
-    if len(result.pv) > 1:
-        return f"bestmove {result.move.uci()} ponder {result.pv[1].uci()}"
-    return f"bestmove {result.move.uci()}"
+    if len(pv) > 1 and pv[0] == move:
+        return f"bestmove {move.uci()} ponder {pv[1].uci()}"
+    return f"bestmove {move.uci()}"
+
+
+def _whole(word: str, text: str) -> int:
+    """The whole number ``text`` for ``go``'s ``word`` (any size; its user clamps it)."""
+    if not text.lstrip("+-").isdigit():
+        raise ValueError(f"'{word}' needs a whole number, not {text!r}")
+    return int(text)
+
+
+@dataclass
+class _Go:
+    """A parsed ``go`` line: its numbers, its flags, its root moves and what was wrong in it."""
+
+    numbers: dict[str, int] = field(default_factory=dict)
+    flags: set[str] = field(default_factory=set)
+    searchmoves: list[str] | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def parse_go(arguments: list[str]) -> _Go:
+    """``go``'s words: what is usable, and a description of each word that is not."""
+    go = _Go()
+    i = 0
+    while i < len(arguments):
+        word = arguments[i]
+        if word in _GO_NUMBERS:
+            if i + 1 >= len(arguments) or arguments[i + 1] in _GO_WORDS:
+                go.problems.append(f"'{word}' needs a number")
+                i += 1
+                continue
+            try:
+                go.numbers[word] = _whole(word, arguments[i + 1])
+            except ValueError as error:
+                go.problems.append(str(error))
+            i += 2
+        elif word in _GO_FLAGS:
+            go.flags.add(word)
+            i += 1
+        elif word == "searchmoves":
+            go.searchmoves = []
+            i += 1
+            while i < len(arguments) and arguments[i] not in _GO_WORDS:
+                go.searchmoves.append(arguments[i])
+                i += 1
+        else:
+            go.problems.append(f"unknown go parameter {word!r}")
+            i += 1
+    return go
 
 
 class UciSession:
     """One engine behind the protocol; :meth:`handle` takes one line, output goes to ``write``."""
 
     def __init__(
-        self, write: Callable[[str], None], engine_factory: Callable[[], ChessEngine] = ChessEngine
+        self,
+        write: Callable[[str], None],
+        engine_factory: Callable[[], ChessEngine] | None = None,
     ) -> None:
         self._write_line = write
         self._output_lock = threading.Lock()
         self._engine: ChessEngine | None = None
         self._engine_error: str | None = None
         self._ready = threading.Event()
-        self._factory = engine_factory
-        self._board = chess.Board()
+        self._factory = engine_factory or (lambda: ChessEngine(hash_mb=DEFAULT_HASH_MB))
+        self._board: chess.Board | None = chess.Board()
         self._level = "hard"
-        self._hash_mb = 64
+        self._multipv = 1
+        self._rng = random.Random(0)
         self._search: threading.Thread | None = None
         self._stop = threading.Event()
-        self._infinite_done = threading.Event()
+        self._ponderhit = threading.Event()
         threading.Thread(target=self._start_engine, name="zermelo-uci-start", daemon=True).start()
 
     def _start_engine(self) -> None:
@@ -91,13 +174,14 @@ class UciSession:
         with self._output_lock:
             self._write_line(line)
 
-    def _info_string(self, text: str) -> None:
+    def info_string(self, text: str) -> None:
+        """One ``info string`` line (its text on one line)."""
         self._send("info string " + " ".join(text.split()))
 
     def _engine_ready(self) -> ChessEngine | None:
         self._ready.wait()
         if self._engine is None:
-            self._info_string(f"the engine could not start: {self._engine_error}")
+            self.info_string(f"the engine could not start: {self._engine_error}")
         return self._engine
 
     # -- commands --------------------------------------------------------------------------------
@@ -114,16 +198,16 @@ class UciSession:
                 return False
             handler = _COMMANDS.get(command)
             if handler is None:
-                self._info_string(
+                self.info_string(
                     f"unknown command {line.strip()!r}: expected uci, isready, ucinewgame, "
-                    "position, go, stop, setoption or quit"
+                    "position, go, stop, ponderhit, setoption or quit"
                 )
             else:
                 handler(self, arguments)
         except ZermeloError as error:
-            self._info_string(str(error))
+            self.info_string(str(error))
         except (ValueError, IndexError) as error:
-            self._info_string(f"cannot use {line.strip()!r}: {error}")
+            self.info_string(f"cannot use {line.strip()!r}: {error}")
         return True
 
     def _uci(self, arguments: list[str]) -> None:
@@ -131,8 +215,10 @@ class UciSession:
 
         self._send(f"id name {ENGINE_NAME} {__version__}")
         self._send("id author The zermelo team")
-        self._send("option name Hash type spin default 64 min 1 max 4096")
+        self._send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
         self._send("option name Level type combo default hard var easy var medium var hard")
+        self._send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self._send("option name Ponder type check default false")
         self._send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -145,6 +231,17 @@ class UciSession:
         if engine is not None:
             engine.new_game()
         self._board = chess.Board()
+        self._rng = random.Random(0)
+
+    def _spin(self, name: str, value: str, low: int, high: int) -> int:
+        if not value.lstrip("+-").isdigit():
+            raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        number = int(value)
+        if not low <= number <= high:
+            clamped = min(max(number, low), high)
+            self.info_string(f"{name} must be from {low} to {high}: using {clamped}")
+            return clamped
+        return number
 
     def _setoption(self, arguments: list[str]) -> None:
         text = " ".join(arguments)
@@ -153,105 +250,200 @@ class UciSession:
         name, _, value = text[len("name ") :].partition(" value ")
         name, value = name.strip().lower(), value.strip()
         if name == "hash":
-            if not value.isdigit():
-                raise ValueError(f"Hash must be a number of MiB from 1 to 4096, not {value!r}")
+            size = self._spin("Hash", value, 1, MAX_HASH_MB)
             self._stop_search()
             engine = self._engine_ready()
-            if engine is not None:
-                engine.resize(int(value))
-            self._hash_mb = int(value)
+            if engine is not None and engine.hash_mb != size:
+                engine.resize(size)
         elif name == "level":
             if value.lower() not in LEVELS:
                 raise ValueError(f"Level must be easy, medium or hard, not {value!r}")
             self._level = value.lower()
+        elif name == "multipv":
+            self._multipv = self._spin("MultiPV", value, 1, MAX_MULTIPV)
+        elif name == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"Ponder must be true or false, not {value!r}")
         else:
-            raise ValueError(f"unknown option {name!r}: expected Hash or Level")
+            raise ValueError(f"unknown option {name!r}: expected Hash, Level, MultiPV or Ponder")
 
     def _position(self, arguments: list[str]) -> None:
-        if not arguments:
-            raise ValueError("expected 'position startpos|fen FEN [moves ...]'")
         if "moves" in arguments:
             split = arguments.index("moves")
             setup, moves = arguments[:split], arguments[split + 1 :]
         else:
             setup, moves = arguments, []
-        if setup[0] == "startpos" and len(setup) == 1:
+        if setup == ["startpos"]:
             fen = "startpos"
-        elif setup[0] == "fen" and len(setup) > 1:
+        elif len(setup) > 1 and setup[0] == "fen":
             fen = " ".join(setup[1:])
         else:
-            raise ValueError("expected 'position startpos|fen FEN [moves ...]'")
-        self._board = board_of(fen, moves)
+            self._board = None
+            raise ValueError("expected 'position startpos|fen FEN [moves ...]'; no position now")
+        try:
+            board = board_from_text(fen)
+        except ZermeloError:
+            self._board = None
+            raise
+        self._board = board
+        for i, text in enumerate(moves):
+            try:
+                board.push(move_from_text(board, text))
+            except ZermeloError as error:
+                self.info_string(
+                    f"{error}; using the position after the {i} moves before it, "
+                    f"{board.fen()}, and none of the {len(moves) - i} from it on"
+                )
+                return
 
     def _go(self, arguments: list[str]) -> None:
         self._stop_search()
-        options: dict[str, int] = {}
-        flags: set[str] = set()
-        i = 0
-        while i < len(arguments):
-            word = arguments[i]
-            if word in _GO_NUMBERS:
-                if i + 1 >= len(arguments):
-                    raise ValueError(f"'{word}' needs a number")
-                try:
-                    options[word] = int(arguments[i + 1])
-                except ValueError:
-                    raise ValueError(
-                        f"'{word}' needs a whole number, not {arguments[i + 1]!r}"
-                    ) from None
-                i += 2
-            elif word in _GO_FLAGS:
-                flags.add(word)
-                i += 1
-            elif word == "searchmoves":
-                raise ValueError("searchmoves is not supported")
-            else:
-                raise ValueError(f"unknown go parameter {word!r}")
+        go = parse_go(arguments)
+        if go.problems:
+            self.info_string(
+                "; ".join(go.problems) + ": searching with the rest of the line "
+                "(go wtime|btime|winc|binc|movestogo|movetime|depth|nodes|mate N, infinite, "
+                "ponder, searchmoves M...)"
+            )
         engine = self._engine_ready()
-        if engine is None:
+        if engine is None or self._board is None:
+            if self._board is None:
+                self.info_string("no position to search: send 'position startpos|fen FEN'")
             self._send("bestmove 0000")
             return
-        depth = options.get("depth")
-        if "mate" in options:
-            depth = min(100, max(1, 2 * options["mate"] + 1))
-        cap = LEVELS[self._level]
-        if cap is not None:
-            depth = cap if depth is None else min(depth, cap)
-        infinite = "infinite" in flags or "ponder" in flags
+        numbers = go.numbers
+        level = LEVELS[self._level]
+        depth = numbers.get("depth")
+        if "mate" in numbers and numbers["mate"] > 0:
+            depth = min(100, 2 * numbers["mate"] + 1)
+        if depth is not None:
+            depth = min(max(depth, 1), 100)
+        if level.depth is not None:
+            depth = level.depth if depth is None else min(depth, level.depth)
+        infinite = "infinite" in go.flags
+        ponder = "ponder" in go.flags and not infinite
 
         def seconds(name: str) -> float | None:
-            value = options.get(name)
-            return None if value is None else max(0, value) / 1000.0
+            value = numbers.get(name)
+            return None if value is None else min(max(0, value), 10**12) / 1000.0
 
-        limits = {
-            "depth": depth if depth is None or depth >= 1 else 1,
-            "movetime": seconds("movetime"),
-            "nodes": options.get("nodes"),
-            "wtime": None if infinite else seconds("wtime"),
-            "btime": None if infinite else seconds("btime"),
-            "winc": seconds("winc") or 0.0,
-            "binc": seconds("binc") or 0.0,
-            "movestogo": options.get("movestogo"),
-        }
-        if limits["movetime"] is not None and limits["movetime"] <= 0:
-            limits["movetime"] = 0.001
+        movetime = seconds("movetime")
+        if movetime is not None and movetime <= 0:
+            movetime = 0.001
+        nodes = numbers.get("nodes")
+        if nodes is not None:
+            nodes = min(max(nodes, 1), NO_LIMIT)
+        movestogo = numbers.get("movestogo")
+        if movestogo is not None and movestogo < 1:
+            movestogo = None
+        if infinite:
+            movetime = None
+        wtime = None if infinite else seconds("wtime")
+        btime = None if infinite else seconds("btime")
+        winc = seconds("winc") or 0.0
+        binc = seconds("binc") or 0.0
         self._stop = threading.Event()
-        stop = self._stop
+        self._ponderhit = threading.Event()
+        stop, ponderhit = self._stop, self._ponderhit
         board = self._board.copy()
+        multipv = self._multipv
+
+        last: list[str] = []
+        fresh: list[bool] = []  # for each progress: whether it came after ponderhit or stop
 
         def progress(found: SearchResult[ChessMove]) -> None:
-            self._send(_info_line(found))
+            full = engine.hashfull()
+            if multipv > 1 and found.moves:
+                lines = [
+                    _info_line(found, full, k, (entry.value, entry.pv))
+                    for k, entry in enumerate(found.moves, 1)
+                ]
+            else:
+                lines = [_info_line(found, full)]
+            last[:] = lines
+            fresh.append(ponderhit.is_set() or stop.is_set())
+            for line in lines:
+                self._send(line)
+
+        def hold() -> None:
+            """The protocol's rule: no ``bestmove`` before ``stop`` (or ``ponderhit``). A search
+            with no line since then repeats its last lines, for a GUI that reads only what
+            follows its ``stop`` or ``ponderhit`` (python-chess's ``play`` does)."""
+            if infinite:
+                stop.wait()
+            elif ponder:
+                while not stop.is_set() and not ponderhit.is_set():
+                    stop.wait(0.005)
+            if (infinite or ponder) and not any(fresh):
+                for line in last:
+                    self._send(line)
+
+        def finished(result: SearchResult[ChessMove]) -> None:
+            last[:] = [f"info depth 0 score {'mate 0' if result.value < 0 else 'cp 0'}"]
+            self._send(last[0])
+
+        def run_search() -> None:
+            result = engine.search(
+                board,
+                stop_event=stop,
+                progress=progress,
+                multipv=multipv,
+                searchmoves=go.searchmoves,
+                ponderhit=ponderhit if ponder else None,
+                depth=depth,
+                movetime=movetime,
+                nodes=nodes,
+                wtime=wtime,
+                btime=btime,
+                winc=winc,
+                binc=binc,
+                movestogo=movestogo,
+            )
+            if result.move is None:
+                finished(result)
+            hold()
+            self._send(_bestmove_line(result.move, result.pv))
+
+        def run_noisy() -> None:
+            # a ponder search of a level with noise is bound by the level's depth alone
+            values = engine.analyze_moves(
+                board,
+                depth=depth,
+                movetime=None if ponder else movetime,
+                nodes=nodes,
+                stop_event=stop,
+                wtime=None if ponder else wtime,
+                btime=None if ponder else btime,
+                winc=winc,
+                binc=binc,
+                movestogo=movestogo,
+            )
+            if values.move is None or not values.moves:
+                finished(values)
+                hold()
+                self._send("bestmove 0000")
+                return
+            choice = noisy_choice(values.moves, self._rng, level.noise)
+            shown = SearchResult(
+                choice.move, choice.value, choice.pv, values.depth, choice.exact, values.stats
+            )
+            last[:] = [_info_line(shown, engine.hashfull())]
+            self._send(last[0])
+            hold()
+            self._send(_bestmove_line(choice.move, choice.pv))
 
         def run() -> None:
             try:
-                result = engine.search(board, stop_event=stop, progress=progress, **limits)  # type: ignore[arg-type]
+                if level.noise > 0:
+                    run_noisy()
+                else:
+                    run_search()
             except ZermeloError as error:
-                self._info_string(str(error))
+                self.info_string(str(error))
                 self._send("bestmove 0000")
-                return
-            if infinite:
-                stop.wait()
-            self._send(_bestmove_line(result))
+            except Exception as error:  # pragma: no cover - a defect: a bestmove still comes
+                self.info_string(f"internal error: {type(error).__name__}: {error}")
+                self._send("bestmove 0000")
 
         self._search = threading.Thread(target=run, name="zermelo-uci-search", daemon=True)
         self._search.start()
@@ -259,8 +451,8 @@ class UciSession:
     def _stop_command(self, arguments: list[str]) -> None:
         self._stop_search()
 
-    def _ponderhit(self, arguments: list[str]) -> None:
-        self._stop_search()
+    def _ponderhit_command(self, arguments: list[str]) -> None:
+        self._ponderhit.set()
 
     def _ignore(self, arguments: list[str]) -> None:
         return None
@@ -283,18 +475,26 @@ _COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
     "position": UciSession._position,
     "go": UciSession._go,
     "stop": UciSession._stop_command,
-    "ponderhit": UciSession._ponderhit,
+    "ponderhit": UciSession._ponderhit_command,
     "debug": UciSession._ignore,
     "register": UciSession._ignore,
 }
 
 
+def _lenient(stream: TextIO, errors: str) -> None:
+    """Let ``stream`` take bytes (or characters) its encoding cannot: ``errors`` handles them."""
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors=errors)
+
+
 def run_uci(
     input_stream: TextIO,
     output_stream: TextIO,
-    engine_factory: Callable[[], ChessEngine] = ChessEngine,
+    engine_factory: Callable[[], ChessEngine] | None = None,
 ) -> int:
     """Run the protocol until ``quit`` or the end of ``input_stream``; return the exit status."""
+    _lenient(input_stream, "replace")
+    _lenient(output_stream, "backslashreplace")
 
     def write(line: str) -> None:
         output_stream.write(line + "\n")
@@ -302,7 +502,15 @@ def run_uci(
 
     session = UciSession(write, engine_factory)
     try:
-        for line in input_stream:
+        while True:
+            line = input_stream.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE:
+                while line and not line.endswith("\n"):
+                    line = input_stream.readline(MAX_LINE)
+                session.info_string(f"a line longer than {MAX_LINE} characters: ignored")
+                continue
             if not session.handle(line):
                 break
     except KeyboardInterrupt:

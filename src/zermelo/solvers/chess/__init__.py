@@ -9,8 +9,10 @@ counts the legal move tree. The evaluation, term by term, and its tuning are in
 from zermelo.solvers.chess.engine import (
     DEFAULT_HASH_MB,
     LEVELS,
+    MAX_HASH_MB,
     SWITCHES,
     ChessEngine,
+    Level,
     Progress,
     board_of,
     kernel_module,
@@ -22,8 +24,10 @@ from zermelo.solvers.chess.engine import (
 __all__ = [
     "DEFAULT_HASH_MB",
     "LEVELS",
+    "MAX_HASH_MB",
     "SWITCHES",
     "ChessEngine",
+    "Level",
     "Progress",
     "board_of",
     "kernel_module",

@@ -26,7 +26,7 @@ import chess
 
 from zermelo.core.errors import BudgetError, InvalidOptionError
 from zermelo.core.scores import WIN
-from zermelo.games.chess import ChessMove, board_from_text, move_from_text, termination
+from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers._jit import kernel_variant
 from zermelo.solvers.chess import kernel as compiled_kernel
@@ -34,8 +34,10 @@ from zermelo.solvers.chess import kernel as compiled_kernel
 __all__ = [
     "DEFAULT_HASH_MB",
     "LEVELS",
+    "MAX_HASH_MB",
     "SWITCHES",
     "ChessEngine",
+    "Level",
     "Progress",
     "board_of",
     "kernel_module",
@@ -47,11 +49,15 @@ __all__ = [
 
 DEFAULT_HASH_MB: Final = 64
 PURE_TABLE_SLOTS: Final = 1 << 16
-MAX_HASH_MB: Final = 4096
+MAX_HASH_MB: Final = 1024
+"""The largest transposition table, in MiB: a table is allocated lazily (its pages are taken as
+the search writes them), and clearing one for a new game allocates a fresh one at once."""
 MATE_BOUND: Final = compiled_kernel.MATE_BOUND
 INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
-MOVE_OVERHEAD: Final = 0.03
+VERIFY_NODES: Final = 200_000
+"""The fewest nodes a mate's verification may spend (see :meth:`ChessEngine.search`)."""
+MOVE_OVERHEAD: Final = 0.05
 """Seconds kept back from every clock-bound search for the moves to travel."""
 
 SWITCHES: Final = {
@@ -75,9 +81,24 @@ find one), quiescence's most-valuable-victim/least-valuable-attacker order, futi
 moves past a count near the leaves) and the aspiration windows of iterative deepening. All are on
 in play; switching one off measures what it is worth."""
 
-LEVELS: Final = {"easy": 1, "medium": 4, "hard": None}
-"""Depth caps of the levels: easy looks one ply ahead (plus captures), medium four, hard has no
-cap beyond the time or nodes it is given."""
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One playing level: a depth cap in plies (``None``: as deep as the time allows) and the
+    Gaussian noise, in centipawns, that blurs each move's value before the choice (0: none)."""
+
+    depth: int | None
+    noise: float
+
+
+LEVELS: Final = {
+    "easy": Level(2, 120.0),
+    "medium": Level(4, 30.0),
+    "hard": Level(None, 0.0),
+}
+"""The chess levels, the one definition behind every face (the game's agents, the arena, the page
+and UCI's ``Level`` option): easy values every move two plies deep (plus captures) with noise of
+1.2 pawns, medium four plies with 0.3 pawns, hard is the full search for the time it is given."""
 
 
 def kernel_module(compiled: bool | None = None) -> ModuleType:
@@ -205,6 +226,118 @@ class _Budget:
     hard: float | None
 
 
+class _Clock:
+    """The time limits of one search, and a thread that raises the kernel's stop flag when the
+    hard limit passes or ``stop_event`` is set.
+
+    The flag is held back until :meth:`arm` (called once the first iteration is complete), so
+    that every answer rests on at least a complete one-ply search. While ``ponderhit`` is given
+    and not set the search is pondering: no time limit applies. Once it is set, the hard limit
+    counts from that moment (the clock runs from then) and the soft one from the start, as
+    Stockfish counts them: after a long ponder the search stops at once, keeping what it found."""
+
+    def __init__(
+        self,
+        work: Any,
+        flag: int,
+        budget: _Budget,
+        started: float,
+        stop_event: threading.Event | None,
+        ponderhit: threading.Event | None,
+    ) -> None:
+        self._work = work
+        self._flag = flag
+        self.soft = budget.soft
+        self.hard = budget.hard
+        self.started = started
+        self.origin = started
+        self._stop_event = stop_event
+        self._ponderhit = ponderhit
+        self.pondering = ponderhit is not None and not ponderhit.is_set()
+        self._lock = threading.Lock()
+        self._armed = False
+        self._expired = False
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+        if self.hard is not None or stop_event is not None or self.pondering:
+            self._thread = threading.Thread(target=self._watch, name="zermelo-chess-clock")
+            self._thread.daemon = True
+            self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._done.is_set():
+            if self.pondering and self._ponderhit is not None and self._ponderhit.is_set():
+                self.origin = time.perf_counter()
+                self.pondering = False
+                if self.soft is not None and self.origin - self.started >= self.soft:
+                    break
+            if self._stop_event is not None and self._stop_event.is_set():
+                break
+            if (
+                not self.pondering
+                and self.hard is not None
+                and time.perf_counter() - self.origin >= self.hard
+            ):
+                break
+            self._done.wait(0.002)
+        else:
+            return
+        with self._lock:
+            self._expired = True
+            if self._armed:
+                self._work[self._flag] = 1
+
+    def arm(self) -> None:
+        """Let the stop flag rise from now on (at once, when the limit has already passed)."""
+        with self._lock:
+            self._armed = True
+            if self._expired:
+                self._work[self._flag] = 1
+
+    def clear_unless_expired(self) -> None:
+        """Lower the stop flag that a capped inner search raised, unless the limit has passed."""
+        with self._lock:
+            if not self._expired:
+                self._work[self._flag] = 0
+
+    @property
+    def expired(self) -> bool:
+        return self._expired
+
+    @property
+    def timed(self) -> bool:
+        """Whether a time limit is in force (there is one, and the search is not pondering)."""
+        return self.soft is not None and not self.pondering
+
+    def soft_passed(self) -> bool:
+        """Whether the time to start no further iteration has come."""
+        return self.timed and time.perf_counter() - self.started >= (self.soft or 0.0)
+
+    def cannot_finish(self, last: float) -> bool:
+        """Whether an iteration that takes twice as long as the ``last`` one would end after the
+        hard limit: its work would be thrown away, so it is not begun."""
+        if not self.timed or self.hard is None:
+            return False
+        return time.perf_counter() - self.origin + 2.0 * last >= self.hard
+
+    def close(self) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+
+
+_VERIFY_OFF: Final = (
+    compiled_kernel.SW_NULL_MOVE
+    | compiled_kernel.SW_LATE_MOVE_REDUCTIONS
+    | compiled_kernel.SW_LATE_MOVE_PRUNING
+    | compiled_kernel.SW_FUTILITY
+    | compiled_kernel.SW_TT_CUTOFFS
+)
+"""The techniques a mate verification leaves out: every one that can hide a shorter mate (null
+moves miss zugzwang, reductions and pruning skip quiet keys, the table holds bounds of searches
+that used them)."""
+
+
 class ChessEngine:
     """Negamax alpha-beta with principal-variation search, in the compiled kernel.
 
@@ -259,7 +392,7 @@ class ChessEngine:
         return self._hash_mb
 
     def resize(self, hash_mb: int) -> None:
-        """A new, empty transposition table of ``hash_mb`` MiB (1 to 4096)."""
+        """A new, empty transposition table of ``hash_mb`` MiB (1 to :data:`MAX_HASH_MB`)."""
         if not isinstance(hash_mb, int) or not 1 <= hash_mb <= MAX_HASH_MB:
             raise BudgetError(f"invalid hash size {hash_mb!r}: expected 1 to {MAX_HASH_MB} MiB")
         slots = 1
@@ -285,9 +418,21 @@ class ChessEngine:
         return tuple(float(w) for w in self._weights)
 
     def new_game(self) -> None:
-        """Forget everything learnt: the transposition table, killer moves and history."""
-        _fill(self._table, 0, len(self._table))
+        """Forget everything learnt: the transposition table, killer moves and history.
+
+        The table is replaced by a fresh one of the same size rather than cleared in place, so
+        that a large table costs neither the time to write every slot nor the memory of every
+        page: a fresh array's pages are taken as the search writes them."""
+        self._table = _array(self.kernel, len(self._table))
         _fill(self._work, 0, self.kernel.WORK_SIZE)
+
+    def hashfull(self) -> int:
+        """How full the transposition table is, in permille (UCI's ``hashfull``), from the first
+        thousand slots (every slot when there are fewer)."""
+        table = self._table
+        slots = min(1000, len(table) // 2)
+        used = sum(1 for i in range(slots) if table[2 * i] != 0)
+        return used * 1000 // slots
 
     # -- positions -------------------------------------------------------------------------------
 
@@ -418,35 +563,11 @@ class ChessEngine:
             to_go = movestogo if movestogo is not None else 30
             share = usable / (to_go + 1) + 0.75 * max(0.0, increment)
             share = min(share, usable * 0.5)
-            clock_hard = max(0.002, min(share * 3.0, usable * 0.6))
+            clock_hard = max(0.002, min(share * 3.0, usable * 0.4))
             clock_soft = max(0.001, share * 0.6)
             hard = clock_hard if hard is None else min(hard, clock_hard)
             soft = clock_soft if soft is None else min(soft, clock_soft)
-        return _Budget(depth or 100, nodes or NO_LIMIT, soft, hard)
-
-    def _watch(
-        self, started: float, hard: float | None, stop_event: threading.Event | None
-    ) -> tuple[threading.Thread | None, threading.Event]:
-        """A thread that raises the kernel's stop flag at the hard time limit or when
-        ``stop_event`` is set, until the returned event says the search is over."""
-        finished = threading.Event()
-        if hard is None and stop_event is None:
-            return None, finished
-        work = self._work
-        flag = self.kernel.W_STOP
-
-        def watch() -> None:
-            while not finished.is_set():
-                if stop_event is not None and stop_event.is_set():
-                    break
-                if hard is not None and time.perf_counter() - started >= hard:
-                    break
-                finished.wait(0.002)
-            work[flag] = 1
-
-        thread = threading.Thread(target=watch, name="zermelo-chess-clock", daemon=True)
-        thread.start()
-        return thread, finished
+        return _Budget(depth or 100, min(nodes or NO_LIMIT, NO_LIMIT), soft, hard)
 
     # -- search ----------------------------------------------------------------------------------
 
@@ -465,30 +586,149 @@ class ChessEngine:
         movestogo: int | None = None,
         stop_event: threading.Event | None = None,
         progress: Progress | None = None,
+        multipv: int = 1,
+        searchmoves: Iterable[str | chess.Move] | None = None,
+        ponderhit: threading.Event | None = None,
     ) -> SearchResult[ChessMove]:
         """The best move of a position under the given limits (times in seconds).
 
         Without any limit it searches until ``stop_event`` is set (UCI's ``go infinite``), or to
         depth 100. With a clock it spends a share of the remaining time plus most of the
-        increment, and never more than 60% of what is left. ``progress`` is called with the
-        result so far after every completed iteration.
+        increment, and never more than 40% of what is left. The first iteration (one ply, plus
+        captures) always completes, whatever the limits. ``progress`` is called with the result
+        so far after every completed iteration.
 
-        ``depth`` of the answer is the last completed iteration (0 when none completed: then the
-        move is the stopped iteration's best, or the first legal move, valued 0), ``stats`` has
-        the nodes, the elapsed time and the ``seldepth`` of that iteration; the move to ponder on
-        is the second move of ``pv``. In a finished game ``move`` is ``None`` and ``value`` is the
-        game's result (``-WIN`` when checkmated, else a draw's 0), exact."""
+        ``multipv`` above 1 searches that many best lines: the progress and the answer then hold
+        them in ``moves``, best first, each with its exact value and line. ``searchmoves``
+        restricts the root to those moves (the legal ones among them; all when none is). While
+        ``ponderhit`` is given and not set the search ponders: it stops only at ``stop_event``,
+        the node count or the depth; once the event is set the time limits apply, counted from
+        that moment, and the work done so far is kept.
+
+        A mate for the side to move is verified before a time- or node-bound search stops on it:
+        a search without null moves, reductions or pruning looks for a shorter one until none is
+        left within ``2 * moves - 3`` plies. ``depth`` of the answer is the last completed
+        iteration; the answer is that iteration's move and line (what the last ``progress``
+        said). ``stats`` has the nodes, the elapsed time and the ``seldepth`` of that iteration;
+        the move to ponder on is the second move of ``pv``. In a finished game (checkmate,
+        stalemate, insufficient material, the 75-move rule or fivefold repetition; a draw that
+        can only be claimed is not the end) ``move`` is ``None`` and ``value`` is the game's
+        result (``-WIN`` when checkmated, else a draw's 0), exact."""
         board = board_of(fen_or_board, moves)
         budget = self._budget(board, depth, movetime, nodes, wtime, btime, winc, binc, movestogo)
+        if not isinstance(multipv, int) or isinstance(multipv, bool) or not 1 <= multipv <= 500:
+            raise BudgetError(f"invalid multipv {multipv!r}: expected 1 to 500 lines")
+        only = None if searchmoves is None else _root_choice(board, searchmoves)
         with self._lock:
-            return self._search(board, budget, stop_event, progress)
+            return self._search(board, budget, stop_event, progress, multipv, only, ponderhit)
 
     @staticmethod
     def _finished(board: chess.Board) -> SearchResult[ChessMove] | None:
-        """The answer for a finished game (its result, exact), or ``None`` while it goes on."""
-        if termination(board) is None:
+        """The answer for a finished game (its result, exact), or ``None`` while it goes on: the
+        game is over as :meth:`chess.Board.is_game_over` says without claims."""
+        if not board.is_game_over(claim_draw=False):
             return None
         return SearchResult(None, -WIN if board.is_checkmate() else 0, (), 0, True)
+
+    def _negamax(self, ply: int, depth: int, alpha: int, beta: int) -> int:
+        return int(
+            self.kernel.negamax(
+                self._stack,
+                self._moves,
+                self._order,
+                self._table,
+                self._work,
+                self._weights,
+                self._features,
+                ply,
+                depth,
+                alpha,
+                beta,
+            )
+        )
+
+    def _root(self, iteration: int, previous: int, aspiration: bool) -> int:
+        """One iteration of the kernel's search at the root, inside aspiration windows."""
+        k = self.kernel
+        work = self._work
+        window = 30
+        if aspiration and iteration >= 5 and abs(previous) < MATE_BOUND:
+            alpha, beta = previous - window, previous + window
+        else:
+            alpha, beta = -INFINITY, INFINITY
+        while True:
+            score = self._negamax(0, iteration, alpha, beta)
+            if work[k.W_STOP]:
+                return score
+            if score <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(-INFINITY, score - window)
+            elif score >= beta:
+                beta = min(INFINITY, score + window)
+            else:
+                return score
+            window *= 2
+            if window > 600:
+                alpha, beta = -INFINITY, INFINITY
+
+    def _lines(
+        self, board: chess.Board, root_moves: list[int], depth: int, count: int
+    ) -> list[MoveValue[ChessMove]] | None:
+        """The ``count`` best root moves at ``depth``, best first, each with its exact value and
+        line (``None`` when the search was stopped). Each move is searched with a window above
+        the ``count``-th best value so far, so a move that cannot enter the list costs a bound
+        only; ``root_moves`` is reordered, the lines first, for the next iteration."""
+        k = self.kernel
+        work = self._work
+        lines: list[tuple[int, int, MoveValue[ChessMove]]] = []
+        for move in root_moves:
+            floor = lines[count - 1][0] if len(lines) >= count else -INFINITY
+            k.make_move(self._stack, 0, move)
+            score = -self._negamax(1, depth - 1, -INFINITY, -floor)
+            if work[k.W_STOP]:
+                return None
+            if score > floor or len(lines) < count:
+                chess_move = _kernel_move(move)
+                after = board.copy(stack=False)
+                after.push(chess_move)
+                line = (chess_move, *self._pv(1, after))
+                value = MoveValue(chess_move, score, abs(score) > MATE_BOUND, line)
+                lines.append((score, move, value))
+                lines.sort(key=lambda entry: -entry[0])
+                del lines[count:]
+        chosen = [move for _, move, _ in lines]
+        root_moves[:] = chosen + [move for move in root_moves if move not in chosen]
+        return [value for _, _, value in lines]
+
+    def _shorter_mate(
+        self, board: chess.Board, score: int, depth: int, clock: _Clock
+    ) -> tuple[bool, tuple[int, tuple[ChessMove, ...]] | None]:
+        """Whether a search without the techniques of :data:`_VERIFY_OFF` completed ``depth``
+        plies, and the mate shorter than ``score`` it found, with its line (``None``: none
+        within ``depth``). Its nodes are capped at twice the search's so far (at least
+        :data:`VERIFY_NODES`): a deep mate's verification gives up rather than stall a search
+        bound by depth alone. When the search itself was stopped the stop flag stays up."""
+        k = self.kernel
+        work = self._work
+        saved_switches = int(work[k.W_SWITCHES])
+        saved_limit = int(work[k.W_NODE_LIMIT])
+        spent = int(work[k.W_NODES])
+        own_limit = min(saved_limit, spent + max(VERIFY_NODES, 2 * spent))
+        work[k.W_SWITCHES] = saved_switches & ~_VERIFY_OFF
+        work[k.W_NODE_LIMIT] = own_limit
+        try:
+            found = self._negamax(0, depth, score, INFINITY)
+        finally:
+            work[k.W_SWITCHES] = saved_switches
+            work[k.W_NODE_LIMIT] = saved_limit
+        if work[k.W_STOP]:
+            if own_limit < saved_limit and work[k.W_NODES] >= own_limit:
+                clock.clear_unless_expired()
+            return False, None
+        if found <= score:
+            return True, None
+        pv = self._pv(0, board)
+        return True, ((found, pv) if pv else None)
 
     def _search(
         self,
@@ -496,6 +736,9 @@ class ChessEngine:
         budget: _Budget,
         stop_event: threading.Event | None,
         progress: Progress | None,
+        multipv: int = 1,
+        only: frozenset[ChessMove] | None = None,
+        ponderhit: threading.Event | None = None,
     ) -> SearchResult[ChessMove]:
         k = self.kernel
         started = time.perf_counter()
@@ -503,61 +746,63 @@ class ChessEngine:
         if finished_game is not None:
             return finished_game
         root_moves = self._start(board, budget)
+        if only:
+            root_moves = [move for move in root_moves if _kernel_move(move) in only]
         work = self._work
+        work[k.W_NODE_LIMIT] = NO_LIMIT  # the first iteration always completes
+        by_lines = multipv > 1 or only is not None
         best_move = _kernel_move(root_moves[0])
         best_score = 0
         best_pv: tuple[ChessMove, ...] = (best_move,)
+        best_lines: tuple[MoveValue[ChessMove], ...] = ()
         completed = 0
         seldepth = 0
-        watcher, finished = self._watch(started, budget.hard, stop_event)
+        verified = 0
+        proven_mate: tuple[int, tuple[ChessMove, ...]] | None = None
+        clock = _Clock(work, k.W_STOP, budget, started, stop_event, ponderhit)
         aspiration = self.switches & k.SW_ASPIRATION != 0
         try:
             previous = 0
             for iteration in range(1, budget.depth + 1):
-                window = 30
-                if aspiration and iteration >= 5 and abs(previous) < MATE_BOUND:
-                    alpha, beta = previous - window, previous + window
+                begun = time.perf_counter()
+                lines: tuple[MoveValue[ChessMove], ...] = ()
+                if by_lines:
+                    found = self._lines(board, root_moves, iteration, min(multipv, len(root_moves)))
+                    if found is None:
+                        break
+                    lines = tuple(found)
+                    score, pv = int(lines[0].value), lines[0].pv
                 else:
-                    alpha, beta = -INFINITY, INFINITY
-                while True:
-                    score = int(
-                        k.negamax(
-                            self._stack,
-                            self._moves,
-                            self._order,
-                            self._table,
-                            work,
-                            self._weights,
-                            self._features,
-                            0,
-                            iteration,
-                            alpha,
-                            beta,
-                        )
-                    )
+                    score = self._root(iteration, previous, aspiration)
                     if work[k.W_STOP]:
                         break
-                    if score <= alpha:
-                        beta = (alpha + beta) // 2
-                        alpha = max(-INFINITY, score - window)
-                    elif score >= beta:
-                        beta = min(INFINITY, score + window)
-                    else:
-                        break
-                    window *= 2
-                    if window > 600:
-                        alpha, beta = -INFINITY, INFINITY
-                stopped = bool(work[k.W_STOP])
-                pv = self._pv(0, board)
-                if stopped:
-                    if pv and iteration > 1:
-                        best_move, best_pv = pv[0], pv
-                    break
-                if pv:
-                    best_move, best_pv = pv[0], pv
+                    pv = self._pv(0, board) or best_pv
+                if iteration == 1:
+                    work[k.W_NODE_LIMIT] = budget.nodes
+                    clock.arm()
+                stopped = False
+                if score > MATE_BOUND and not by_lines:
+                    if proven_mate is not None and proven_mate[0] > score:
+                        score, pv = proven_mate
+                    while WIN - score > 1:
+                        target = min(WIN - score - 2, iteration)
+                        if target <= verified:
+                            break
+                        complete, shorter = self._shorter_mate(board, score, target, clock)
+                        if work[k.W_STOP]:
+                            stopped = True
+                            break
+                        if not complete:
+                            break
+                        verified = target
+                        if shorter is None:
+                            break
+                        score, pv = shorter
+                        proven_mate = shorter
+                best_move, best_pv, best_lines = pv[0], pv, lines
                 best_score = previous = score
                 completed = iteration
-                seldepth = int(work[k.W_SELDEPTH])
+                seldepth = max(int(work[k.W_SELDEPTH]), len(pv))
                 elapsed = time.perf_counter() - started
                 if progress is not None:
                     progress(
@@ -570,28 +815,25 @@ class ChessEngine:
                             SearchStats(
                                 nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth
                             ),
+                            best_lines,
                         )
                     )
-                if len(root_moves) == 1 and budget.soft is not None:
+                if stopped:
                     break
-                if (
-                    abs(score) > MATE_BOUND
-                    and WIN - abs(score) < iteration
-                    and (budget.soft is not None or budget.nodes != NO_LIMIT)
-                ):
+                bounded = clock.timed or budget.nodes != NO_LIMIT
+                if len(root_moves) == 1 and clock.timed:
                     break
-                if budget.soft is not None and elapsed >= budget.soft:
+                if bounded and score > MATE_BOUND and WIN - score - 2 <= verified:
+                    break  # a mate, and none shorter: proven
+                if bounded and score < -MATE_BOUND and WIN + score < iteration:
+                    break
+                if clock.soft_passed() or clock.cannot_finish(time.perf_counter() - begun):
                     break
                 if work[k.W_NODES] >= budget.nodes:
                     break
         finally:
-            finished.set()
-            if watcher is not None:
-                watcher.join()
+            clock.close()
         elapsed = time.perf_counter() - started
-        if best_move not in {_kernel_move(m) for m in root_moves}:
-            best_move = _kernel_move(root_moves[0])
-            best_pv = (best_move,)
         return SearchResult(
             best_move,
             best_score,
@@ -599,6 +841,7 @@ class ChessEngine:
             completed,
             abs(best_score) > MATE_BOUND,
             SearchStats(nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth),
+            best_lines,
         )
 
     def analyze_moves(
@@ -610,21 +853,26 @@ class ChessEngine:
         movetime: float | None = None,
         nodes: int | None = None,
         stop_event: threading.Event | None = None,
+        wtime: float | None = None,
+        btime: float | None = None,
+        winc: float = 0,
+        binc: float = 0,
+        movestogo: int | None = None,
     ) -> SearchResult[ChessMove]:
         """Every legal move with its value for the side to move: ``moves``, best first (ties in
         UCI order), each with its line.
 
-        Each move is searched with a full window, depth by depth, until the limit; a move keeps
-        the value of the deepest iteration it completed. Without a limit the depth is 6. The
+        Each move is searched with a full window, depth by depth, until the limit (a clock is
+        spent as :meth:`search` spends it); a move keeps the value of the deepest iteration it
+        completed, and the first iteration always completes. Without a limit the depth is 6. The
         answer's ``move``, ``value`` and ``pv`` are those of the best move, its ``depth`` the
-        deepest iteration every valued move completed. A move left without a value (the time ran
-        out in the first iteration) is not in ``moves``; when none has one, ``moves`` is empty and
-        the answer is the first legal move valued 0, as :meth:`search` stopped at once answers.
-        In a finished game ``moves`` is empty and the answer is the game's result."""
+        deepest iteration every valued move completed. In a finished game ``moves`` is empty and
+        the answer is the game's result."""
         board = board_of(fen_or_board, moves)
-        if depth is None and movetime is None and nodes is None and stop_event is None:
+        unlimited = (depth, movetime, nodes, stop_event, wtime, btime) == (None,) * 6
+        if unlimited:
             depth = 6
-        budget = self._budget(board, depth, movetime, nodes, None, None, 0, 0, None)
+        budget = self._budget(board, depth, movetime, nodes, wtime, btime, winc, binc, movestogo)
         with self._lock:
             return self._analyze(board, budget, stop_event)
 
@@ -638,31 +886,15 @@ class ChessEngine:
             return finished_game
         root_moves = self._start(board, budget)
         work = self._work
+        work[k.W_NODE_LIMIT] = NO_LIMIT  # the first iteration always completes
         results: dict[int, tuple[MoveValue[ChessMove], int]] = {}
-        watcher, finished = self._watch(started, budget.hard, stop_event)
+        clock = _Clock(work, k.W_STOP, budget, started, stop_event, None)
         try:
             for iteration in range(1, budget.depth + 1):
                 for move in root_moves:
-                    if iteration == 1:
-                        # depth 0 is the quiescence search alone: every move gets a value
-                        work[k.W_STOP] = 0
-                        work[k.W_NODE_LIMIT] = NO_LIMIT
                     k.make_move(self._stack, 0, move)
-                    score = -int(
-                        k.negamax(
-                            self._stack,
-                            self._moves,
-                            self._order,
-                            self._table,
-                            work,
-                            self._weights,
-                            self._features,
-                            1,
-                            iteration - 1,
-                            -INFINITY,
-                            INFINITY,
-                        )
-                    )
+                    # depth 0 is the quiescence search alone: every move gets a value
+                    score = -self._negamax(1, iteration - 1, -INFINITY, INFINITY)
                     if work[k.W_STOP]:
                         break
                     chess_move = _kernel_move(move)
@@ -671,25 +903,35 @@ class ChessEngine:
                     line = (chess_move, *self._pv(1, after))
                     value = MoveValue(chess_move, score, abs(score) > MATE_BOUND, line)
                     results[move] = value, iteration
-                work[k.W_NODE_LIMIT] = budget.nodes
-                if watcher is not None and not watcher.is_alive():
+                if iteration == 1:
+                    work[k.W_NODE_LIMIT] = budget.nodes
+                    clock.arm()
+                if clock.expired or work[k.W_STOP] or work[k.W_NODES] >= budget.nodes:
                     break
-                if work[k.W_STOP] or work[k.W_NODES] >= budget.nodes:
-                    break
-                if budget.soft is not None and time.perf_counter() - started >= budget.soft:
+                if clock.soft_passed():
                     break
         finally:
-            finished.set()
-            if watcher is not None:
-                watcher.join()
+            clock.close()
         stats = SearchStats(nodes=int(work[k.W_NODES]), elapsed=time.perf_counter() - started)
-        if not results:
-            first = _kernel_move(root_moves[0])
-            return SearchResult(first, 0, (first,), 0, False, stats)
         values = sorted((value for value, _ in results.values()), key=_best_first)
         best = values[0]
         depth = min(completed for _, completed in results.values())
         return SearchResult(best.move, best.value, best.pv, depth, best.exact, stats, tuple(values))
+
+
+def _root_choice(
+    board: chess.Board, searchmoves: Iterable[str | chess.Move]
+) -> frozenset[ChessMove]:
+    """The legal moves among ``searchmoves`` (UCI text or moves); the others are left out."""
+    chosen: set[ChessMove] = set()
+    for entry in searchmoves:
+        try:
+            move = chess.Move.from_uci(entry) if isinstance(entry, str) else entry
+        except ValueError:
+            continue
+        if move in board.legal_moves:
+            chosen.add(ChessMove.of(move))
+    return frozenset(chosen)
 
 
 def _best_first(value: MoveValue[ChessMove]) -> tuple[float, str]:
