@@ -189,7 +189,9 @@ def test_a_broken_plugin_is_left_out_with_one_line(broken: Path) -> None:
         names = [spec.name for spec in all_games()]
     finally:
         registry._log.removeHandler(handler)
-    assert names == ["tictactoe", "connect4", "gomoku", "mnk", "checkers", "chess", "nim"]
+    assert names == [
+        "tictactoe", "connect4", "gomoku", "mnk", "checkers", "chess", "othello", "nim"
+    ]  # fmt: skip
     assert get_game("tictactoe").title == "Tic-tac-toe"
     lines = [record.getMessage() for record in logged]
     assert lines == registry.plugin_errors()

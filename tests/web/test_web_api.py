@@ -28,7 +28,7 @@ from zermelo.ui.web.api import (
     Budget,
 )
 from zermelo.ui.web.lanes import BusyError, FastLane
-from zermelo.ui.web.messages import WEB_MESSAGES, best_language
+from zermelo.ui.web.messages import WEB_MESSAGES, best_language, game_messages
 
 _APP = create_app()
 LOCAL = "http://127.0.0.1"
@@ -438,14 +438,16 @@ def test_messages_follow_the_lang_parameter_then_accept_language(client: TestCli
 
 def test_english_messages_are_every_msgid_unchanged(client: TestClient) -> None:
     answer = client.get("/api/messages?lang=en").json()
-    assert answer["messages"] == {message: message for message in WEB_MESSAGES}
+    words = (*WEB_MESSAGES, *game_messages())
+    assert answer["messages"] == {message: message for message in words}
+    assert "Othello" in answer["messages"]  # the records' titles, with no list in the face
     assert set(answer["languages"]) == {"en", "id", "nl", "vi", "tr"}
 
 
 def test_every_translated_catalogue_answers_every_message(client: TestClient) -> None:
     for code in ("id", "nl", "vi", "tr"):
         messages = client.get(f"/api/messages?lang={code}").json()["messages"]
-        assert list(messages) == list(WEB_MESSAGES)
+        assert list(messages) == list(dict.fromkeys([*WEB_MESSAGES, *game_messages()]))
         assert all(isinstance(text, str) and text for text in messages.values())
 
 
