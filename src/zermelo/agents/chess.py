@@ -91,7 +91,7 @@ class ChessAgent:
         self.engine = ChessEngine(hash_mb=hash_mb)
         self.last: SearchResult[ChessMove] | None = None
 
-    def choose(self, state: Any) -> chess.Move:
+    def choose(self, state: Any) -> ChessMove:
         board: chess.Board = state.board
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
