@@ -42,8 +42,10 @@ IntArray: TypeAlias = "NDArray[np.int64] | list[int]"
 FloatArray: TypeAlias = "NDArray[np.float64] | list[float]"
 """A kernel's float array (weights, features), compiled or plain like :data:`IntArray`."""
 
-Compiler: TypeAlias = Any  # numba and llvmlite ship no types: what they hand an intrinsic is Any
-"""numba's typing and lowering objects (contexts, IR builder, signatures, values), untyped."""
+# Any: numba's stubs cover its decorators only; its typing and lowering API is unannotated and
+# llvmlite ships no types, so what they hand an intrinsic has no type to name.
+Compiler: TypeAlias = Any
+"""numba's typing and lowering objects (contexts, IR builder, signatures, LLVM values)."""
 
 A = TypeVar("A")
 """The array a compiled helper is given (a numpy array or a list)."""
