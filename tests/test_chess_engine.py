@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zermelo.agents.chess import ChessAgent
-from zermelo.core.errors import BudgetError, IllegalMoveError, ParseError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.scores import WIN
 from zermelo.games.chess import ChessMove, ChessState
 from zermelo.search.result import SearchResult
@@ -307,3 +307,12 @@ def test_the_agent_keeps_the_search_behind_its_move() -> None:
     noisy = ChessAgent(depth=2, noise=30.0, seed=1, hash_mb=1)
     assert noisy.choose(state) in set(state.board.legal_moves)
     assert noisy.last is None  # its move is not the one the values rank first
+
+
+def test_the_agent_refuses_another_games_state_in_one_line() -> None:
+    from zermelo.games.connect4 import Connect4State
+
+    with pytest.raises(
+        InvalidPositionError, match=r"^the chess levels play chess only, not Connect4State$"
+    ):
+        ChessAgent(depth=1, hash_mb=1).choose(Connect4State.initial())

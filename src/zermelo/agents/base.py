@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from zermelo.core.errors import IllegalMoveError
 from zermelo.core.result import SearchResult
@@ -22,9 +22,7 @@ class Agent(Protocol):
 
     name: str
 
-    # Any: the answer is a Hashable move, as every agent here is annotated; the protocol keeps
-    # the loose type until interop/pettingzoo.py (owned elsewhere) checks that its move is an int.
-    def choose(self, state: AnyState) -> Any:
+    def choose(self, state: AnyState) -> Hashable:
         """A legal move for the side to move in the non-terminal ``state``."""
         ...
 

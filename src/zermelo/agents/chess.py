@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
-
-import chess
 
 from zermelo.agents.base import Agent
-from zermelo.core.errors import IllegalMoveError
-from zermelo.games.chess import ChessMove
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.state import AnyState
+from zermelo.games.chess import ChessMove, ChessState
 from zermelo.search.result import MoveValue, SearchResult
 from zermelo.solvers.chess import LEVELS, ChessEngine
 from zermelo.solvers.chess.engine import MATE_BOUND
@@ -90,8 +88,12 @@ class ChessAgent:
         self.engine = ChessEngine(hash_mb=hash_mb)
         self.last: SearchResult[ChessMove] | None = None
 
-    def choose(self, state: Any) -> chess.Move:
-        board: chess.Board = state.board
+    def choose(self, state: AnyState) -> ChessMove:
+        if not isinstance(state, ChessState):
+            raise InvalidPositionError(
+                f"the chess levels play chess only, not {type(state).__name__}"
+            )
+        board = state.board
         if state.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         if self.noise > 0:

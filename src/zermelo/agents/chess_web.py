@@ -21,6 +21,7 @@ def chess_choose(state: ChessState, level: str, seed: int, time_limit: float) ->
 
     agent = make_agent(SPEC, level, seed=seed, time_limit=time_limit)
     move = agent.choose(state)
+    assert isinstance(move, ChessMove)  # an agent answers one of the state's legal moves
     found = agent.last if isinstance(agent, ChessAgent) else None
     if found is None:
         return Choice(move)

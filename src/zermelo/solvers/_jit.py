@@ -15,9 +15,13 @@ import os
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar, cast
 
 from zermelo.core.errors import InvalidPositionError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 __all__ = [
     "NUMBA_AVAILABLE",
@@ -28,7 +32,29 @@ __all__ = [
     "numba_version",
 ]
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
+"""A kernel function: the decorators below give it back with its own signature."""
+
+IntArray: TypeAlias = "NDArray[np.int64] | list[int]"
+"""A kernel's integer array: an int64 numpy array when compiled, a list of ints in the plain copy.
+(numpy is imported for the type checker only: without numba the plain copy needs no numpy.)"""
+
+FloatArray: TypeAlias = "NDArray[np.float64] | list[float]"
+"""A kernel's float array (weights, features), compiled or plain like :data:`IntArray`."""
+
+# Any: numba's stubs cover its decorators only; its typing and lowering API is unannotated and
+# llvmlite ships no types, so what they hand an intrinsic has no type to name.
+Compiler: TypeAlias = Any
+"""numba's typing and lowering objects (contexts, IR builder, signatures, LLVM values)."""
+
+A = TypeVar("A")
+"""The array a compiled helper is given (a numpy array or a list)."""
+
+
+class Jit(Protocol):
+    """``jit(signature=None, inline=False)``: the decorator :func:`make_jit` makes."""
+
+    def __call__(self, signature: str | None = None, inline: bool = False) -> Callable[[F], F]: ...
 
 
 def numba_disabled() -> bool:
@@ -54,7 +80,7 @@ def numba_version() -> str | None:
         return None
 
 
-def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
+def make_jit(enabled: bool) -> Jit:
     """A decorator factory: ``jit(signature=None)`` is ``numba.njit(signature, cache=True)`` when
     ``enabled``, else the identity.
 
@@ -64,14 +90,14 @@ def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
         import numba
 
         def jit(signature: str | None = None, inline: bool = False) -> Callable[[F], F]:
-            options: dict[str, Any] = {"cache": True, "nogil": True}
-            if inline:
-                options["inline"] = "always"
+            # "never" is numba's default
+            how: Literal["always", "never"] = "always" if inline else "never"
 
             def decorate(function: F) -> F:
+                # a Dispatcher calls like the function it compiled: for the type checker, it is one
                 if signature is None:
-                    return cast(F, numba.njit(**options)(function))
-                return cast(F, numba.njit(signature, **options)(function))
+                    return cast(F, numba.njit(cache=True, nogil=True, inline=how)(function))
+                return cast(F, numba.njit(signature, cache=True, nogil=True, inline=how)(function))
 
             return decorate
 
@@ -86,7 +112,7 @@ def make_jit(enabled: bool) -> Callable[..., Callable[[F], F]]:
     return identity_factory
 
 
-def make_borrow(enabled: bool) -> Callable[[Any], Any]:
+def make_borrow(enabled: bool) -> Callable[[A], A]:
     """``borrow(array)``: the same array without its reference count, for compiled code only.
 
     numba counts references to an array: each call that passes one, and each return from it,
@@ -103,8 +129,10 @@ def make_borrow(enabled: bool) -> Callable[[Any], Any]:
     import numba
 
     @numba.extending.intrinsic
-    def borrow(typingctx: Any, array: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    def borrow(typingctx: Compiler, array: Compiler) -> Compiler:
+        def codegen(
+            context: Compiler, builder: Compiler, signature: Compiler, args: Compiler
+        ) -> Compiler:
             view = context.make_array(signature.args[0])(context, builder, args[0])
             view.meminfo = view.meminfo.type(None)  # a null pointer of that type
             view.parent = view.parent.type(None)
@@ -112,14 +140,14 @@ def make_borrow(enabled: bool) -> Callable[[Any], Any]:
 
         return array(array), codegen
 
-    return cast(Callable[[Any], Any], borrow)
+    return cast(Callable[[A], A], borrow)
 
 
-def _same(value: Any) -> Any:
+def _same(value: A) -> A:
     return value
 
 
-def make_prefetch(enabled: bool) -> Callable[[Any, int], None]:
+def make_prefetch(enabled: bool) -> Callable[[IntArray, int], None]:
     """``prefetch(array, index)``: ask the processor to bring ``array[index]``'s cache line in
     now (x86 ``prefetcht0``), so that a read of it a little later does not wait for memory.
     A hint with no effect on results; without numba it does nothing."""
@@ -131,16 +159,18 @@ def make_prefetch(enabled: bool) -> Callable[[Any, int], None]:
     from numba.core import cgutils, types
 
     @numba.extending.intrinsic
-    def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    def prefetch(typingctx: Compiler, array: Compiler, index: Compiler) -> Compiler:
+        def codegen(
+            context: Compiler, builder: Compiler, signature: Compiler, args: Compiler
+        ) -> Compiler:
             kind = signature.args[0]
             view = context.make_array(kind)(context, builder, args[0])
-            item_pointer: Any = cgutils.get_item_pointer  # numba's helpers are untyped
+            item_pointer: Compiler = cgutils.get_item_pointer
             where = item_pointer(context, builder, kind, view, [args[1]], wraparound=False)
             byte_pointer = ir.IntType(8).as_pointer()
             word = ir.IntType(32)
             hint = ir.FunctionType(ir.VoidType(), [byte_pointer, word, word, word])
-            declare: Any = cgutils.get_or_insert_function
+            declare: Compiler = cgutils.get_or_insert_function
             intrinsic = declare(builder.module, hint, "llvm.prefetch.p0i8")
             # read (0), keep in every cache level (3), data not instructions (1)
             builder.call(
@@ -150,10 +180,10 @@ def make_prefetch(enabled: bool) -> Callable[[Any, int], None]:
 
         return types.none(array, index), codegen
 
-    return cast(Callable[[Any, int], None], prefetch)
+    return cast(Callable[[IntArray, int], None], prefetch)
 
 
-def _nothing(array: Any, index: int) -> None:
+def _nothing(array: IntArray, index: int) -> None:
     return None
 
 

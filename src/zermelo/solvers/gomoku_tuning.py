@@ -77,7 +77,7 @@ def _opening(rules: Rules, rng: random.Random, stones: int) -> MnkState:
     for _ in range(stones):
         moves = state.candidate_moves()
         if state.ply == 0:
-            # Any point within two of the centre, so openings differ from the first stone on.
+            # Some point within two of the centre, so openings differ from the first stone on.
             geo = state.geometry
             moves = [p for p in geo.order[:25] if not (state.x | state.o) >> p & 1]
         state = state.play(rng.choice(moves))

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zermelo.core.scores import WIN
 from zermelo.solvers._jit import NUMBA_AVAILABLE, make_jit, make_popcount, numba_disabled
@@ -54,6 +54,9 @@ from zermelo.solvers.chess.pesto import (
     PHASE_TOTAL,
     PHASE_WEIGHTS,
 )
+
+if TYPE_CHECKING:
+    from zermelo.solvers._jit import FloatArray, IntArray
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""
@@ -353,7 +356,7 @@ def _kindergarten() -> tuple[list[int], list[int]]:
     return fill, a_file
 
 
-def _table(values: list[int], *, bitboards: bool = True) -> Any:
+def _table(values: list[int], *, bitboards: bool = True) -> IntArray:
     """An int64 array when compiled, else a list; bitboards become words as ``_word`` says,
     other numbers (scores, counts) keep their sign."""
     words = [_word(v) for v in values] if bitboards else list(values)
@@ -481,7 +484,7 @@ def piece_attacks(piece: int, sq: int, occupied: int) -> int:
 
 
 @jit()
-def piece_on(stack: Any, base: int, sq: int) -> int:
+def piece_on(stack: IntArray, base: int, sq: int) -> int:
     """The type of the piece on ``sq``, or -1."""
     bit = 1 << sq
     if (stack[base + P_WHITE] | stack[base + P_WHITE + 1]) & bit == 0:
@@ -493,7 +496,7 @@ def piece_on(stack: Any, base: int, sq: int) -> int:
 
 
 @jit()
-def attacked(stack: Any, base: int, sq: int, by: int, occupied: int, keep: int) -> bool:
+def attacked(stack: IntArray, base: int, sq: int, by: int, occupied: int, keep: int) -> bool:
     """Whether side ``by`` attacks ``sq`` with ``occupied`` as the occupancy, counting only its
     pieces on ``keep`` (a capture in progress removes the captured piece from ``keep``)."""
     them = stack[base + P_WHITE + by] & keep
@@ -512,7 +515,7 @@ def attacked(stack: Any, base: int, sq: int, by: int, occupied: int, keep: int) 
 
 
 @jit()
-def in_check(stack: Any, base: int) -> bool:
+def in_check(stack: IntArray, base: int) -> bool:
     """Whether the side to move is in check."""
     side = stack[base + P_SIDE]
     king = stack[base + KING] & stack[base + P_WHITE + side]
@@ -523,7 +526,7 @@ def in_check(stack: Any, base: int) -> bool:
 
 
 @jit()
-def _add_promotions(moves: Any, count: int, frm: int, to: int, quiet: bool) -> int:
+def _add_promotions(moves: IntArray, count: int, frm: int, to: int, quiet: bool) -> int:
     moves[count] = frm | to << 6 | QUEEN << 12
     count += 1
     if quiet:
@@ -534,7 +537,7 @@ def _add_promotions(moves: Any, count: int, frm: int, to: int, quiet: bool) -> i
 
 
 @jit()
-def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
+def generate(stack: IntArray, base: int, moves: IntArray, start: int, quiet: bool) -> int:
     """Write the pseudo-legal moves from ``moves[start]`` on; return how many.
 
     With ``quiet`` false only captures and queen promotions (for the quiescence search).
@@ -545,7 +548,13 @@ def generate(stack: Any, base: int, moves: Any, start: int, quiet: bool) -> int:
 
 @jit()
 def generate_some(
-    stack: Any, base: int, moves: Any, start: int, quiet: bool, with_pieces: bool, pawn_mask: int
+    stack: IntArray,
+    base: int,
+    moves: IntArray,
+    start: int,
+    quiet: bool,
+    with_pieces: bool,
+    pawn_mask: int,
 ) -> int:
     """:func:`generate`, leaving out knights, bishops, rooks and queens unless ``with_pieces``,
     and the pawns outside ``pawn_mask``."""
@@ -629,7 +638,7 @@ def generate_some(
 
 
 @jit()
-def is_legal(stack: Any, base: int, move: int, checked: bool) -> bool:
+def is_legal(stack: IntArray, base: int, move: int, checked: bool) -> bool:
     """Whether the pseudo-legal ``move`` leaves its own king safe; ``checked`` says whether the
     side to move is in check now. A move of another piece than the king, off every line through
     the king, and not en passant, cannot expose it unless it is already in check."""
@@ -655,7 +664,7 @@ def is_legal(stack: Any, base: int, move: int, checked: bool) -> bool:
 
 
 @jit()
-def make_move(stack: Any, base: int, move: int) -> None:
+def make_move(stack: IntArray, base: int, move: int) -> None:
     """Write the position after ``move`` into the slot after ``base``."""
     child = base + POS_SIZE
     for i in range(POS_SIZE):
@@ -724,7 +733,7 @@ def make_move(stack: Any, base: int, move: int) -> None:
 
 
 @jit()
-def make_null(stack: Any, base: int) -> None:
+def make_null(stack: IntArray, base: int) -> None:
     """Write the position after passing the move into the slot after ``base``."""
     child = base + POS_SIZE
     for i in range(POS_SIZE):
@@ -741,7 +750,7 @@ def make_null(stack: Any, base: int) -> None:
 
 
 @jit()
-def compute_hash(stack: Any, base: int) -> int:
+def compute_hash(stack: IntArray, base: int) -> int:
     """The Zobrist hash of a position, from scratch."""
     key = 0
     for colour in range(2):
@@ -761,7 +770,7 @@ def compute_hash(stack: Any, base: int) -> int:
 
 
 @jit()
-def legal_moves(stack: Any, base: int, moves: Any, start: int) -> int:
+def legal_moves(stack: IntArray, base: int, moves: IntArray, start: int) -> int:
     """Write the legal moves from ``moves[start]`` on; return how many."""
     count = generate(stack, base, moves, start, True)
     checked = in_check(stack, base)
@@ -775,7 +784,7 @@ def legal_moves(stack: Any, base: int, moves: Any, start: int) -> int:
 
 
 @jit()
-def count_legal(stack: Any, base: int, moves: Any, start: int) -> int:
+def count_legal(stack: IntArray, base: int, moves: IntArray, start: int) -> int:
     """How many legal moves the position has (perft's last ply). Out of check, a knight, bishop,
     rook or queen off every line through its king moves freely, so its moves are counted from
     its attack set without being listed; the rest are listed and tested."""
@@ -849,7 +858,7 @@ def pawn_move_count(pawns: int, side: int, empty: int, them: int) -> int:
 
 
 @jit("int64(int64[::1], int64[::1], int64, int64)")
-def perft(stack: Any, moves: Any, ply: int, depth: int) -> int:
+def perft(stack: IntArray, moves: IntArray, ply: int, depth: int) -> int:
     """Leaf nodes of the legal move tree ``depth`` plies below the position at ``ply``."""
     base = ply * POS_SIZE
     if depth == 0:
@@ -881,7 +890,7 @@ def pawn_attack_span(pawns: int, colour: int) -> int:
 
 
 @jit()
-def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
+def evaluate(stack: IntArray, base: int, weights: FloatArray, features: FloatArray) -> int:
     """The static evaluation in centipawns from the side to move: the dot product of ``weights``
     with the features it writes into ``features`` (each White's value minus Black's)."""
     occupied = stack[base + P_WHITE] | stack[base + P_WHITE + 1]
@@ -983,7 +992,9 @@ def evaluate(stack: Any, base: int, weights: Any, features: Any) -> int:
 
 
 @jit()
-def evaluate_cached(stack: Any, base: int, weights: Any, features: Any, work: Any) -> int:
+def evaluate_cached(
+    stack: IntArray, base: int, weights: FloatArray, features: FloatArray, work: IntArray
+) -> int:
     """:func:`evaluate` through the evaluation cache in ``work`` (``features`` is left
     unchanged on a hit). The cache must be emptied when the weights change."""
     key = stack[base + P_HASH]
@@ -1004,7 +1015,7 @@ def evaluate_cached(stack: Any, base: int, weights: Any, features: Any, work: An
 
 
 @jit()
-def is_draw(stack: Any, work: Any, ply: int) -> bool:
+def is_draw(stack: IntArray, work: IntArray, ply: int) -> bool:
     """A repetition (of any earlier position of the game or the search), the fifty-move rule, or
     material that cannot mate (kings with at most one minor piece)."""
     base = ply * POS_SIZE
@@ -1033,7 +1044,7 @@ def is_draw(stack: Any, work: Any, ply: int) -> bool:
 
 
 @jit()
-def tt_probe(table: Any, key: int) -> int:
+def tt_probe(table: IntArray, key: int) -> int:
     """The data word stored for ``key``, or -1."""
     slot = (key & ((len(table) >> 1) - 1)) << 1
     if table[slot] == key:
@@ -1043,7 +1054,9 @@ def tt_probe(table: Any, key: int) -> int:
 
 
 @jit()
-def tt_store(table: Any, key: int, move: int, depth: int, bound: int, score: int, ply: int) -> None:
+def tt_store(
+    table: IntArray, key: int, move: int, depth: int, bound: int, score: int, ply: int
+) -> None:
     slot = (key & ((len(table) >> 1) - 1)) << 1
     if table[slot] == key and move == 0:
         move = table[slot + 1] & ((1 << 18) - 1)
@@ -1067,7 +1080,7 @@ def tt_score(data: int, ply: int) -> int:
 
 
 @jit()
-def capture_value(stack: Any, base: int, move: int) -> int:
+def capture_value(stack: IntArray, base: int, move: int) -> int:
     """The value of what ``move`` captures (a pawn for en passant), or 0."""
     if move >> 15 == K_EN_PASSANT:
         return SEE_PAWN
@@ -1079,7 +1092,7 @@ def capture_value(stack: Any, base: int, move: int) -> int:
 
 
 @jit()
-def is_losing_capture(stack: Any, base: int, move: int) -> bool:
+def is_losing_capture(stack: IntArray, base: int, move: int) -> bool:
     """A capture by a piece worth more than its victim onto a square the enemy defends."""
     frm = move & 63
     to = (move >> 6) & 63
@@ -1094,14 +1107,14 @@ def is_losing_capture(stack: Any, base: int, move: int) -> bool:
 
 @jit()
 def score_moves(
-    stack: Any,
+    stack: IntArray,
     base: int,
-    moves: Any,
-    order: Any,
+    moves: IntArray,
+    order: IntArray,
     start: int,
     count: int,
     tt_move: int,
-    work: Any,
+    work: IntArray,
     ply: int,
 ) -> None:
     """Ordering scores: the table's move, good captures (most valuable victim, least valuable
@@ -1136,7 +1149,7 @@ def score_moves(
 
 
 @jit()
-def pick(moves: Any, order: Any, i: int, end: int) -> int:
+def pick(moves: IntArray, order: IntArray, i: int, end: int) -> int:
     """Swap the best-scored move of ``i..end`` into place ``i`` and return it."""
     best = i
     for j in range(i + 1, end):
@@ -1153,12 +1166,12 @@ def pick(moves: Any, order: Any, i: int, end: int) -> int:
     "int64(int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1], int64, int64, int64)"
 )
 def quiesce(
-    stack: Any,
-    moves: Any,
-    order: Any,
-    work: Any,
-    weights: Any,
-    features: Any,
+    stack: IntArray,
+    moves: IntArray,
+    order: IntArray,
+    work: IntArray,
+    weights: FloatArray,
+    features: FloatArray,
     ply: int,
     alpha: int,
     beta: int,
@@ -1211,7 +1224,7 @@ def quiesce(
 
 
 @jit()
-def update_pv(work: Any, ply: int, move: int) -> None:
+def update_pv(work: IntArray, ply: int, move: int) -> None:
     row = PV_BASE + ply * (MAX_PLY + 4)
     child = row + (MAX_PLY + 4)
     work[row + ply] = move
@@ -1222,7 +1235,7 @@ def update_pv(work: Any, ply: int, move: int) -> None:
 
 
 @jit()
-def non_pawn_material(stack: Any, base: int) -> bool:
+def non_pawn_material(stack: IntArray, base: int) -> bool:
     us = stack[base + P_WHITE + stack[base + P_SIDE]]
     pieces = stack[base + KNIGHT] | stack[base + BISHOP] | stack[base + ROOK] | stack[base + QUEEN]
     found: bool = pieces & us != 0
@@ -1233,13 +1246,13 @@ def non_pawn_material(stack: Any, base: int) -> bool:
     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1], int64, int64, int64, int64)"
 )
 def negamax(
-    stack: Any,
-    moves: Any,
-    order: Any,
-    table: Any,
-    work: Any,
-    weights: Any,
-    features: Any,
+    stack: IntArray,
+    moves: IntArray,
+    order: IntArray,
+    table: IntArray,
+    work: IntArray,
+    weights: FloatArray,
+    features: FloatArray,
     ply: int,
     depth: int,
     alpha: int,

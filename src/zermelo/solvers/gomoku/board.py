@@ -225,7 +225,7 @@ class Board:
     def defences(self, side: int) -> list[int] | None:
         """When the other side has an open three, every move that can save ``side``: the points
         that turn each open three into less, and ``side``'s own four-making moves (forcing
-        moves that may win first). Any other move lets the open three become an open four.
+        moves that may win first). Every other move lets the open three become an open four.
         ``None`` when the other side has no open three."""
         other = 1 - side
         if not self.counts[other][OPEN_THREE]:
