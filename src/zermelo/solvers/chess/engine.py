@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Final
+from typing import Final
 
 import chess
 
@@ -28,7 +28,7 @@ from zermelo.core.errors import BudgetError, InvalidOptionError
 from zermelo.core.scores import WIN
 from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.solvers._jit import kernel_variant
+from zermelo.solvers._jit import FloatArray, IntArray, kernel_variant
 from zermelo.solvers.chess import kernel as compiled_kernel
 
 __all__ = [
@@ -109,15 +109,25 @@ def kernel_module(compiled: bool | None = None) -> ModuleType:
     return kernel_variant(compiled_kernel, compiled, "chess kernel")
 
 
-def _array(kernel: ModuleType, size: int, *, floats: bool = False) -> Any:
+def _array(kernel: ModuleType, size: int) -> IntArray:
+    """A zeroed int64 array of the kernel (a numpy array, or a list for the plain copy)."""
     if kernel.COMPILED:
         import numpy as np
 
-        return np.zeros(size, dtype=np.float64 if floats else np.int64)
-    return [0.0] * size if floats else [0] * size
+        return np.zeros(size, dtype=np.int64)
+    return [0] * size
 
 
-def _fill(array: Any, start: int, stop: int) -> None:
+def _floats(kernel: ModuleType, size: int) -> FloatArray:
+    """A zeroed float64 array of the kernel (a numpy array, or a list for the plain copy)."""
+    if kernel.COMPILED:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.float64)
+    return [0.0] * size
+
+
+def _fill(array: IntArray, start: int, stop: int) -> None:
     """Zero ``array[start:stop]`` at once (a numpy array or a list)."""
     if isinstance(array, list):
         array[start:stop] = [0] * (stop - start)
@@ -139,7 +149,7 @@ def board_of(position: str | chess.Board, moves: Iterable[str | chess.Move] = ()
     return board
 
 
-def load_position(kernel: ModuleType, stack: Any, board: chess.Board, ply: int = 0) -> None:
+def load_position(kernel: ModuleType, stack: IntArray, board: chess.Board, ply: int = 0) -> None:
     """Write ``board`` into slot ``ply`` of ``stack`` (see the kernel's layout)."""
     base = ply * kernel.POS_SIZE
     for piece in range(6):
@@ -238,7 +248,7 @@ class _Clock:
 
     def __init__(
         self,
-        work: Any,
+        work: IntArray,
         flag: int,
         budget: _Budget,
         started: float,
@@ -372,11 +382,11 @@ class ChessEngine:
         self._stack = _array(k, k.STACK_SIZE)
         self._moves = _array(k, k.MOVES_SIZE)
         self._order = _array(k, k.MOVES_SIZE)
-        self._features = _array(k, k.FEATURES_SIZE, floats=True)
-        self._weights = _array(k, k.N_TERMS, floats=True)
+        self._features = _floats(k, k.FEATURES_SIZE)
+        self._weights = _floats(k, k.N_TERMS)
         self._work = _array(k, k.WORK_SIZE)
         self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
-        self._table: Any = None
+        self._table: IntArray  # set by resize, just below
         self._hash_mb = 0
         self.resize(hash_mb)
         self._lock = threading.Lock()
