@@ -289,6 +289,12 @@ class DaskExecutor(Executor):
                 # Warm the workers there now; one that joins later warms up on its first task,
                 # since the task functions cache their state per process.
                 self.client.run(warm_up)
+        except (OSError, TimeoutError):
+            lost = self.client.status != "running"
+            self.close()
+            if lost:
+                raise self._lost() from None
+            raise
         except BaseException:
             self.close()
             raise
@@ -298,6 +304,8 @@ class DaskExecutor(Executor):
         try:
             self.client.wait_for_workers(1, timeout=self._wait)
         except (OSError, TimeoutError):
+            if self.client.status != "running":
+                raise self._lost() from None
             raise self._no_workers() from None
         import zermelo
 
