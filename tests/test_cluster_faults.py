@@ -307,6 +307,15 @@ def test_a_worker_that_cannot_import_zermelo_gives_one_line(
         assert f"install zermelo {zermelo.__version__}" in said[0]
 
 
+def test_a_worker_with_another_zermelo_gives_one_line(scheduler: Scheduler) -> None:
+    scheduler.add_worker(1, extra=["--preload", "import zermelo; zermelo.__version__ = '0.0.1'"])
+    done = run_cli("solve", "connect4", "4", "--cluster", scheduler.address, timeout=90)
+    said = _error_lines(done.stderr)
+    assert done.returncode == 2 and len(said) == 1, done.stderr
+    assert said[0].startswith("zermelo: error: the Dask worker tcp://127.0.0.1:")
+    assert f"runs zermelo 0.0.1, this is zermelo {zermelo.__version__}" in said[0]
+
+
 def test_a_job_whose_workers_all_leave_ends_with_one_error(scheduler: Scheduler) -> None:
     scheduler.add_worker(1)
     failure: list[BaseException] = []
