@@ -5,7 +5,7 @@
     python benchmarks/cluster.py --cluster tcp://10.0.0.5:8786   # and an existing cluster
 
 The same job runs each way: the first ``--positions`` lines of a benchmark set (default
-Test_L1_R2, openings of 13 to 20 stones, tens of milliseconds each, so that the work outweighs
+Test_L1_R2, openings of 7 to 14 stones, tens of milliseconds each, so that the work outweighs
 sending it), in tasks of ``--chunk`` positions (:func:`solve_texts`, each worker keeping its
 solver and table warm). Every executor is started and its workers warmed before the clock
 starts, so the times are those of the work, not of starting processes; every run's scores are
