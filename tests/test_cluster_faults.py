@@ -267,6 +267,13 @@ def test_a_scheduler_killed_during_a_job_gives_one_line_and_keeps_the_results(
     kept = [json.loads(line)["key"] for line in lines[1:]]
     assert kept and len(kept) == len(set(kept))
     assert f"{len(kept)} of " in said[0] and str(store) in said[0]
+    # the same command without the lost cluster does only the rest
+    again = run_cli(*args, "--resume", str(store), stdin=stdin or "", timeout=600)
+    assert again.returncode == 0, again.stderr
+    keys = [json.loads(line)["key"] for line in store.read_text().splitlines()[1:]]
+    assert keys[: len(kept)] == kept and len(keys) == len(set(keys)) == (
+        8 if command == "arena" else 4
+    )
 
 
 # -- 3. a scheduler with no worker, or none that can run zermelo -----------------------------------
