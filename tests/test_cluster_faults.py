@@ -432,16 +432,15 @@ _CLIENT_SCRIPT = """
 import os, sys, time
 from zermelo.parallel import DaskExecutor, parse_cluster
 
-def busy(seconds):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        pass
-    return os.getpid()
+def busy(count):
+    # one call into C that never lets go of the GIL, as a compiled search may not: the worker's
+    # own threads cannot notice anything until it returns
+    return sum(range(count))
 
 if __name__ == "__main__":
     executor = DaskExecutor(parse_cluster("local:2"))
     print(*sorted(executor.client.run(os.getpid).values()), flush=True)
-    list(executor.run(busy, {"a": (120,), "b": (120,)}))
+    list(executor.run(busy, {"a": (1 << 40,), "b": (1 << 40,)}))
 """
 
 
