@@ -30,9 +30,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
+import math
 import os
+import queue
 import re
 import sys
+import time
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +54,7 @@ __all__ = [
     "Executor",
     "LocalExecutor",
     "ResultStore",
+    "cluster_wait",
     "open_executor",
     "parse_cluster",
     "run_job",
@@ -62,6 +68,9 @@ _ADDRESS = re.compile(r"(?:(tcp|tls|inproc|ucx|ws|wss)://)?[A-Za-z0-9_.\-\[\]:]+
 _POOL_RESTARTS = 3
 _PR_SET_PDEATHSIG = 1
 _CLOSE_TIMEOUT = 5.0
+_POLL = 1.0
+_WAIT_VARIABLE = "ZERMELO_CLUSTER_WAIT"
+_DEFAULT_WAIT = 30.0
 
 
 class ClusterError(ZermeloError):
@@ -220,9 +229,17 @@ class LocalExecutor(Executor):
 class DaskExecutor(Executor):
     """Tasks on a Dask cluster: an existing scheduler's, or a local one started here.
 
-    Each task is submitted with a key naming the job and the task, and retried on errors; the
-    scheduler itself moves the tasks of a lost worker to the others (up to its
-    ``allowed-failures``)."""
+    Each call of :meth:`run` is a job of its own: its task keys carry a fresh job id (a uuid4)
+    beside the task's key, so that two jobs on one scheduler never share a task (the scheduler
+    hands a key already known to whoever asks for it, whatever it computes), and each result is
+    matched to its task by its future, never by name. Tasks are retried on errors; the scheduler
+    itself moves the tasks of a lost worker to the others (up to its ``allowed-failures``).
+
+    Nothing waits without a bound: a scheduler that cannot be reached within ``timeout``
+    seconds, one with no worker for ``wait`` seconds (default ``ZERMELO_CLUSTER_WAIT``, else 30),
+    a worker that cannot import zermelo (or has another version of it), and a scheduler lost
+    during a job each raise one :class:`ClusterError`. The workers of a local cluster end with
+    this process, even when it is killed outright (on Linux)."""
 
     def __init__(
         self,
@@ -231,21 +248,32 @@ class DaskExecutor(Executor):
         *,
         retries: int = 2,
         timeout: float = 30.0,
+        wait: float | None = None,
     ) -> None:
         try:
+            import dask
             from dask.distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - depends on the environment
             raise ClusterError("--cluster needs Dask: pip install 'zermelo[cluster]'") from None
         self._cluster: Any = None
         self._retries = retries
+        self._wait = cluster_wait() if wait is None else wait
+        self._where = spec.address or "local"
+        _quiet_dask_logs()
         try:
             if spec.kind == "local":
+                preload = list(dask.config.get("distributed.worker.preload", None) or [])
+                if sys.platform.startswith("linux"):
+                    preload.append(_orphan_guard(os.getpid()))
                 self._cluster = LocalCluster(
                     n_workers=spec.workers,
                     threads_per_worker=1,
                     processes=True,
-                    dashboard_address=":0",  # a free port: never a clash with another cluster
-                    silence_logs=40,
+                    host="127.0.0.1",
+                    # this machine only, on a free port (never a clash with another cluster)
+                    dashboard_address="127.0.0.1:0",
+                    silence_logs=logging.CRITICAL,
+                    preload=preload,
                 )
                 self.client: Any = Client(self._cluster, timeout=timeout)
             elif spec.kind == "address":
@@ -254,38 +282,131 @@ class DaskExecutor(Executor):
                 raise ClusterError(f"not a Dask cluster: {spec.describe()}")
         except (OSError, TimeoutError) as error:
             self.close()
-            raise ClusterError(
-                f"cannot reach the Dask scheduler {spec.address or 'local'}: {error}"
-            ) from None
-        self.workers = max(1, len(self.client.scheduler_info().get("workers", {})))
-        if warm_up is not None:
-            # Warm the workers there now; one that joins later warms up on its first task,
-            # since the task functions cache their state per process.
-            self.client.run(warm_up)
+            raise ClusterError(f"cannot reach the Dask scheduler {self._where}: {error}") from None
+        try:
+            self.workers = self._check_workers()
+            if warm_up is not None:
+                # Warm the workers there now; one that joins later warms up on its first task,
+                # since the task functions cache their state per process.
+                self.client.run(warm_up)
+        except (OSError, TimeoutError):
+            lost = self.client.status != "running"
+            self.close()
+            if lost:
+                raise self._lost() from None
+            raise
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_workers(self) -> int:
+        """The number of workers, once there is at least one, each able to run zermelo's tasks."""
+        try:
+            self.client.wait_for_workers(1, timeout=self._wait)
+        except (OSError, TimeoutError):
+            if self.client.status != "running":
+                raise self._lost() from None
+            raise self._no_workers() from None
+        import zermelo
+
+        # A builtin (picklable on any worker) that imports zermelo there, by name.
+        found = self.client.run(eval, _PROBE, on_error="return")
+        for address, version in sorted(found.items()):
+            if isinstance(version, BaseException):
+                raise ClusterError(
+                    f"the Dask worker {address} cannot import zermelo ({version}): install "
+                    f"zermelo {zermelo.__version__} in the environment the worker runs in "
+                    "(pip install 'zermelo[cluster]'), then start it again"
+                )
+            if version != zermelo.__version__:
+                raise ClusterError(
+                    f"the Dask worker {address} runs zermelo {version}, this is zermelo "
+                    f"{zermelo.__version__}: install the same version on every worker"
+                )
+        return max(1, len(found))
+
+    def _no_workers(self) -> ClusterError:
+        where = self._where if self._where != "local" else "ADDRESS"
+        return ClusterError(
+            f"the Dask scheduler {self._where} has no workers after {self._wait:g} s: start "
+            f"some (dask worker {where} --nthreads 1), or set {_WAIT_VARIABLE} to wait longer"
+        )
+
+    def _lost(self) -> ClusterError:
+        return ClusterError(
+            f"lost the connection to the Dask scheduler {self._where}: check that it is "
+            "running, then run the same command again"
+        )
 
     def run(
         self, function: Callable[..., Any], tasks: Mapping[str, Task]
     ) -> Iterator[tuple[str, Any]]:
-        from dask.distributed import as_completed
+        from dask.distributed import CancelledError, KilledWorker
 
+        job = uuid.uuid4().hex
         name = getattr(function, "__qualname__", "task")
-        futures = {
-            self.client.submit(
-                function, *arguments, key=f"zermelo-{name}-{key}", pure=False,
-                retries=self._retries,
-            ): key
-            for key, arguments in tasks.items()
-        }  # fmt: skip
+        arrived: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        futures: dict[Any, str] = {}
         try:
-            for future in as_completed(futures):
-                yield futures[future], future.result()
+            for key, arguments in tasks.items():
+                future = self.client.submit(
+                    function, *arguments, key=f"zermelo-{name}-{job}-{key}", pure=False,
+                    retries=self._retries,
+                )  # fmt: skip
+                futures[future] = key
+                future.add_done_callback(arrived.put)
+            left = len(futures)
+            idle_since: float | None = None
+            while left:
+                try:
+                    future = arrived.get(timeout=_POLL)
+                except queue.Empty:
+                    idle_since = self._still_usable(idle_since)
+                    continue
+                key = futures[future]
+                try:
+                    result = future.result()
+                except CancelledError:
+                    raise self._lost() from None
+                except (OSError, TimeoutError):
+                    if future.status == "error":
+                        raise  # the task's own error
+                    raise self._lost() from None  # fetching the result failed
+                except KilledWorker:
+                    raise ClusterError(
+                        f"task {key!r} of {name} ended every Dask worker that ran it; see the "
+                        "workers' logs"
+                    ) from None
+                left -= 1
+                yield key, result
         except BaseException:
             # Stopped (Ctrl-C, an error): the unfinished tasks are of no use to anyone.
-            self.client.cancel(list(futures), force=True)
+            with contextlib.suppress(Exception):
+                if self.client.status == "running":
+                    self.client.cancel(list(futures), force=True)
             raise
         finally:
             for future in futures:
-                future.release()
+                with contextlib.suppress(Exception):
+                    future.release()
+
+    def _still_usable(self, idle_since: float | None) -> float | None:
+        """Raise if the scheduler is lost, or has had no worker for the whole wait; return since
+        when it has had none (``None``: it has some)."""
+        if self.client.status != "running":
+            raise self._lost()
+        try:
+            workers = len(self.client.nthreads())
+        except (OSError, TimeoutError):
+            raise self._lost() from None
+        if workers:
+            return None
+        now = time.monotonic()
+        if idle_since is None:
+            return now
+        if now - idle_since > self._wait:
+            raise self._no_workers()
+        return idle_since
 
     def close(self) -> None:
         """Disconnect; a cluster started here is stopped, its workers killed after a few
@@ -302,6 +423,54 @@ class DaskExecutor(Executor):
             except Exception:  # a worker that would not stop: kill them all
                 for process in _worker_processes(cluster):
                     process.kill()
+
+
+_PROBE = "__import__('zermelo').__version__"
+"""What each worker evaluates before a job: zermelo's version there, or why it cannot import it."""
+
+
+def cluster_wait(environ: Mapping[str, str] | None = None) -> float:
+    """How long to wait for a Dask worker (seconds): ``ZERMELO_CLUSTER_WAIT``, default 30."""
+    text = (os.environ if environ is None else environ).get(_WAIT_VARIABLE, "").strip()
+    if not text:
+        return _DEFAULT_WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not 0.1 <= seconds <= 86400:  # NaN fails too
+        raise ClusterError(
+            f"{_WAIT_VARIABLE}={text!r}: expected seconds to wait for a Dask worker, "
+            "from 0.1 to 86400"
+        )
+    return seconds
+
+
+def _quiet_dask_logs() -> None:
+    """Keep Dask's own log lines (a lost connection logs tracebacks) off this process's stderr:
+    what went wrong reaches the user as one :class:`ClusterError`."""
+    for handler in logging.getLogger("distributed").handlers:
+        handler.setLevel(logging.CRITICAL + 1)
+
+
+def _orphan_guard(parent: int) -> str:
+    """A Dask worker preload (Python source, so that it needs no zermelo there) that ends the
+    worker process when ``parent`` does.
+
+    A local cluster's worker processes are children of this process (their nannies run in it),
+    and while a task runs they do not notice that it is gone: a client killed outright would
+    leave them computing for minutes. The kernel sends them SIGKILL instead; a parent that ended
+    before the request took hold ends them at once."""
+    return (
+        "import ctypes, os, signal\n"
+        "try:\n"
+        f"    ctypes.CDLL(None, use_errno=True).prctl({_PR_SET_PDEATHSIG}, "
+        "int(signal.SIGKILL), 0, 0, 0)\n"
+        "except (OSError, AttributeError):\n"
+        "    pass\n"
+        f"if os.getppid() != {parent}:\n"
+        "    os._exit(1)\n"
+    )
 
 
 def _worker_processes(cluster: Any) -> list[Any]:
@@ -342,14 +511,32 @@ class ResultStore:
         self._load()
 
     def _load(self) -> None:
+        try:
+            self._read()
+        except OSError as error:
+            raise ZermeloError(
+                f"cannot use {self.path} for results: {error.strerror or error}"
+            ) from None
+
+    def _start(self) -> None:
+        """Begin the file afresh: the meta line alone."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("w", encoding="utf-8") as handle:
+            handle.write(json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+
+    def _read(self) -> None:
         if not self.path.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("w", encoding="utf-8") as handle:
-                handle.write(json.dumps({"meta": self.meta}, sort_keys=True) + "\n")
+            self._start()
             return
-        good = 0
         with self.path.open("rb") as handle:
             raw = handle.read()
+        if not raw.strip() or (b"\n" not in raw and raw.startswith(b'{"meta"')):
+            # Nothing yet (an empty file made beforehand, or a job killed while writing its
+            # first line): a fresh job. Anything else that is not ours is refused below.
+            self._start()
+            return
+        good = 0
+        first = True
         lines = raw.split(b"\n")
         for number, line in enumerate(lines, 1):
             if not line.strip():
@@ -358,15 +545,18 @@ class ResultStore:
             try:
                 entry = json.loads(line)
             except ValueError:
-                if number >= len(lines) - 1:
+                if not first and number >= len(lines) - 1:
                     break  # a torn last line: the job stopped while writing it
                 raise ZermeloError(
-                    f"{self.path}: line {number} is not JSON: {line[:60]!r}"
+                    f"{self.path}: line {number} is not JSON: {line[:60]!r}; expected a "
+                    "results file of zermelo (choose another file or delete it)"
                 ) from None
-            if number == 1:
+            if first:
+                first = False
                 if not isinstance(entry, dict) or entry.get("meta") != self.meta:
+                    held = entry.get("meta") if isinstance(entry, dict) else entry
                     raise ZermeloError(
-                        f"{self.path} holds another job's results ({entry.get('meta')!r}, "
+                        f"{self.path} holds another job's results ({held!r}, "
                         f"expected {self.meta!r}): choose another file or delete it"
                     )
             elif isinstance(entry, dict) and "key" in entry:
@@ -416,14 +606,22 @@ def run_job(
                 results[key] = decode(value) if decode is not None else value
     pending = {key: arguments for key, arguments in tasks.items() if key not in results}
     total = len(tasks)
-    for key, result in executor.run(function, pending):
-        if key in results:
-            continue  # a task run twice (a retried worker): count it once
-        results[key] = result
-        if store is not None:
-            store.add(key, encode(result) if encode is not None else result)
-        if on_result is not None:
-            on_result(key, result, len(results), total)
+    try:
+        for key, result in executor.run(function, pending):
+            if key in results:
+                continue  # a task run twice (a retried worker): count it once
+            results[key] = result
+            if store is not None:
+                store.add(key, encode(result) if encode is not None else result)
+            if on_result is not None:
+                on_result(key, result, len(results), total)
+    except ClusterError as error:
+        if store is None:
+            raise
+        raise ClusterError(
+            f"{error} ({len(results)} of {total} results are kept in {store.path}, and a "
+            "rerun does not redo them)"
+        ) from None
     missing = [key for key in tasks if key not in results]
     if missing:
         raise ClusterError(f"{len(missing)} tasks never finished, the first {missing[0]!r}")
