@@ -77,7 +77,12 @@ def test_the_move_cap_draws(ablation: ModuleType) -> None:
     assert (result.points, result.reason, result.plies) == (0.5, "move cap", 10)
 
 
-def test_ten_pawns_for_three_moves_resign(ablation: ModuleType) -> None:
+def test_ten_pawns_for_three_moves_resign(
+    ablation: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A queen up, the engine now mates before its score reaches ten pawns three moves running,
+    # so the rule is checked at five pawns: the rule is what is tested, not the threshold.
+    monkeypatch.setattr(ablation, "RESIGN_CP", 500)
     result = _game(ablation, "e4 d5 exd5 Qxd5 Nc3 Qxg2 Bxg2", full_white=True)
     assert (result.points, result.reason) == (1.0, "resignation")
     result = _game(ablation, "e4 d5 exd5 Qxd5 Nc3 Qxg2 Bxg2", full_white=False)

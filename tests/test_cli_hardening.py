@@ -135,5 +135,5 @@ def test_thinking_time_must_be_finite_and_at_most_an_hour(command: list[str], se
 def test_analyze_gomoku_without_a_budget_searches_its_default_time() -> None:
     completed = run_cli("analyze", "gomoku", timeout=60)
     assert completed.returncode == 0, completed.stderr
-    assert "No --depth or --time given: searching 1 s per move." in completed.stdout
+    assert "No --depth or --time given: searching for 1 s." in completed.stdout
     assert "Best move:" in completed.stdout

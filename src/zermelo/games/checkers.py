@@ -733,7 +733,7 @@ _INTRO: Final = (
 # move (1 s unless asked otherwise), no noise.
 SPEC: Final = GameSpec(
     name="checkers",
-    title="Checkers",
+    title=N_("Checkers"),
     new=_new,
     parse=CheckersState.parse,
     aliases=("draughts", "english-draughts"),

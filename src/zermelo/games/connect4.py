@@ -376,7 +376,7 @@ def _grid(state: Connect4State) -> Grid:
 
 SPEC: Final = GameSpec(
     name="connect4",
-    title="Connect Four",
+    title=N_("Connect Four"),
     new=_new,
     parse=_parse,
     parse_on=Connect4State.parse,

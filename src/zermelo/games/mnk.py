@@ -612,7 +612,7 @@ _CODEC: Final = Codec[MnkState](
 
 SPEC: Final = GameSpec(
     name="mnk",
-    title="m,n,k game",
+    title=N_("m,n,k game"),
     new=_new_mnk,
     parse=parse,
     options=(
@@ -649,8 +649,8 @@ SPEC: Final = GameSpec(
 GOMOKU_SPEC: Final = dataclasses.replace(
     SPEC,
     name="gomoku",
-    title="Gomoku (caro)",
-    title_short="Gomoku",
+    title=N_("Gomoku (caro)"),
+    title_short=N_("Gomoku"),
     new=_new_gomoku,
     options=(BoolOption("exact", _EXACT_HELP),),
     aliases=("caro",),

@@ -25,7 +25,7 @@ from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
-from zermelo.core.record import GameSpec, Grid, Ref, winning_line
+from zermelo.core.record import N_, GameSpec, Grid, Ref, winning_line
 from zermelo.core.state import Player
 
 __all__ = ["FULL", "LINES", "SEARCH_ORDER", "SYMBOLS", "TicTacToeState"]
@@ -325,8 +325,8 @@ def _grid(state: TicTacToeState) -> Grid:
 
 SPEC: Final = GameSpec(
     name="tictactoe",
-    title="Tic-tac-toe",
-    title_short="Tic Tac Toe",
+    title=N_("Tic-tac-toe"),
+    title_short=N_("Tic Tac Toe"),
     new=_new,
     parse=TicTacToeState.parse,
     aliases=("ttt", "tic-tac-toe"),
