@@ -220,8 +220,9 @@ def _solve_connect4(
 ) -> int:
     """Solve Connect Four lines; ``MOVES SCORE`` per line on stdout, errors by line on stderr.
 
-    Without ``stats`` the positions are solved in batches, one kernel call each; with it one at
-    a time, each timed on its own, after the table's pages are touched and the kernel is loaded
+    Without ``stats`` or ``best`` the kernel reads, solves and answers blocks of lines
+    (:func:`zermelo.solvers.connect4.answer_lines`); with ``best`` the positions are solved in
+    batches, one kernel call each; with ``stats`` one at a time, each timed on its own, after the table's pages are touched and the kernel is loaded
     (so that neither counts as solving time). The exit status is 1 when any line was bad (the
     others are still solved), else 0.
     """
@@ -233,7 +234,13 @@ def _solve_connect4(
         TimeRemainingColumn,
     )
 
-    from zermelo.solvers.connect4 import default_solver, solve_chunks, solve_lines
+    from zermelo.solvers.connect4 import (
+        AnswerBlock,
+        answer_lines,
+        default_solver,
+        solve_chunks,
+        solve_lines,
+    )
 
     lines = list(positions) if positions else read_text_lines(sys.stdin.buffer, "standard input")
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -259,10 +266,16 @@ def _solve_connect4(
             solver.prefault()
             solver.warm_up()
             outcomes = solve_lines(lines, weak=weak, best_moves=best, solver=solver)
-        else:
+        elif best:
             chunks = (lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK))
             outcomes = solve_chunks(chunks, weak=weak, best_moves=best)
+        else:  # parsed, solved and answered in the kernel, a block of lines at a time
+            outcomes = answer_lines(lines, weak=weak, chunk_lines=_CHUNK if show_bar else 4096)
         for outcome in outcomes:
+            if isinstance(outcome, AnswerBlock):
+                bar.update(task, completed=outcome.line_number)
+                click.echo(outcome.text, nl=False)
+                continue
             if cluster is None and resume is None:
                 bar.update(task, completed=outcome.line_number)
             if outcome.result is None:
