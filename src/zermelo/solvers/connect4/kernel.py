@@ -629,7 +629,7 @@ def solve_rows(rows: Any, count: int, weak: bool, mem: Any) -> int:
 def format_rows(text: Any, rows: Any, count: int, out: Any) -> int:
     """Write ``WORD SCORE`` and a newline into ``out`` for every ``LINE_SCORED`` row of the first
     ``count``, in order; each row's ``R_OUT`` is where the answers up to it end. ``out`` needs
-    ``len(text) + 8 * count`` bytes. Returns the bytes written."""
+    ``count * (cells + 5)`` bytes. Returns the bytes written."""
     size = 0
     for line in range(count):
         row = line * ROW

@@ -653,14 +653,17 @@ class Connect4Solver:
         rows: Any
         text: Any
         out: Any
+        # An answer is a valid position's moves (at most one a cell), a space, the score (at
+        # most 2 digits and a sign: |score| <= cells / 2 <= 31) and a newline.
+        space = count * (self.width * self.height + 5)
         if self.compiled:
             import numpy as np
 
-            text = np.frombuffer(bytearray(data), dtype=np.uint8)
+            text = np.frombuffer(data, dtype=np.uint8)  # read only, not copied
             rows = np.zeros(count * row, dtype=np.int64)
-            out = np.empty(len(data) + 8 * count, dtype=np.uint8)
+            out = np.empty(space, dtype=np.uint8)
         else:
-            text, rows, out = data, [0] * (count * row), bytearray(len(data) + 8 * count)
+            text, rows, out = data, [0] * (count * row), bytearray(space)
         python: list[int] = []
         if k.parse_lines(text, count, self.first_batch_ply, weak, self._mem, rows):
             for i, status in enumerate(rows[k.R_STATUS :: row]):
