@@ -405,7 +405,7 @@ def main(argv: list[str] | None = None) -> None:
         help="comma-separated sets for the whole-process table (empty: skip it)",
     )
     parser.add_argument(
-        "--process-repeats", type=int, default=3, help="runs per whole process (the best counts)"
+        "--process-repeats", type=int, default=5, help="runs per whole process (the best counts)"
     )
     args = parser.parse_args(argv)
     console = Console()
