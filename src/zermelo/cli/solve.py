@@ -242,6 +242,9 @@ def _solve_connect4(
         solve_lines,
     )
 
+    batch = not (stats or best or cluster is not None or resume is not None)
+    if batch:
+        default_solver().prefault()  # ready before the input arrives, as the reference's table is
     lines = list(positions) if positions else read_text_lines(sys.stdin.buffer, "standard input")
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     show_bar = errors.is_terminal and len(lines) > 1
@@ -269,7 +272,7 @@ def _solve_connect4(
         elif best:
             chunks = (lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK))
             outcomes = solve_chunks(chunks, weak=weak, best_moves=best)
-        else:  # parsed, solved and answered in the kernel, a block of lines at a time
+        else:  # batch: parsed, solved and answered in the kernel, a block of lines at a time
             outcomes = answer_lines(lines, weak=weak, chunk_lines=_CHUNK if show_bar else 4096)
         for outcome in outcomes:
             if isinstance(outcome, AnswerBlock):
