@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -310,8 +311,8 @@ def process_table(
     ``python -m zermelo solve connect4 < file``, the same file of moves, one position a line.
     Startup is the time of an empty input; the cost per position beyond startup is
     ``(t(file) - t(empty)) / lines``, each t the best of ``repeats`` runs. The runs take turns
-    (each repeat runs every input with every program), so that the machine's drift spreads over
-    all of them. Beside them, what our batch path costs a line inside a process that has
+    (each repeat runs every input with every program, the inputs in a seeded random order), so
+    that the machine's drift spreads over all of them. Beside them, what our batch path costs a line inside a process that has
     started (:func:`zermelo.solvers.connect4.answer_lines` on the file's lines, best of
     ``repeats``, a new table generation each time)."""
     from zermelo.solvers.connect4 import answer_lines, default_solver
@@ -340,8 +341,11 @@ def process_table(
     total = repeats * 2 * len(inputs) * len(commands)
     with progress_bar(console) as progress:
         task = progress.add_task("whole processes", total=total)
-        for _ in range(repeats):
-            for name, (path, rows) in inputs.items():
+        for repeat in range(repeats):
+            # A new order each time (seeded), so that no input always follows the same one.
+            order = list(inputs.items())
+            random.Random(repeat).shuffle(order)
+            for name, (path, rows) in order:
                 for label, command in commands.items():
                     timing, printed = run_process(command, path, workdir, env)
                     runs[name, label].append(timing)
