@@ -3,6 +3,7 @@ its start-position solver (see :mod:`zermelo.core.capabilities`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import click
@@ -19,7 +20,7 @@ from zermelo.cli.common import (
     read_text_lines,
     rule_options,
 )
-from zermelo.core.capabilities import PositionSolver, SolveRequest
+from zermelo.core.capabilities import PositionSolver, SolvedBlock, SolveRequest
 from zermelo.core.errors import CapabilityError
 from zermelo.i18n import gettext as _
 
@@ -139,9 +140,11 @@ def _solve_lines(solver: PositionSolver, positions: tuple[str, ...], request: So
         TimeRemainingColumn,
     )
 
+    solver.ready(request)
     lines = list(positions) if positions else read_text_lines(sys.stdin.buffer, "standard input")
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
     show_bar = errors.is_terminal and len(lines) > 1
+    request = dataclasses.replace(request, watched=show_bar)
     failed = False
     with Progress(
         TextColumn(_("solving")),
@@ -155,6 +158,9 @@ def _solve_lines(solver: PositionSolver, positions: tuple[str, ...], request: So
     ) as bar:
         task = bar.add_task("solve", total=len(lines))
         for answer in solver.solve_lines(lines, request, lambda n: bar.advance(task, n)):
+            if isinstance(answer, SolvedBlock):
+                click.echo(answer.text, nl=False)
+                continue
             if answer.fields is None:
                 failed = True
                 bar.console.print(

@@ -49,6 +49,7 @@ __all__ = [
     "Progress",
     "Saver",
     "SolveRequest",
+    "SolvedBlock",
     "SolvedLine",
     "StartSolution",
     "StartSolver",
@@ -100,7 +101,8 @@ class SolveRequest:
     """What ``zermelo solve`` asks of a position solver: ``weak`` (win, draw or loss only),
     ``best`` (also the best moves), ``stats`` (nodes and time of each position, timed alone),
     and ``cluster``/``resume`` to spread the work over the executor (:mod:`zermelo.parallel`)
-    and keep its results in a file. ``options`` are the game's rule options."""
+    and keep its results in a file. ``options`` are the game's rule options. ``watched`` says a
+    person follows a progress bar, so answers should come in small blocks."""
 
     weak: bool = False
     best: bool = False
@@ -108,6 +110,7 @@ class SolveRequest:
     cluster: str | None = None
     resume: str | None = None
     options: tuple[tuple[str, int | bool], ...] = ()
+    watched: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +124,30 @@ class SolvedLine:
     error: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SolvedBlock:
+    """The answers of consecutive lines at once, ready to print (each line ended by a newline):
+    the fast path of a solver that writes its answers in compiled code. ``line_number`` is the
+    last line it covers."""
+
+    line_number: int
+    text: str
+
+
 @runtime_checkable
 class PositionSolver(Protocol):
-    """Solves positions given as lines of text, in input order, one :class:`SolvedLine` each.
-    ``advance(n)`` is called as ``n`` more lines are done, for a progress bar. Options the
-    solver cannot take raise :class:`~zermelo.core.errors.CapabilityError` before any work."""
+    """Solves positions given as lines of text, in input order: a :class:`SolvedLine` for each
+    line, or a :class:`SolvedBlock` for many at once. ``advance(n)`` is called as ``n`` more
+    lines are done, for a progress bar. Options the solver cannot take raise
+    :class:`~zermelo.core.errors.CapabilityError` before any work. ``ready(request)`` is called
+    before the input is read, so that what the solver must build first (a table) is not counted
+    against the positions."""
+
+    def ready(self, request: SolveRequest) -> None: ...
 
     def solve_lines(
         self, lines: Sequence[str], request: SolveRequest, advance: Callable[[int], None]
-    ) -> Iterator[SolvedLine]: ...
+    ) -> Iterator[SolvedLine | SolvedBlock]: ...
 
 
 @dataclass(frozen=True, slots=True)

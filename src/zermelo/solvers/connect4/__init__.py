@@ -1,6 +1,7 @@
 """Exact Connect Four solver (numba-compiled kernel with a plain-Python fallback).
 
-Front ends call :func:`solve`, :func:`solve_lines`, :func:`analyze` and :func:`choose_move`;
+Front ends call :func:`solve`, :func:`solve_lines` (or :func:`answer_lines`, which reads, solves
+and answers whole files of lines in the kernel), :func:`analyze` and :func:`choose_move`;
 :class:`Connect4Solver` keeps a transposition table between calls. Results are
 :class:`zermelo.search.SearchResult` values in the negamax convention, like every search's;
 :func:`benchmark_score` turns them into the benchmark files' scores (see
@@ -16,6 +17,7 @@ from zermelo.solvers.connect4.api import (
     solve_chunks,
     solve_lines,
 )
+from zermelo.solvers.connect4.batch import AnswerBlock, answer_lines
 from zermelo.solvers.connect4.scores import (
     benchmark_score,
     describe_score,
@@ -33,9 +35,11 @@ from zermelo.solvers.connect4.solver import (
 
 __all__ = [
     "LEVELS",
+    "AnswerBlock",
     "Connect4Solver",
     "LineOutcome",
     "analyze",
+    "answer_lines",
     "benchmark_score",
     "choose_move",
     "default_solver",

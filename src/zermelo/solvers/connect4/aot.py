@@ -56,6 +56,9 @@ ENTRY_POINTS = {
     "mirror": "int64(int64, int64, int64)",
     "has_alignment": "boolean(int64, int64)",
     "canonical": "int64(int64, int64, int64, int64, int64)",
+    "parse_lines": f"int64(uint8[::1], int64, int64, boolean, {_ARRAY}, {_ARRAY})",
+    "solve_rows": f"int64({_ARRAY}, int64, boolean, {_ARRAY})",
+    "format_rows": f"int64(uint8[::1], {_ARRAY}, int64, uint8[::1])",
 }
 """The kernel functions the solver calls from Python, with their numba signatures."""
 

@@ -27,6 +27,7 @@ __all__ = [
     "choose_move",
     "hard_move",
     "hard_node_limit",
+    "line_outcome",
     "solve",
     "solve_chunks",
     "solve_lines",
@@ -85,19 +86,34 @@ def solve_lines(
     """
     solver = solver or default_solver()
     for number, raw in enumerate(lines, 1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        text = stripped.split()[0]
-        try:
-            state = Connect4State.parse(text, solver.width, solver.height)
-        except ZermeloError as error:
-            yield LineOutcome(number, text, None, error)
-            continue
-        if fresh:
-            solver.new_generation()
-        result = solver.solve(state, weak=weak, best_moves=best_moves)
-        yield _outcome(number, text, state, result, weak)
+        outcome = line_outcome(number, raw, solver, weak=weak, best_moves=best_moves, fresh=fresh)
+        if outcome is not None:
+            yield outcome
+
+
+def line_outcome(
+    number: int,
+    raw: str,
+    solver: Connect4Solver,
+    *,
+    weak: bool = False,
+    best_moves: bool = False,
+    fresh: bool = False,
+) -> LineOutcome | None:
+    """The outcome of line ``number`` of a stream, read as :func:`solve_lines` reads it, or
+    ``None`` for a blank line or a comment."""
+    stripped = raw.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    text = stripped.split()[0]
+    try:
+        state = Connect4State.parse(text, solver.width, solver.height)
+    except ZermeloError as error:
+        return LineOutcome(number, text, None, error)
+    if fresh:
+        solver.new_generation()
+    result = solver.solve(state, weak=weak, best_moves=best_moves)
+    return _outcome(number, text, state, result, weak)
 
 
 def _outcome(

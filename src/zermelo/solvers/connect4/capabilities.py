@@ -11,6 +11,7 @@ from typing import Final
 from zermelo.core.capabilities import (
     ExactColumn,
     ExactMoves,
+    SolvedBlock,
     SolvedLine,
     SolveRequest,
 )
@@ -23,6 +24,8 @@ __all__ = ["EXACT", "LINES", "Connect4Exact", "Connect4Lines"]
 
 _CHUNK = 64
 """Lines per kernel call when solving a stream (the progress bar moves once per chunk)."""
+_BLOCK = 4096
+"""Lines per kernel call when nobody watches a progress bar."""
 _CLUSTER_CHUNK = 256
 """Positions per task on a cluster: enough work to outweigh sending it."""
 _BOOK_PLIES = 2
@@ -39,10 +42,23 @@ class Connect4Lines:
     (so that neither counts as solving time). With ``cluster`` or ``resume`` they are solved as
     tasks of the executor (:mod:`zermelo.parallel`)."""
 
+    def ready(self, request: SolveRequest) -> None:
+        """Touch the solver's table before the input arrives, as the reference's is ready."""
+        from zermelo.solvers.connect4 import default_solver
+
+        if _fast(request):
+            default_solver().prefault()
+
     def solve_lines(
         self, lines: Sequence[str], request: SolveRequest, advance: Callable[[int], None]
-    ) -> Iterator[SolvedLine]:
-        from zermelo.solvers.connect4 import default_solver, solve_chunks, solve_lines
+    ) -> Iterator[SolvedLine | SolvedBlock]:
+        from zermelo.solvers.connect4 import (
+            AnswerBlock,
+            answer_lines,
+            default_solver,
+            solve_chunks,
+            solve_lines,
+        )
 
         if request.options:
             raise CapabilityError(
@@ -53,7 +69,7 @@ class Connect4Lines:
             raise CapabilityError(
                 "--stats times each position in this process; leave out --cluster and --resume"
             )
-        outcomes: Iterator[LineOutcome]
+        outcomes: Iterator[LineOutcome | AnswerBlock]
         if spread:
             outcomes = _on_executor(list(lines), request, advance)
         elif request.stats:
@@ -61,14 +77,21 @@ class Connect4Lines:
             solver.prefault()
             solver.warm_up()
             outcomes = solve_lines(lines, weak=request.weak, best_moves=request.best, solver=solver)
-        else:
+        elif request.best:
             chunks = (lines[i : i + _CHUNK] for i in range(0, len(lines), _CHUNK))
             outcomes = solve_chunks(chunks, weak=request.weak, best_moves=request.best)
+        else:
+            # Read, solved and answered in the kernel, a block of lines at a time.
+            chunk = _CHUNK if request.watched else _BLOCK
+            outcomes = answer_lines(lines, weak=request.weak, chunk_lines=chunk)
         done = 0
         for outcome in outcomes:
             if not spread:
                 advance(outcome.line_number - done)
                 done = outcome.line_number
+            if isinstance(outcome, AnswerBlock):
+                yield SolvedBlock(outcome.line_number, outcome.text.decode("ascii"))
+                continue
             if outcome.result is None:
                 yield SolvedLine(outcome.line_number, None, str(outcome.error))
                 continue
@@ -79,6 +102,11 @@ class Connect4Lines:
             if request.stats:
                 fields += [str(result.stats.nodes), f"{result.stats.elapsed * 1e6:.0f}"]
             yield SolvedLine(outcome.line_number, tuple(fields))
+
+
+def _fast(request: SolveRequest) -> bool:
+    """True when the kernel answers the lines itself (no extras, no executor)."""
+    return not (request.stats or request.best or request.cluster or request.resume)
 
 
 def _on_executor(

@@ -484,6 +484,168 @@ def at_most(current: int, mask: int, nb: int, bound: int, mem: Any) -> bool:
     ) <= bound  # fmt: skip
 
 
+# Batch lines: one row of ``ROW`` words per input line (see :func:`parse_lines`).
+ROW = 8
+R_STATUS = 0
+R_START = 1
+R_END = 2
+R_CURRENT = 3
+R_MASK = 4
+R_PLY = 5
+R_SCORE = 6
+R_OUT = 7
+LINE_SKIP = 0
+"""A blank line or a comment: no answer."""
+LINE_SCORED = 1
+"""A position whose score is in ``R_SCORE`` (a finished game's from the start)."""
+LINE_RUNNING = 2
+"""A running position for :func:`solve_rows`."""
+LINE_PYTHON = 3
+"""A line the kernel leaves to Python: not ASCII, or not a valid position (Python words why)."""
+LINE_EARLY = 4
+"""A valid running position with fewer stones than ``first_search``: Python scores it."""
+
+
+@jit(inline=True)
+def _blank(byte: int) -> bool:
+    """Whether an ASCII byte is whitespace to ``str.split`` (tab to carriage return, the four
+    separators and space)."""
+    return 9 <= byte <= 13 or 28 <= byte <= 32
+
+
+@jit()
+def parse_lines(
+    text: Any, count: int, first_search: int, weak: bool, mem: Any, rows: Any
+) -> int:  # fmt: skip
+    """Read ``count`` lines of ``text`` (bytes, each line ended by a newline, none inside a
+    line) into ``rows``, as ``str.strip`` and ``str.split`` would read them: a line's first
+    word is its position; a line with no word, or whose word starts with ``#``, is skipped.
+
+    Each row gets its status (``LINE_*``), where the word starts and ends in ``text``, and for
+    a valid position its bitboards and ply. A finished game (won by the last move, or a full
+    board) is scored at once: lost by the side to move, or drawn (weak: -1 or 0). A line with a
+    byte outside ASCII before its word ends, or whose word is not a valid position, is left to
+    Python (``LINE_PYTHON``): its words need Unicode, or its error message. Returns how many
+    rows are ``LINE_PYTHON`` or ``LINE_EARLY``."""
+    mem = borrow(mem)
+    width: int = mem[G_WIDTH]
+    height: int = mem[G_HEIGHT]
+    cells = width * height
+    step = height + 1
+    length = len(text)
+    left = 0
+    pos = 0
+    for line in range(count):
+        row = line * ROW
+        start = pos
+        while start < length and text[start] != 10 and _blank(text[start]):
+            start += 1
+        end = start
+        while end < length and text[end] != 10 and text[end] < 128 and not _blank(text[end]):
+            end += 1
+        stop = end
+        while stop < length and text[stop] != 10:
+            stop += 1
+        pos = stop + 1
+        rows[row + R_START] = start
+        rows[row + R_END] = end
+        rows[row + R_STATUS] = LINE_SKIP
+        if end < length and text[end] >= 128:
+            rows[row + R_STATUS] = LINE_PYTHON
+        elif end > start and text[start] != 35:  # 35: "#"
+            current = 0
+            mask = 0
+            won = False
+            valid = True
+            for j in range(start, end):
+                column = int(text[j]) - 49  # 49: "1"
+                if (
+                    won
+                    or column < 0
+                    or column >= width
+                    or (mask >> (column * step + height - 1)) & 1
+                ):
+                    valid = False  # Python says which move is wrong, and why
+                    break
+                current ^= mask
+                mask |= mask + (1 << (column * step))
+                won = has_alignment(current ^ mask, height)
+            if not valid:
+                rows[row + R_STATUS] = LINE_PYTHON
+            else:
+                ply = end - start
+                rows[row + R_CURRENT] = current
+                rows[row + R_MASK] = mask
+                rows[row + R_PLY] = ply
+                if won:
+                    rows[row + R_STATUS] = LINE_SCORED
+                    rows[row + R_SCORE] = -1 if weak else -((cells + 2 - ply) // 2)
+                elif ply == cells:
+                    rows[row + R_STATUS] = LINE_SCORED
+                    rows[row + R_SCORE] = 0
+                elif ply < first_search:
+                    rows[row + R_STATUS] = LINE_EARLY
+                else:
+                    rows[row + R_STATUS] = LINE_RUNNING
+        if rows[row + R_STATUS] >= LINE_PYTHON:  # LINE_PYTHON or LINE_EARLY
+            left += 1
+    return left
+
+
+@jit()
+def solve_rows(rows: Any, count: int, weak: bool, mem: Any) -> int:
+    """Solve every ``LINE_RUNNING`` row of the first ``count`` rows (see :func:`parse_lines`)
+    and mark it ``LINE_SCORED``, with no Python between two positions; returns the nodes
+    searched. Over the node limit, stops at once, leaving that row running."""
+    mem = borrow(mem)
+    total = 0
+    for line in range(count):
+        row = line * ROW
+        if rows[row + R_STATUS] == LINE_RUNNING:
+            mem[W_NODES] = 0
+            score = solve(rows[row + R_CURRENT], rows[row + R_MASK], rows[row + R_PLY], weak, mem)
+            total += mem[W_NODES]
+            if mem[W_ABORTED]:
+                break
+            rows[row + R_SCORE] = score
+            rows[row + R_STATUS] = LINE_SCORED
+    return total
+
+
+@jit()
+def format_rows(text: Any, rows: Any, count: int, out: Any) -> int:
+    """Write ``WORD SCORE`` and a newline into ``out`` for every ``LINE_SCORED`` row of the first
+    ``count``, in order; each row's ``R_OUT`` is where the answers up to it end. ``out`` needs
+    ``count * (cells + 5)`` bytes. Returns the bytes written."""
+    size = 0
+    for line in range(count):
+        row = line * ROW
+        if rows[row + R_STATUS] == LINE_SCORED:
+            for j in range(rows[row + R_START], rows[row + R_END]):
+                out[size] = text[j]
+                size += 1
+            out[size] = 32
+            size += 1
+            score = rows[row + R_SCORE]
+            if score < 0:
+                out[size] = 45  # "-"
+                size += 1
+                score = -score
+            digits = 1
+            power = 10
+            while power <= score:
+                power *= 10
+                digits += 1
+            for d in range(digits):
+                out[size + digits - 1 - d] = 48 + score % 10
+                score //= 10
+            size += digits
+            out[size] = 10
+            size += 1
+        rows[row + R_OUT] = size
+    return size
+
+
 if _AHEAD is not None:
     # The same functions compiled ahead of time: numba is never imported.
     solve = _AHEAD.solve
@@ -492,5 +654,8 @@ if _AHEAD is not None:
     mirror = _AHEAD.mirror
     has_alignment = _AHEAD.has_alignment
     canonical = _AHEAD.canonical
+    parse_lines = _AHEAD.parse_lines
+    solve_rows = _AHEAD.solve_rows
+    format_rows = _AHEAD.format_rows
 elif COMPILED:
     aot.build_in_background()

@@ -625,6 +625,61 @@ class Connect4Solver:
         self._check_budget()
         return [int(s) for s in scores], [int(x) for x in nodes]
 
+    @property
+    def first_batch_ply(self) -> int:
+        """The fewest stones of a position that :meth:`score_text` leaves to the kernel: from
+        there on the search is :meth:`solve`'s (past the book and the bounds it gives, and the
+        later shallow limit); a position with fewer is scored as :meth:`solve` scores it."""
+        first = self._bounded_plies.stop if self._book else 0
+        if self._early_shallow is not None:
+            first = max(first, self.width * self.height - EARLY_EMPTY + 1)
+        return first
+
+    def score_text(
+        self, data: bytes, count: int, *, weak: bool = False
+    ) -> tuple[Any, Any, int, list[int]]:
+        """Read ``count`` lines of ``data`` (UTF-8 bytes, each line ended by a newline, none
+        inside one), score their positions and write the answers, with no Python per line.
+
+        Lines are read as :func:`.api.solve_lines` reads them (its first word is a line's
+        position; blank lines and comments are skipped). Returns ``(rows, out, size, python)``:
+        the kernel's rows (``kernel.ROW`` words a line: ``R_STATUS`` and the others), ``out``,
+        whose first ``size`` bytes are ``WORD SCORE`` lines, one for each ``LINE_SCORED`` row in
+        order (a row's ``R_OUT`` is where the answers up to it end), and the indices of the rows
+        left ``LINE_PYTHON`` (not ASCII, or not a valid position): those lines are the caller's
+        to read. Every other row is scored or skipped. The table is kept, as for :meth:`solve`."""
+        k = self.kernel
+        row = k.ROW
+        rows: Any
+        text: Any
+        out: Any
+        # An answer is a valid position's moves (at most one a cell), a space, the score (at
+        # most 2 digits and a sign: |score| <= cells / 2 <= 31) and a newline.
+        space = count * (self.width * self.height + 5)
+        if self.compiled:
+            import numpy as np
+
+            text = np.frombuffer(data, dtype=np.uint8)  # read only, not copied
+            rows = np.zeros(count * row, dtype=np.int64)
+            out = np.empty(space, dtype=np.uint8)
+        else:
+            text, rows, out = data, [0] * (count * row), bytearray(space)
+        python: list[int] = []
+        if k.parse_lines(text, count, self.first_batch_ply, weak, self._mem, rows):
+            for i, status in enumerate(rows[k.R_STATUS :: row]):
+                at = i * row
+                if status == k.LINE_PYTHON:
+                    python.append(i)
+                elif status == k.LINE_EARLY:
+                    current, mask, ply = (int(v) for v in rows[at + k.R_CURRENT : at + k.R_PLY + 1])
+                    rows[at + k.R_SCORE] = self._score(current, mask, ply, weak)[0]
+                    rows[at + k.R_STATUS] = k.LINE_SCORED
+        self._start_call()
+        self.nodes += int(k.solve_rows(rows, count, weak, self._mem))
+        self._check_budget()
+        size = int(k.format_rows(text, rows, count, out))
+        return rows, out, size, python
+
     def solve_many(
         self, positions: Sequence[Position], *, weak: bool = False, best_moves: bool = False
     ) -> list[SearchResult[int]]:
