@@ -43,7 +43,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, TypeVar, cast
 
 from zermelo.core.errors import ZermeloError
 
@@ -60,7 +60,14 @@ __all__ = [
     "run_job",
 ]
 
-Task = tuple[Any, ...]
+R = TypeVar("R")
+"""What one task of a job returns."""
+
+# Any: dask.distributed is not type-checked here (pyproject: follow_imports = "skip"), so its
+# clients, clusters and futures have no types to name.
+DaskObject: TypeAlias = Any
+
+Task = tuple[object, ...]
 """The positional arguments of one call of a job's function."""
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -124,9 +131,7 @@ class Executor:
 
     workers: int = 1
 
-    def run(
-        self, function: Callable[..., Any], tasks: Mapping[str, Task]
-    ) -> Iterator[tuple[str, Any]]:
+    def run(self, function: Callable[..., R], tasks: Mapping[str, Task]) -> Iterator[tuple[str, R]]:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -178,9 +183,7 @@ class LocalExecutor(Executor):
             )
         return self._pool
 
-    def run(
-        self, function: Callable[..., Any], tasks: Mapping[str, Task]
-    ) -> Iterator[tuple[str, Any]]:
+    def run(self, function: Callable[..., R], tasks: Mapping[str, Task]) -> Iterator[tuple[str, R]]:
         if self.workers == 1 or len(tasks) <= 1:
             if self._warm_up is not None:
                 self._warm_up()
@@ -192,7 +195,7 @@ class LocalExecutor(Executor):
         restarts = 0
         while left:
             pool = self._open_pool()
-            futures: dict[Future[Any], str] = {}
+            futures: dict[Future[R], str] = {}
             try:
                 # inside the try: a pool whose workers died at start (a failing warm-up) refuses
                 # new tasks with the same BrokenProcessPool
@@ -255,7 +258,7 @@ class DaskExecutor(Executor):
             from dask.distributed import Client, LocalCluster
         except ImportError:  # pragma: no cover - depends on the environment
             raise ClusterError("--cluster needs Dask: pip install 'zermelo[cluster]'") from None
-        self._cluster: Any = None
+        self._cluster: DaskObject = None
         self._retries = retries
         self._wait = cluster_wait() if wait is None else wait
         self._where = spec.address or "local"
@@ -275,7 +278,7 @@ class DaskExecutor(Executor):
                     silence_logs=logging.CRITICAL,
                     preload=preload,
                 )
-                self.client: Any = Client(self._cluster, timeout=timeout)
+                self.client: DaskObject = Client(self._cluster, timeout=timeout)
             elif spec.kind == "address":
                 self.client = Client(spec.address, timeout=timeout)
             else:
@@ -338,15 +341,13 @@ class DaskExecutor(Executor):
             "running, then run the same command again"
         )
 
-    def run(
-        self, function: Callable[..., Any], tasks: Mapping[str, Task]
-    ) -> Iterator[tuple[str, Any]]:
+    def run(self, function: Callable[..., R], tasks: Mapping[str, Task]) -> Iterator[tuple[str, R]]:
         from dask.distributed import CancelledError, KilledWorker
 
         job = uuid.uuid4().hex
         name = getattr(function, "__qualname__", "task")
-        arrived: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        futures: dict[Any, str] = {}
+        arrived: queue.SimpleQueue[DaskObject] = queue.SimpleQueue()
+        futures: dict[DaskObject, str] = {}
         try:
             for key, arguments in tasks.items():
                 future = self.client.submit(
@@ -473,7 +474,7 @@ def _orphan_guard(parent: int) -> str:
     )
 
 
-def _worker_processes(cluster: Any) -> list[Any]:
+def _worker_processes(cluster: DaskObject) -> list[DaskObject]:
     """The operating-system processes of a local cluster's workers (best effort)."""
     found = []
     for nanny in getattr(cluster, "workers", {}).values():
@@ -504,10 +505,10 @@ class ResultStore:
     back (and overwritten by the next result). ``meta`` (for example the job's parameters) is the
     first line: a store written by a different job is refused instead of mixed in."""
 
-    def __init__(self, path: Path, meta: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, path: Path, meta: Mapping[str, object] | None = None) -> None:
         self.path = path
         self.meta = dict(meta or {})
-        self.results: dict[str, Any] = {}
+        self.results: dict[str, object] = {}
         self._load()
 
     def _load(self) -> None:
@@ -572,7 +573,7 @@ class ResultStore:
     def __len__(self) -> int:
         return len(self.results)
 
-    def add(self, key: str, value: Any) -> None:
+    def add(self, key: str, value: object) -> None:
         """Store ``value`` for ``key`` (a key already stored is left as it was)."""
         if key in self.results:
             return
@@ -584,26 +585,28 @@ class ResultStore:
 
 def run_job(
     executor: Executor,
-    function: Callable[..., Any],
+    function: Callable[..., R],
     tasks: Mapping[str, Task],
     *,
     store: ResultStore | None = None,
-    on_result: Callable[[str, Any, int, int], None] | None = None,
-    encode: Callable[[Any], Any] | None = None,
-    decode: Callable[[Any], Any] | None = None,
-) -> dict[str, Any]:
+    on_result: Callable[[str, R, int, int], None] | None = None,
+    encode: Callable[[R], object] | None = None,
+    decode: Callable[[object], R] | None = None,
+) -> dict[str, R]:
     """Run ``function(*tasks[key])`` for every key not in ``store``; return every result by key,
     in the order of ``tasks``.
 
     ``on_result(key, result, done, total)`` hears of each new result as it arrives (``done``
     counts the stored ones too). ``encode`` turns a result into what the store keeps (JSON),
     ``decode`` turns it back."""
-    results: dict[str, Any] = {}
+    results: dict[str, R] = {}
     if store is not None:
         for key in tasks:
             if key in store:
                 value = store.results[key]
-                results[key] = decode(value) if decode is not None else value
+                # Without decode the results are stored as they are (JSON values): the store,
+                # checked against this job's meta, holds this job's results.
+                results[key] = decode(value) if decode is not None else cast(R, value)
     pending = {key: arguments for key, arguments in tasks.items() if key not in results}
     total = len(tasks)
     try:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from zermelo.agents.spec import AgentSpec
-from zermelo.core.errors import ZermeloError
+from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.parallel import Executor, LocalExecutor, ResultStore, run_job
 from zermelo.play.match import GameRecord, RuleValue, run_game, start_state
 
@@ -167,9 +167,18 @@ def _run_on(
         raise ZermeloError("two games of the schedule have the same number")
     results = run_job(
         executor, play_task, by_key, store=store, on_result=heard,
-        encode=GameRecord.to_json, decode=GameRecord.from_json,
+        encode=GameRecord.to_json, decode=_stored_record,
     )  # fmt: skip
     return [results[str(task.index)] for task in tasks]
+
+
+def _stored_record(value: object) -> GameRecord:
+    """A game record kept in a results file (the JSON text :meth:`GameRecord.to_json` wrote)."""
+    if not isinstance(value, str):
+        raise ParseError(
+            f"invalid game record {str(value)[:60]!r}: expected the record's JSON text"
+        )
+    return GameRecord.from_json(value)
 
 
 def tournament_meta(tasks: Sequence[GameTask]) -> dict[str, str | int]:

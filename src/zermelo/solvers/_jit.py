@@ -39,6 +39,12 @@ IntArray: TypeAlias = "NDArray[np.int64] | list[int]"
 """A kernel's integer array: an int64 numpy array when compiled, a list of ints in the plain copy.
 (numpy is imported for the type checker only: without numba the plain copy needs no numpy.)"""
 
+ByteArray: TypeAlias = "NDArray[np.uint8] | bytes | bytearray"
+"""A kernel's text to read: a uint8 numpy array when compiled, bytes in the plain copy."""
+
+OutBytes: TypeAlias = "NDArray[np.uint8] | bytearray"
+"""A kernel's text to write: a uint8 numpy array when compiled, a bytearray in the plain copy."""
+
 FloatArray: TypeAlias = "NDArray[np.float64] | list[float]"
 """A kernel's float array (weights, features), compiled or plain like :data:`IntArray`."""
 

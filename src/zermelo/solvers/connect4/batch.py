@@ -74,7 +74,7 @@ def _answer_chunk(
     # it (bytes outside ASCII), which names it.
     data = (joined + "\n").encode("utf-8", "surrogatepass")
     rows, out, size, python = solver.score_text(data, len(chunk), weak=weak)
-    view = memoryview(out)
+    view = memoryview(out)  # type: ignore[arg-type]  # numpy arrays have the buffer protocol
     start = 0
     for i in python:
         stop = int(rows[i * k.ROW + k.R_OUT])

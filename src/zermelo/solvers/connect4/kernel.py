@@ -32,9 +32,10 @@ three halves the cost of a call). Its areas:
 
 from __future__ import annotations
 
-from typing import Any
-
 from zermelo.solvers._jit import (
+    ByteArray,
+    IntArray,
+    OutBytes,
     make_borrow,
     make_jit,
     make_popcount,
@@ -145,14 +146,14 @@ def has_alignment(stones: int, height: int) -> bool:
 
 
 @jit(inline=True)
-def bucket(mem: Any, key: int) -> int:
+def bucket(mem: IntArray, key: int) -> int:
     """Where ``key``'s bucket starts in the one array."""
     base: int = TT_BASE + ((((key * HASH_MULTIPLIER) >> HASH_SHIFT) & mem[W_BUCKETS]) << 2)
     return base
 
 
 @jit(inline=True)
-def probe(mem: Any, key: int) -> int:
+def probe(mem: IntArray, key: int) -> int:
     """The data word stored for ``key`` in the current generation, or -1."""
     base = bucket(mem, key)
     if mem[base] == key:
@@ -167,7 +168,7 @@ def probe(mem: Any, key: int) -> int:
 
 
 @jit(inline=True)
-def store(mem: Any, key: int, data: int, nb: int) -> None:
+def store(mem: IntArray, key: int, data: int, nb: int) -> None:
     """Keep ``data`` for ``key`` in its bucket of two slots.
 
     The first slot keeps the entry nearest the root (fewest stones: the most work saved), the
@@ -215,7 +216,7 @@ def bisection_middle(low: int, high: int) -> int:
 
 @jit(_NEGAMAX_SIGNATURE)
 def negamax(
-    current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, mem: Any
+    current: int, mask: int, nb: int, alpha: int, beta: int, opponent_wins: int, mem: IntArray
 ) -> int:  # fmt: skip
     """Fail-soft alpha-beta on the exact score.
 
@@ -409,7 +410,7 @@ def negamax(
 
 
 @jit()
-def solve(current: int, mask: int, nb: int, weak: bool, mem: Any) -> int:
+def solve(current: int, mask: int, nb: int, weak: bool, mem: IntArray) -> int:
     """The exact score of a position that is not over (weak: only its sign, -1, 0 or 1).
 
     Null-window searches bisect the range of possible scores, trying 0 and halfway to the ends
@@ -446,14 +447,14 @@ def solve(current: int, mask: int, nb: int, weak: bool, mem: Any) -> int:
 
 @jit()
 def solve_many(
-    currents: Any,
-    masks: Any,
-    plies: Any,
+    currents: IntArray,
+    masks: IntArray,
+    plies: IntArray,
     weak: bool,
     fresh: bool,
-    mem: Any,
-    scores: Any,
-    nodes: Any,
+    mem: IntArray,
+    scores: IntArray,
+    nodes: IntArray,
 ) -> None:
     """Solve a batch of positions in one call (no Python between them); ``fresh`` starts a new
     table generation before each."""
@@ -467,7 +468,7 @@ def solve_many(
 
 
 @jit()
-def at_most(current: int, mask: int, nb: int, bound: int, mem: Any) -> bool:
+def at_most(current: int, mask: int, nb: int, bound: int, mem: IntArray) -> bool:
     """Whether the score of a running position is at most ``bound`` (one null-window search)."""
     mem = borrow(mem)
     height: int = mem[G_HEIGHT]
@@ -515,7 +516,7 @@ def _blank(byte: int) -> bool:
 
 @jit()
 def parse_lines(
-    text: Any, count: int, first_search: int, weak: bool, mem: Any, rows: Any
+    text: ByteArray, count: int, first_search: int, weak: bool, mem: IntArray, rows: IntArray
 ) -> int:  # fmt: skip
     """Read ``count`` lines of ``text`` (bytes, each line ended by a newline, none inside a
     line) into ``rows``, as ``str.strip`` and ``str.split`` would read them: a line's first
@@ -593,7 +594,7 @@ def parse_lines(
 
 
 @jit()
-def solve_rows(rows: Any, count: int, weak: bool, mem: Any) -> int:
+def solve_rows(rows: IntArray, count: int, weak: bool, mem: IntArray) -> int:
     """Solve every ``LINE_RUNNING`` row of the first ``count`` rows (see :func:`parse_lines`)
     and mark it ``LINE_SCORED``, with no Python between two positions; returns the nodes
     searched. Over the node limit, stops at once, leaving that row running."""
@@ -613,7 +614,7 @@ def solve_rows(rows: Any, count: int, weak: bool, mem: Any) -> int:
 
 
 @jit()
-def format_rows(text: Any, rows: Any, count: int, out: Any) -> int:
+def format_rows(text: ByteArray, rows: IntArray, count: int, out: OutBytes) -> int:
     """Write ``WORD SCORE`` and a newline into ``out`` for every ``LINE_SCORED`` row of the first
     ``count``, in order; each row's ``R_OUT`` is where the answers up to it end. ``out`` needs
     ``count * (cells + 5)`` bytes. Returns the bytes written."""

@@ -18,12 +18,11 @@ import random
 import time
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 from zermelo.core.errors import BudgetError, InvalidPositionError
 from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.solvers._jit import kernel_variant
+from zermelo.solvers._jit import ByteArray, IntArray, OutBytes, kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
 from zermelo.solvers.connect4.book import book_depth, canonical_column, load_best, load_book
 from zermelo.solvers.connect4.scores import score_bounds, to_negamax
@@ -153,7 +152,7 @@ class Connect4Solver:
         k = self.kernel
         words = 2 << table_bits  # two words a slot, two slots a bucket
         # One array holds the work area, the board constants and the table (see the kernel).
-        mem: Any
+        mem: IntArray
         mem = _table_array(k.TT_BASE + words) if self.compiled else [0] * (k.TT_BASE + words)
         mem[k.G_WIDTH] = width
         mem[k.G_HEIGHT] = height
@@ -203,7 +202,7 @@ class Connect4Solver:
         system gives huge pages (see :func:`_table_array`) this takes a few milliseconds. The
         command line and the benchmarks call it before the first position."""
         if self.compiled and not self._prefaulted:
-            self._mem[self.kernel.TT_BASE :] = 0
+            self._mem[self.kernel.TT_BASE :] = 0  # type: ignore[call-overload]  # numpy here
             self._prefaulted = True
 
     def warm_up(self) -> None:
@@ -236,7 +235,7 @@ class Connect4Solver:
     def _clear_table(self) -> None:
         start = self.kernel.TT_BASE
         if self.compiled:
-            self._mem[start:] = 0
+            self._mem[start:] = 0  # type: ignore[call-overload]  # a numpy array when compiled
         else:
             self._mem[start:] = [0] * (len(self._mem) - start)
 
@@ -287,7 +286,7 @@ class Connect4Solver:
         self._check_budget()
         return result
 
-    def _start_call(self, ply: int | None = None) -> Any:
+    def _start_call(self, ply: int | None = None) -> IntArray:
         """The work array, ready for a kernel call: node count zeroed, and the node limit the
         smaller of :attr:`node_limit` and what is left of a move's budget (see
         :meth:`best_move`), which raises :class:`BudgetError` when nothing is left. Given the
@@ -608,11 +607,11 @@ class Connect4Solver:
         if self.compiled:
             import numpy as np
 
-            currents: Any = np.array([p[0] for p in positions], dtype=np.int64)
-            masks: Any = np.array([p[1] for p in positions], dtype=np.int64)
-            plies: Any = np.array([p[2] for p in positions], dtype=np.int64)
-            scores: Any = np.zeros(n, dtype=np.int64)
-            nodes: Any = np.zeros(n, dtype=np.int64)
+            currents: IntArray = np.array([p[0] for p in positions], dtype=np.int64)
+            masks: IntArray = np.array([p[1] for p in positions], dtype=np.int64)
+            plies: IntArray = np.array([p[2] for p in positions], dtype=np.int64)
+            scores: IntArray = np.zeros(n, dtype=np.int64)
+            nodes: IntArray = np.zeros(n, dtype=np.int64)
         else:
             currents = [p[0] for p in positions]
             masks = [p[1] for p in positions]
@@ -637,7 +636,7 @@ class Connect4Solver:
 
     def score_text(
         self, data: bytes, count: int, *, weak: bool = False
-    ) -> tuple[Any, Any, int, list[int]]:
+    ) -> tuple[IntArray, OutBytes, int, list[int]]:
         """Read ``count`` lines of ``data`` (UTF-8 bytes, each line ended by a newline, none
         inside one), score their positions and write the answers, with no Python per line.
 
@@ -650,9 +649,9 @@ class Connect4Solver:
         to read. Every other row is scored or skipped. The table is kept, as for :meth:`solve`."""
         k = self.kernel
         row = k.ROW
-        rows: Any
-        text: Any
-        out: Any
+        rows: IntArray
+        text: ByteArray
+        out: OutBytes
         # An answer is a valid position's moves (at most one a cell), a space, the score (at
         # most 2 digits and a sign: |score| <= cells / 2 <= 31) and a newline.
         space = count * (self.width * self.height + 5)
@@ -734,7 +733,7 @@ class Connect4Solver:
         ]  # fmt: skip
 
 
-def _table_array(words: int) -> Any:
+def _table_array(words: int) -> IntArray:
     """A zeroed int64 array of ``words`` for the transposition table.
 
     On Linux it is an anonymous mapping advised to use transparent huge pages: the table is
