@@ -108,7 +108,7 @@ def test_children_cut_off_by_alphabeta_are_marked_pruned() -> None:
 
 def test_explain_refuses_bad_paths() -> None:
     with pytest.raises(ValueError, match="expected a list"):
-        explain(EMPTY, "4")  # type: ignore[arg-type]
+        explain(EMPTY, "4")
     with pytest.raises(ValueError, match="invalid square"):
         explain(EMPTY, ["9"])
     with pytest.raises(ValueError, match="not legal"):
@@ -124,3 +124,25 @@ def test_tree_endpoint_refuses_other_games_and_long_paths(client: TestClient) ->
     assert node["path"] == ["0"]
     assert node["position"] == "O...X.... X"
     assert node["to_move"] == "X"
+
+
+def test_tree_endpoint_refuses_a_record_that_claims_a_tree_for_another_game(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tree is tic-tac-toe's alone: a record (a plugin's, say) that sets explain_tree for
+    # another game gets the endpoint's one-line refusal, not a crash inside explain().
+    from dataclasses import replace
+
+    from zermelo.ui.web import api
+    from zermelo.ui.web.adapters import adapter_for
+
+    real = adapter_for("mnk")
+    claims = replace(real, spec=replace(real.spec, explain_tree=True))
+    monkeypatch.setattr(
+        api, "adapter_for", lambda name: claims if name == "mnk" else adapter_for(name)
+    )
+    response = client.post("/api/tree", json={"game": "mnk"})
+    assert response.status_code == 404
+    error = response.json()["error"]
+    assert error["type"] == "UnknownGameError"
+    assert error["message"].startswith("the minimax tree is not drawn for 'mnk'")

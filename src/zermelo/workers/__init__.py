@@ -25,11 +25,14 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import FrameType
 from typing import IO, Any, Final
 
 from zermelo.core import errors
 from zermelo.core.errors import BudgetError
+from zermelo.core.jsontext import Json
 
 __all__ = ["Job", "Worker", "WorkerCancelled", "WorkerFailed", "WorkerTimeout"]
 
@@ -189,7 +192,9 @@ class Worker:
 
         threading.Thread(target=reap, name=f"{self.name}-reap", daemon=True).start()
 
-    def call(self, target: str, *args: Any, timeout: float, job: Job | None = None) -> Any:
+    # Any: the answer is the JSON of the function ``target`` names, whose shape its caller knows
+    # (a Connect Four solver's object, a search's answer); each caller narrows it.
+    def call(self, target: str, *args: object, timeout: float, job: Job | None = None) -> Any:
         """``target(*args)`` in the child; raises :class:`WorkerTimeout` after ``timeout`` seconds
         (waiting for the child to be free counts too), :class:`WorkerCancelled` when ``job`` was
         cancelled, and :class:`WorkerFailed` naming the error when the function raised or the
@@ -267,23 +272,32 @@ class _Cancelled(BaseException):
 _RUNNING = {"active": False}
 
 
-def _on_cancel(signum: int, frame: Any) -> None:  # pragma: no cover - runs in the child process
+def _on_cancel(
+    signum: int, frame: FrameType | None
+) -> None:  # pragma: no cover - runs in the child process
     if _RUNNING["active"]:
         _RUNNING["active"] = False  # once per call: the handlers below cannot be interrupted
         raise _Cancelled
 
 
-def _run(functions: dict[str, Any], request: dict[str, Any]) -> dict[str, Any]:
+def _run(
+    functions: dict[str, Callable[..., object]], request: Mapping[str, Json]
+) -> dict[str, object]:
     """One request's answer; the cancel signal interrupts only the part between the flags."""
     target = request["target"]
     try:
         _RUNNING["active"] = True
+        if not isinstance(target, str):
+            raise TypeError(f"target {target!r}: expected 'module:function'")
         function = functions.get(target)
         if function is None:
             module_name, attribute = target.split(":")
             function = getattr(importlib.import_module(module_name), attribute)
             functions[target] = function
-        return {"ok": function(*request["args"])}
+        args = request["args"]
+        if not isinstance(args, list):
+            raise TypeError(f"args {args!r}: expected a list")
+        return {"ok": function(*args)}
     except Exception as error:
         _RUNNING["active"] = False
         return {"error": [type(error).__name__, str(error)]}
@@ -310,7 +324,7 @@ def _serve() -> None:  # pragma: no cover - runs in the child process
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     requests, answers = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
-    functions: dict[str, Any] = {}
+    functions: dict[str, Callable[..., object]] = {}
     for line in requests:
         request = json.loads(line)
         try:

@@ -14,7 +14,7 @@ The session in :mod:`zermelo.ui.terminal.session` is the same for every game.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -44,7 +44,7 @@ __all__ = [
 class MoveInput:
     """What a line of input turned out to be: a move, or the message to show instead."""
 
-    move: object = None
+    move: Hashable = None
     message: str | None = None
 
 
@@ -155,7 +155,7 @@ class _View:
         """The record's line of help for the move notation, translated ("" if it has none)."""
         return _(self.spec.notation) if self.spec.notation else ""
 
-    def legal(self, state: AnyState, text: str) -> object | None:
+    def legal(self, state: AnyState, text: str) -> Hashable | None:
         """The legal move ``text`` names, or ``None``."""
         try:
             move = state.parse_move(text)
@@ -468,7 +468,7 @@ class DraughtsView(_View):
 
 
 class GridView(_View):
-    """Any game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid` (kind
+    """Every game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid` (kind
     ``grid``): rows of cells, the winning line highlighted, moves typed in the game's own notation
     (``?`` lists them)."""
 

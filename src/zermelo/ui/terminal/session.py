@@ -16,21 +16,24 @@ from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, Protocol, TypeVar, overload, runtime_checkable
 
 from rich.console import Console
 from rich.markup import escape
 
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
-from zermelo.core.state import Player, Terminates
+from zermelo.core.record import OptionValue
+from zermelo.core.state import AnyState, Player, Terminates
 from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
 
 __all__ = ["GameOptions", "Scoreboard", "Session", "TutorialBoard", "play_tutorial_game"]
+
+S = TypeVar("S", bound=AnyState)
 
 EXIT_INPUT_ENDED = 1
 EXIT_INTERRUPTED = 130
@@ -58,7 +61,7 @@ class GameOptions:
     seed: int | None = None
     time_limit: float | None = None
     repeat: bool = True
-    game_options: dict[str, Any] = field(default_factory=dict)
+    game_options: dict[str, OptionValue] = field(default_factory=dict)
     start: str | None = None  # the start position in the game's notation; default: the initial one
     save: str | None = None  # a file to save each finished game to
 
@@ -113,7 +116,7 @@ class Session:
         self.human = self._human_side(options.human)
         self._check_first()
         self.score = Scoreboard()
-        self._played: list[tuple[Any, Any]] = []
+        self._played: list[tuple[AnyState, Hashable]] = []
 
     def _check_first(self) -> None:
         """Where the rules fix who starts, a chosen side decides it: refuse a contradiction now,
@@ -164,7 +167,7 @@ class Session:
             self.console.print(escape(line.rstrip("\n")), soft_wrap=True)
         return line.rstrip("\n")
 
-    def show_board(self, state: Any, last: Any, before: Any = None) -> None:
+    def show_board(self, state: AnyState, last: object, before: AnyState | None = None) -> None:
         """The board of ``state``; ``last`` is the move played in ``before`` that led to it."""
         self.say(self.view.render(state, last, rich=self.rich, before=before), markup=self.rich)
 
@@ -235,8 +238,19 @@ class Session:
             human_first = self.rng.choice([True, False])
         return self.human if human_first else self.human.opponent
 
-    def play_one(self, state: Any = None, on_move: Callable[[Any], None] | None = None) -> Any:
-        """Play one game from ``state`` (default: a new game); return the final state."""
+    @overload
+    def play_one(
+        self, state: None = None, on_move: Callable[[Hashable], None] | None = None
+    ) -> AnyState: ...
+
+    @overload
+    def play_one(self, state: S, on_move: Callable[[Hashable], None] | None = None) -> S: ...
+
+    def play_one(
+        self, state: AnyState | None = None, on_move: Callable[[Hashable], None] | None = None
+    ) -> AnyState:
+        """Play one game from ``state`` (default: a new game); return the final state (of the
+        same game as ``state``)."""
         if state is None:
             first = self._first_player()
             mover = self.spec.first_mover
@@ -248,8 +262,8 @@ class Session:
                 state = self.spec.parse(self.options.start)
             else:
                 state = self.spec.new(first=first, **self.options.game_options)
-        last = None
-        played: list[tuple[Any, Any]] = []  # (state before, move), for undo and save
+        last: Hashable = None
+        played: list[tuple[AnyState, Hashable]] = []  # (state before, move), for undo and save
         self._played = played
         while not state.is_terminal():
             self.show_board(state, last, played[-1][0] if played else None)
@@ -278,7 +292,7 @@ class Session:
             self._save(self.options.save, state, played)
         return state
 
-    def _human_move(self, state: Any) -> Any:
+    def _human_move(self, state: AnyState) -> Hashable:
         played = self._played
         while True:
             line = self.ask("\n" + self.view.prompt(state))
@@ -296,7 +310,9 @@ class Session:
                 return answer.move
             self.say(answer.message)
 
-    def _undo(self, state: Any, played: list[tuple[Any, Any]]) -> tuple[Any, Any]:
+    def _undo(
+        self, state: AnyState, played: list[tuple[AnyState, Hashable]]
+    ) -> tuple[AnyState, Hashable]:
         """Take back the person's last move and the AI's replies since: back to the person's
         previous turn, or nothing when the person has not moved yet."""
         for index in range(len(played) - 1, -1, -1):
@@ -308,7 +324,7 @@ class Session:
         self.say(_("Nothing to take back yet."))
         return state, (played[-1][1] if played else None)
 
-    def _save(self, path: str, state: Any, played: list[tuple[Any, Any]]) -> None:
+    def _save(self, path: str, state: AnyState, played: list[tuple[AnyState, Hashable]]) -> None:
         """Write the game so far to ``path``: in the game's own format when its record has one
         (chess: PGN), else its start position and its moves, one line each."""
         saver = self.spec.saver
@@ -330,7 +346,7 @@ class Session:
             return
         self.say(_("Game saved to {path}.").format(path=path))
 
-    def _announce(self, state: Any) -> None:
+    def _announce(self, state: AnyState) -> None:
         reason = state.termination() if isinstance(state, Terminates) else None
         if reason:
             self.say("\n" + _("Game over: {reason}.").format(reason=_(reason)))
@@ -353,6 +369,13 @@ class Session:
         )
 
 
+@runtime_checkable
+class _Squares(Protocol):
+    """A tic-tac-toe state, which gives its nine squares as the tutorial's board."""
+
+    def board(self) -> list[str]: ...
+
+
 class _TutorialAgent:
     """The tutorial's AI: ``get_best_move()`` on the tutorial's board (the lowest best square)."""
 
@@ -361,7 +384,9 @@ class _TutorialAgent:
     def __init__(self, game: TutorialBoard) -> None:
         self.game = game
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: AnyState) -> int | None:
+        if not isinstance(state, _Squares):
+            raise TypeError(f"the tutorial's AI plays tic-tac-toe, not {type(state).__name__}")
         self.game.board = state.board()
         return self.game.get_best_move()
 

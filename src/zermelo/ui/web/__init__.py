@@ -19,19 +19,20 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
 import anyio
 import anyio.to_thread
 import h11
 import uvicorn
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
@@ -298,7 +299,7 @@ def create_app(
     available_games(games)
     lanes = lanes or Lanes()
     api = Api(lanes, games)
-    routes: list[Any] = [
+    routes: list[BaseRoute] = [
         Route("/", _page("index.html")),
         Route("/api", _page("api.html")),
         Route("/api/openapi.json", _openapi),
@@ -313,8 +314,9 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, api, warm_up))
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        status = getattr(exc, "status_code", 404)
-        detail = getattr(exc, "detail", "not found")
+        status, detail = 404, "not found"
+        if isinstance(exc, HTTPException):
+            status, detail = exc.status_code, exc.detail
         return JSONResponse(
             {"error": {"type": "HTTPError", "message": f"{request.url.path[:200]}: {detail}"}},
             status_code=status,
@@ -364,7 +366,7 @@ class _GuardedH11(H11Protocol):
         self._peer = peer
         next_event = self.conn.next_event
 
-        def checked_next_event() -> Any:
+        def checked_next_event() -> h11.Event | type[h11.NEED_DATA] | type[h11.PAUSED]:
             try:
                 event = next_event()
             except h11.RemoteProtocolError as error:
@@ -418,7 +420,7 @@ class _GuardedH11(H11Protocol):
 
     def handle_events(self) -> None:
         super().handle_events()
-        # Any state past IDLE means the head has arrived: SEND_BODY, DONE, or MUST_CLOSE for a
+        # Every state past IDLE means the head has arrived: SEND_BODY, DONE, or MUST_CLOSE for a
         # request that said ``Connection: close`` (as Python's urllib always does).
         if self.conn.their_state is not h11.IDLE:
             self._cancel_header_timer()
@@ -440,7 +442,9 @@ class _GuardedH11(H11Protocol):
         super().connection_lost(exc)
 
 
-_PEERS: weakref.WeakKeyDictionary[Any, collections.Counter[str]] = weakref.WeakKeyDictionary()
+_PEERS: weakref.WeakKeyDictionary[ServerState, collections.Counter[str]] = (
+    weakref.WeakKeyDictionary()
+)
 """Open connections per client address, for each running server."""
 
 

@@ -23,17 +23,54 @@ thinking time and the engines a game has of its own (:attr:`~zermelo.core.record
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
+from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.record import GameSpec, Grid
+from zermelo.core.record import GameSpec, Grid, OptionValue
+from zermelo.core.state import AnyState
 from zermelo.games.registry import all_games, get_game
 from zermelo.search.result import SearchResult
 from zermelo.ui.web.engines import Choice, generic_choose, generic_values
 
-__all__ = ["KINDS", "Adapter", "BoardKind", "adapter_for", "available_games", "web_engines"]
+__all__ = [
+    "KINDS",
+    "Adapter",
+    "Board",
+    "BoardKind",
+    "ChessMove",
+    "adapter_for",
+    "available_games",
+    "web_engines",
+]
+
+
+ChessMove = TypedDict("ChessMove", {"from": str, "to": str, "promotion": str | None, "move": str})
+"""One legal move of a ``chess`` board: its squares (``from`` is a keyword, hence this form),
+promotion and notation."""
+
+
+class Board(TypedDict):
+    """A board as the page draws it: the fields every kind has, then those of some kinds."""
+
+    kind: str
+    width: int
+    height: int
+    cells: list[str] | list[list[str]]
+    points: NotRequired[list[list[str | None]]]
+    columns: NotRequired[list[str]]
+    extra: NotRequired[list[str]]
+    highlight: NotRequired[list[list[int]]]
+    moves: NotRequired[list[ChessMove]]
+    last: NotRequired[list[str | None]]
+    check: NotRequired[str | None]
+    pgn: NotRequired[str]
+
+
+EngineOf = WebEngine[AnyState]
+"""A game's own web engine, as the server holds it: of a state of any game."""
 
 
 @dataclass(frozen=True)
@@ -46,8 +83,8 @@ class BoardKind:
     for the kinds whose cells hold texts."""
 
     page_kind: str
-    draw: Callable[[GameSpec, Any], dict[str, Any]]
-    moved: Callable[[Any], str] | None = None
+    draw: Callable[[GameSpec, AnyState], Board]
+    moved: Callable[[Hashable], str] | None = None
     marks: str = "stones"
 
 
@@ -71,7 +108,7 @@ class Adapter:
         return self.spec.explain_tree
 
     @property
-    def last_cell(self) -> Callable[[Any], list[int]] | None:
+    def last_cell(self) -> Callable[[Hashable], list[int]] | None:
         """``last_cell(move)``: the ``[row, col]`` a move ends on, for boards where a move changes
         more than one cell; ``None`` for the others."""
         moved = self.board_kind.moved
@@ -79,7 +116,7 @@ class Adapter:
             return None
         spec = self.spec
 
-        def last_cell(move: Any) -> list[int]:
+        def last_cell(move: Hashable) -> list[int]:
             cell = _initial_grid(spec).cell_of(moved(move))
             return [-1, -1] if cell is None else list(cell)
 
@@ -90,36 +127,38 @@ class Adapter:
         return self.spec.analysis_depth
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> EngineOf | None:
         """The game's own web engine (:class:`~zermelo.core.capabilities.WebEngine`), or ``None``."""
         return None if self.spec.web_engine is None else self.spec.web_engine.resolve()
 
-    def _engine(self) -> Any:
+    def _engine(self) -> EngineOf | None:
         return self.engine
 
-    def ai_choice(self, state: Any, level: str, seed: int, time_limit: float) -> Choice:
+    def ai_choice(
+        self, state: AnyState, level: str, seed: int, time_limit: float
+    ) -> Choice[Hashable]:
         """The AI's move at ``level``, within about ``time_limit`` seconds."""
         engine = self._engine()
         if engine is not None:
-            choice: Choice = engine.choose(state, level, seed, time_limit)
-            return choice
+            return engine.choose(state, level, seed, time_limit)
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
-    def analyze(self, state: Any, time_limit: float, node_limit: int) -> SearchResult[Any]:
+    def analyze(
+        self, state: AnyState, time_limit: float, node_limit: int
+    ) -> SearchResult[Hashable]:
         """Every legal move's value for the side to move (``moves``, best first)."""
         engine = self._engine()
         if engine is not None:
-            analysis: SearchResult[Any] = engine.values(state, time_limit, node_limit)
-            return analysis
+            return engine.values(state, time_limit, node_limit)
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
         )
 
-    def check_options(self, options: Any) -> dict[str, Any]:
+    def check_options(self, options: object) -> dict[str, OptionValue]:
         """The options for ``GameSpec.new``, each checked against its declared range."""
         return self.spec.check_options(options)
 
-    def board(self, state: Any) -> dict[str, Any]:
+    def board(self, state: AnyState) -> Board:
         """The board as JSON: its kind, size, cells (rows from the top) and the moves of the cells.
 
         For a ``place`` or ``grid`` board ``points[row][col]`` is the move notation of each cell
@@ -129,7 +168,7 @@ class Adapter:
         """
         return self.board_kind.draw(self.spec, state)
 
-    def line(self, state: Any, board: dict[str, Any], winner_mark: str) -> list[list[int]]:
+    def line(self, state: AnyState, board: Board, winner_mark: str) -> list[list[int]]:
         """The cells of the winning line, for a finished game (the record's grid says them)."""
         return [list(cell) for cell in self.spec.grid(state).line]
 
@@ -151,7 +190,7 @@ def _points(grid: Grid, empty: str | None) -> list[list[str | None]]:
     ]
 
 
-def _place(spec: GameSpec, state: Any) -> dict[str, Any]:
+def _place(spec: GameSpec, state: AnyState) -> Board:
     """``cells[row]``: ``X``, ``O`` or ``.``; ``points[row][col]``: the move of every cell (occupied
     ones too, so that the page can say why a click there is refused)."""
     grid = spec.grid(state)
@@ -165,7 +204,7 @@ def _place(spec: GameSpec, state: Any) -> dict[str, Any]:
     }
 
 
-def _drop(spec: GameSpec, state: Any) -> dict[str, Any]:
+def _drop(spec: GameSpec, state: AnyState) -> Board:
     """``cells[row]``: ``X``, ``O`` or ``.``; ``columns[col]``: the move of each column."""
     grid = spec.grid(state)
     width, height = _size(grid)
@@ -175,11 +214,13 @@ def _drop(spec: GameSpec, state: Any) -> dict[str, Any]:
         "width": width,
         "height": height,
         "cells": _cells(grid),
-        "columns": [top[c] if c < len(top) and top[c] is not None else "" for c in range(width)],
+        "columns": [
+            move if c < len(top) and (move := top[c]) is not None else "" for c in range(width)
+        ],
     }
 
 
-def _draughts(spec: GameSpec, state: Any) -> dict[str, Any]:
+def _draughts(spec: GameSpec, state: AnyState) -> Board:
     """``cells[row]``: ``b``/``w`` a black/white man, ``B``/``W`` a king, ``.`` empty;
     ``points[row][col]``: the number of a playable square, ``""`` for another."""
     grid = spec.grid(state)
@@ -193,7 +234,7 @@ def _draughts(spec: GameSpec, state: Any) -> dict[str, Any]:
     }
 
 
-def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
+def _grid(spec: GameSpec, state: AnyState) -> Board:
     grid = spec.grid(state)
     cells = [list(row) for row in grid.cells]
     width = max((len(row) for row in cells), default=0)
@@ -216,7 +257,7 @@ def _grid(spec: GameSpec, state: Any) -> dict[str, Any]:
     }
 
 
-def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
+def _chess(spec: GameSpec, state: AnyState) -> Board:
     """``cells[row]``: the pieces' letters (``PNBRQK`` White, ``pnbrqk`` Black, ``.`` empty);
     ``points[row][col]``: the square's name; ``moves``: every legal move with its squares and
     promotion (``q``, ``r``, ``b``, ``n`` or ``null``), read from its UCI, and its notation,
@@ -229,7 +270,7 @@ def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
     def name(cell: tuple[int, int]) -> str | None:
         return points[cell[0]][cell[1]]
 
-    moves = []
+    moves: list[ChessMove] = []
     for move in sorted(state.legal_moves()):
         uci = move.uci()
         moves.append(
@@ -254,13 +295,33 @@ def _chess(spec: GameSpec, state: Any) -> dict[str, Any]:
     }
 
 
+@runtime_checkable
+class _UciMove(Protocol):
+    """A chess move, which names its squares in UCI (``e7e8q``)."""
+
+    def uci(self) -> str: ...
+
+
+def _last_square(move: Hashable) -> str:
+    """The square a draughts move ends on: a move is the numbers of the squares it visits."""
+    if not isinstance(move, Sequence):
+        raise TypeError(f"draughts move {move!r}: expected the squares it visits")
+    return str(move[-1])
+
+
+def _uci_target(move: Hashable) -> str:
+    """The square a chess move ends on, read from its UCI."""
+    if not isinstance(move, _UciMove):
+        raise TypeError(f"chess move {move!r}: expected a move with a UCI")
+    return str(move.uci()[2:4])
+
+
 KINDS: dict[str, BoardKind] = {
     "grid": BoardKind("grid", _grid, marks="text"),
     "place": BoardKind("place", _place),
     "drop": BoardKind("drop", _drop),
-    # A move of the draughts board is the numbers of the squares it visits; one of chess has UCI.
-    "draughts": BoardKind("draughts", _draughts, moved=lambda move: str(move[-1])),
-    "chess": BoardKind("chess", _chess, moved=lambda move: str(move.uci()[2:4]), marks="text"),
+    "draughts": BoardKind("draughts", _draughts, moved=_last_square),
+    "chess": BoardKind("chess", _chess, moved=_uci_target, marks="text"),
 }
 """Board kind (:data:`~zermelo.core.record.BOARD_KINDS`) -> its drawing on the page; a record
 naming another kind is drawn as a grid."""
@@ -285,16 +346,16 @@ def _adapter(spec: GameSpec) -> Adapter:
     return Adapter(spec, kind)
 
 
-def adapter_for(name: Any) -> Adapter:
+def adapter_for(name: object) -> Adapter:
     """The adapter of the game called ``name``; raises :class:`UnknownGameError` otherwise."""
     if not isinstance(name, str):
         raise UnknownGameError(f"unknown game {name!r}: expected a game name")
     return _adapter(get_game(name))  # raises UnknownGameError naming the known games
 
 
-def web_engines() -> list[Any]:
+def web_engines() -> list[EngineOf]:
     """The games' own web engines (each once), for warming up and stopping with the server."""
-    engines: list[Any] = []
+    engines: list[EngineOf] = []
     for spec in all_games():
         engine = None if spec.web_engine is None else spec.web_engine.resolve()
         if engine is not None and all(engine is not known for known in engines):

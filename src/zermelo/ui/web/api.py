@@ -26,9 +26,9 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Literal, NoReturn, NotRequired, TypedDict, cast
 
 import anyio
 from starlette.requests import Request
@@ -43,19 +43,22 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
-from zermelo.core.record import LEVELS
+from zermelo.core.jsontext import Json
+from zermelo.core.record import LEVELS, OptionValue
 from zermelo.core.scores import describe, outcome_of
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import game_names
+from zermelo.games.tictactoe import TicTacToeState
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult
 from zermelo.ui.web.adapters import (
     Adapter,
+    Board,
     adapter_for,
     available_games,
 )
 from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
-from zermelo.ui.web.explain import explain
+from zermelo.ui.web.explain import ExplainNode, explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import best_language, messages_for, plurals_for
 from zermelo.workers import WorkerFailed, WorkerTimeout
@@ -64,10 +67,108 @@ __all__ = [
     "BODY_SECONDS",
     "MAX_BODY",
     "MAX_MOVES",
+    "AnalysisJson",
     "Budget",
+    "ChoiceAnswer",
     "Clock",
+    "Degraded",
+    "GameData",
+    "GameJson",
     "Lanes",
+    "SearchJson",
+    "ValueJson",
 ]
+
+
+class ValueJson(TypedDict):
+    """A score from the side to move, as numbers and as English words."""
+
+    score: float
+    exact: bool
+    kind: str
+    moves: int
+    estimate: float
+    words: str
+
+
+class SearchJson(TypedDict):
+    """What a search found: its move, value, line and totals (an answer's ``thinking``)."""
+
+    move: str | None
+    value: ValueJson
+    pv: list[str]
+    depth: int
+    nodes: int
+    time_ms: float
+
+
+class MoveJson(TypedDict):
+    """One move's value in an analysis."""
+
+    move: str
+    value: ValueJson
+    pv: list[str]
+
+
+class AnalysisJson(TypedDict):
+    """``/api/analyze``'s answer: every move's value, best first; the endpoint adds the
+    position, the side to move and whether the answer is degraded."""
+
+    moves: list[MoveJson]
+    best: str | None
+    pv: list[str]
+    value: ValueJson | None
+    nodes: int
+    time_ms: float
+    position: NotRequired[str]
+    to_move: NotRequired[str]
+    degraded: NotRequired[bool]
+
+
+class GameJson(TypedDict):
+    """A position as the page needs it; ``/api/play`` adds the moves played, the AI's
+    thinking and whether its move is degraded."""
+
+    game: str
+    title: str
+    start: str
+    moves: list[str]
+    position: str
+    to_move: str
+    ply: int
+    terminal: bool
+    winner: str | None
+    legal: list[str]
+    board: Board
+    last: list[int] | None
+    line: list[list[int]]
+    played: NotRequired[list[dict[str, str]]]
+    thinking: NotRequired[SearchJson | None]
+    degraded: NotRequired[bool]
+
+
+class GameData(TypedDict):
+    """A game as a search process rebuilds it (see :func:`game_data`)."""
+
+    game: str
+    moves: list[str]
+    position: NotRequired[str]
+    options: NotRequired[dict[str, OptionValue]]
+    expect: list[str | list[str]]
+
+
+class Degraded(TypedDict):
+    """A search process's answer when its search ran out of budget."""
+
+    degraded: Literal[True]
+
+
+class ChoiceAnswer(TypedDict):
+    """A search process's AI move (see :func:`zermelo.ui.web.tasks.choose`)."""
+
+    move: str
+    thinking: SearchJson | None
+
 
 MAX_BODY = 64 * 1024
 """Largest request body read, in bytes."""
@@ -155,12 +256,12 @@ class Lanes:
     urgent: FastLane = field(default_factory=_urgent_lane)
 
 
-def _short(value: Any, limit: int = 40) -> str:
+def _short(value: object, limit: int = 40) -> str:
     text = repr(value)
     return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
-def _bounded_number(name: str, number: Any, low: int, high: int) -> float | int:
+def _bounded_number(name: str, number: object, low: int, high: int) -> float | int:
     """``number`` when it is a finite JSON number from ``low`` to ``high``; checked before any
     conversion, so that a 400-digit integer is a mistake to report, not an overflow."""
     if isinstance(number, bool) or not isinstance(number, int | float):
@@ -178,7 +279,7 @@ class Budget:
     nodes: int = DEFAULT_NODES
 
     @classmethod
-    def from_json(cls, value: Any) -> Budget:
+    def from_json(cls, value: object) -> Budget:
         """Read ``{"time_ms": ..., "nodes": ...}``: numbers beyond what any client means are
         refused, the others clamped to :data:`MIN_TIME`-:data:`MAX_TIME` seconds and
         :data:`MIN_NODES`-:data:`MAX_NODES` nodes."""
@@ -245,7 +346,7 @@ class Clock:
 # -- reading requests -----------------------------------------------------------------------------
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
@@ -256,7 +357,7 @@ def is_json_type(content_type: str | None) -> bool:
     return content_type.split(";", 1)[0].strip().lower() == "application/json"
 
 
-async def read_json(request: Request) -> dict[str, Any]:
+async def read_json(request: Request) -> dict[str, Json]:
     """The request body as a JSON object: declared as ``application/json``, at most
     :data:`MAX_BODY` bytes, sent within :data:`BODY_SECONDS`."""
     if not is_json_type(request.headers.get("content-type")):
@@ -298,18 +399,18 @@ class Game:
     that a search process rebuilds exactly this game (see :func:`game_data`)."""
 
     adapter: Adapter
-    start: Any
-    moves: tuple[Any, ...]
-    states: tuple[Any, ...]
-    options: dict[str, Any] = field(default_factory=dict)
+    start: AnyState
+    moves: tuple[Hashable, ...]
+    states: tuple[AnyState, ...]
+    options: dict[str, OptionValue] = field(default_factory=dict)
     position: str | None = None
 
     @property
-    def state(self) -> Any:
+    def state(self) -> AnyState:
         return self.states[-1]
 
 
-def load_game(data: dict[str, Any]) -> Game:
+def load_game(data: Mapping[str, object]) -> Game:
     """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``."""
     adapter = adapter_for(data.get("game", game_names()[0]))
     spec = adapter.spec
@@ -329,7 +430,7 @@ def load_game(data: dict[str, Any]) -> Game:
         raise ParseError(f"moves: expected a list of at most {MAX_MOVES} moves in notation")
     state = start
     states = [start]
-    moves = []
+    moves: list[Hashable] = []
     for index, text in enumerate(moves_text):
         state, move = _play_text(state, text, index)
         states.append(state)
@@ -341,7 +442,9 @@ MAX_MOVE_TEXT = 80
 """Longest move text accepted: OpenSpiel's amazons writes a move in about 45 characters."""
 
 
-def _play_text(state: Any, text: Any, index: int | None = None) -> tuple[Any, Any]:
+def _play_text(
+    state: AnyState, text: object, index: int | None = None
+) -> tuple[AnyState, Hashable]:
     where = "" if index is None else f" (move {index + 1})"
     if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
         raise ParseError(f"move {str(text)[:20]!r}{where}: expected a move in the game's notation")
@@ -354,14 +457,14 @@ def _play_text(state: Any, text: Any, index: int | None = None) -> tuple[Any, An
         raise IllegalMoveError(f"move {text!r}{where} is illegal: {error}") from None
 
 
-def _seed(data: dict[str, Any]) -> int:
+def _seed(data: Mapping[str, object]) -> int:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ParseError(f"seed {seed!r}: expected a whole number from 0 to {MAX_SEED}")
     return seed
 
 
-def _level(data: dict[str, Any]) -> str:
+def _level(data: Mapping[str, object]) -> str:
     level = data.get("level", "hard")
     if level not in LEVELS:
         raise ParseError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
@@ -371,7 +474,7 @@ def _level(data: dict[str, Any]) -> str:
 # -- answers --------------------------------------------------------------------------------------
 
 
-def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] | None:
+def _cell_of_last_move(adapter: Adapter, before: AnyState, after: AnyState) -> list[int] | None:
     """Row (from the top) and column of the cell the last move changed, if the board kept its
     shape and one cell changed first."""
     old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
@@ -386,11 +489,11 @@ def _cell_of_last_move(adapter: Adapter, before: Any, after: Any) -> list[int] |
     return None
 
 
-def game_json(game: Game) -> dict[str, Any]:
+def game_json(game: Game) -> GameJson:
     """The current position as the page needs it."""
     state = game.state
     winner = state.winner
-    answer: dict[str, Any] = {
+    answer: GameJson = {
         "game": game.adapter.name,
         "title": game.adapter.spec.title,
         "start": game.start.notation(),
@@ -416,7 +519,7 @@ def game_json(game: Game) -> dict[str, Any]:
     return answer
 
 
-def value_json(value: float, exact: bool) -> dict[str, Any]:
+def value_json(value: float, exact: bool) -> ValueJson:
     """A score from the side to move, as numbers and as English words."""
     outcome = outcome_of(value, exact=exact)
     return {
@@ -429,7 +532,7 @@ def value_json(value: float, exact: bool) -> dict[str, Any]:
     }
 
 
-def _line(state: Any, line: tuple[Any, ...]) -> list[str]:
+def _line(state: AnyState, line: tuple[Hashable, ...]) -> list[str]:
     words = []
     for move in line:
         words.append(state.format_move(move))
@@ -437,7 +540,7 @@ def _line(state: Any, line: tuple[Any, ...]) -> list[str]:
     return words
 
 
-def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
+def search_json(state: AnyState, result: SearchResult[Hashable]) -> SearchJson:
     return {
         "move": None if result.move is None else state.format_move(result.move),
         "value": value_json(result.value, result.exact),
@@ -448,7 +551,7 @@ def search_json(state: Any, result: SearchResult[Any]) -> dict[str, Any]:
     }
 
 
-def analysis_json(state: Any, analysis: SearchResult[Any]) -> dict[str, Any]:
+def analysis_json(state: AnyState, analysis: SearchResult[Hashable]) -> AnalysisJson:
     """A search's values of the moves (its ``moves``, best first) as ``/api/analyze`` answers
     them: the best is the first of them."""
     if not analysis.moves:
@@ -472,8 +575,8 @@ def analysis_json(state: Any, analysis: SearchResult[Any]) -> dict[str, Any]:
 
 
 def analyze_position(
-    state: Any, adapter: Adapter, budget: Budget, *, generic: bool = False
-) -> dict[str, Any]:
+    state: AnyState, adapter: Adapter, budget: Budget, *, generic: bool = False
+) -> AnalysisJson:
     """Every legal move's value for the side to move, best first, with the search's totals.
     ``generic``: alpha-beta's values, not the game's own engine's. A finished game has no
     moves, and its answer costs nothing (no engine is loaded for it)."""
@@ -490,11 +593,13 @@ def analyze_position(
 
 SOLVED_POSITIONS = 6000
 """Solved positions of quick games kept (tic-tac-toe's 5,478 all fit)."""
-_SOLVED: collections.OrderedDict[tuple[str, Any], dict[str, Any]] = collections.OrderedDict()
+_SOLVED: collections.OrderedDict[tuple[str, AnyState], AnalysisJson] = collections.OrderedDict()
 _SOLVED_LOCK = threading.Lock()
 
 
-def quick_values(name: str, state: Any, seconds: float, nodes: int) -> tuple[dict[str, Any], bool]:
+def quick_values(
+    name: str, state: AnyState, seconds: float, nodes: int
+) -> tuple[AnalysisJson, bool]:
     """Every move's value in a position of a game whose record says it is quick to solve, within
     ``seconds`` and ``nodes``, and whether all of them are exact. A solved position is kept (the
     last :data:`SOLVED_POSITIONS` of them), and answered at once the next time, with the nodes
@@ -504,25 +609,25 @@ def quick_values(name: str, state: Any, seconds: float, nodes: int) -> tuple[dic
         kept = _SOLVED.get(key)
         if kept is not None:
             _SOLVED.move_to_end(key)
-            return dict(kept), True  # a copy: the endpoint adds the position to its answer
+            return kept.copy(), True  # a copy: the endpoint adds the position to its answer
     analysis = adapter_for(name).analyze(state, seconds, nodes)
     answer = analysis_json(state, analysis)
     exact = bool(analysis.moves) and all(entry.exact for entry in analysis.moves)
     if exact:
         with _SOLVED_LOCK:
-            _SOLVED[key] = dict(answer)
+            _SOLVED[key] = answer.copy()
             while len(_SOLVED) > SOLVED_POSITIONS:
                 _SOLVED.popitem(last=False)
     return answer, exact
 
 
-def quick_analysis(state: Any, seconds: float = QUICK_TIME) -> dict[str, Any]:
+def quick_analysis(state: AnyState, seconds: float = QUICK_TIME) -> AnalysisJson:
     """The degraded answer: each move's static value (a win on the spot is exact), for as many
     moves as ``seconds`` allow, in the game's search order."""
     return analysis_json(state, static_values(state, seconds))
 
 
-def quick_move(state: Any, seconds: float = QUICK_TIME) -> tuple[Any, dict[str, Any] | None]:
+def quick_move(state: AnyState, seconds: float = QUICK_TIME) -> tuple[Hashable, SearchJson | None]:
     """The degraded AI move: the best static value found in ``seconds``, else the first move of
     the game's search order."""
     analysis = static_values(state, seconds)
@@ -531,7 +636,9 @@ def quick_move(state: Any, seconds: float = QUICK_TIME) -> tuple[Any, dict[str, 
     return search_order(state)[0], None
 
 
-def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dict[str, Any] | None]:
+def ai_move(
+    game: Game, level: str, seed: int, budget: Budget
+) -> tuple[Hashable, SearchJson | None]:
     """The AI's move in the game's current state, and what its search found (when it says)."""
     state = game.state
     choice = game.adapter.ai_choice(state, level, seed, budget.time)
@@ -542,7 +649,7 @@ def ai_move(game: Game, level: str, seed: int, budget: Budget) -> tuple[Any, dic
 # -- endpoints ------------------------------------------------------------------------------------
 
 
-def game_data(game: Game) -> dict[str, Any]:
+def game_data(game: Game) -> GameData:
     """The whole game as a search process rebuilds it: the game, what its start was built from
     (its options, or the position it was given) and the moves, in notation, with what the
     rebuilt game must show (:func:`fingerprint`), so that nothing falls back to a default on the
@@ -550,21 +657,18 @@ def game_data(game: Game) -> dict[str, Any]:
     moves = [
         before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
     ]
-    data: dict[str, Any] = {"game": game.adapter.name, "moves": moves}
+    name, expect = game.adapter.name, fingerprint(game.state)
     if game.position is not None:
-        data["position"] = game.position
-    else:
-        data["options"] = dict(game.options)
-    data["expect"] = fingerprint(game.state)
-    return data
+        return {"game": name, "moves": moves, "position": game.position, "expect": expect}
+    return {"game": name, "moves": moves, "options": dict(game.options), "expect": expect}
 
 
-def fingerprint(state: Any) -> list[Any]:
+def fingerprint(state: AnyState) -> list[str | list[str]]:
     """What two copies of one position share: its notation and its legal moves in notation."""
     return [state.notation(), sorted(state.format_move(move) for move in state.legal_moves())]
 
 
-def replay(data: dict[str, Any]) -> Game:
+def replay(data: Mapping[str, object]) -> Game:
     """The game of :func:`game_data`, checked against its fingerprint."""
     expected = data.get("expect")
     game = load_game({key: value for key, value in data.items() if key != "expect"})
@@ -576,7 +680,9 @@ def replay(data: dict[str, Any]) -> Game:
     return game
 
 
-def _answer(game: Game, played: list[dict[str, str]], thinking: Any, degraded: bool) -> Any:
+def _answer(
+    game: Game, played: list[dict[str, str]], thinking: SearchJson | None, degraded: bool
+) -> GameJson:
     answer = game_json(game)
     answer["played"] = played
     answer["thinking"] = thinking
@@ -584,7 +690,7 @@ def _answer(game: Game, played: list[dict[str, str]], thinking: Any, degraded: b
     return answer
 
 
-def _play_checked(game: Game, move_text: Any) -> tuple[Game, dict[str, str]]:
+def _play_checked(game: Game, move_text: object) -> tuple[Game, dict[str, str]]:
     state, move = _play_text(game.state, move_text)
     before = game.state
     played = {"by": "you", "move": before.format_move(move)}
@@ -599,7 +705,7 @@ def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
     return _extended(game, move, after), played
 
 
-def _extended(game: Game, move: Any, state: Any) -> Game:
+def _extended(game: Game, move: Hashable, state: AnyState) -> Game:
     return dataclasses.replace(game, moves=(*game.moves, move), states=(*game.states, state))
 
 
@@ -610,8 +716,8 @@ class Api:
         self.lanes = lanes or Lanes()
         self.extra_games = tuple(games)
 
-    def games_json(self) -> dict[str, Any]:
-        games = []
+    def games_json(self) -> dict[str, list[dict[str, object]]]:
+        games: list[dict[str, object]] = []
         for name in available_games(self.extra_games):
             adapter = adapter_for(name)
             spec = adapter.spec
@@ -682,7 +788,7 @@ class Api:
             )
         move_text_ai, thinking, degraded = await self._ai_move(game, level, seed, budget, clock)
 
-        def finish() -> Any:
+        def finish() -> GameJson:
             after, theirs = _with_ai_move(game, move_text_ai)
             return _answer(after, [*played, theirs], thinking, degraded)
 
@@ -690,12 +796,12 @@ class Api:
 
     async def _ai_move(
         self, game: Game, level: str, seed: int, budget: Budget, clock: Clock
-    ) -> tuple[str, Any, bool]:
+    ) -> tuple[str, SearchJson | None, bool]:
         """The AI's move (notation), its search, and whether the answer is degraded."""
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
-        fallback: tuple[str, Any, bool] | None = None
+        fallback: tuple[str, SearchJson | None, bool] | None = None
         if game.adapter.spec.quick:
             # A quick game's search starts in the fast lane, for at most FAST_SEARCH: the record
             # says it ends in milliseconds, but a plugin's record may be wrong, and no game may
@@ -733,8 +839,10 @@ class Api:
             except (WorkerTimeout, WorkerFailed) as error:
                 _log.warning("search for %s gave no move in time: %s", name, error)
             else:
-                if not answer.get("degraded"):
-                    return answer["move"], answer["thinking"], False
+                if isinstance(answer, dict) and not answer.get("degraded"):
+                    # Our own search process's answer: tasks.choose's ChoiceAnswer, as JSON.
+                    chosen = cast(ChoiceAnswer, answer)
+                    return chosen["move"], chosen["thinking"], False
         if fallback is not None:
             return fallback
         move, thinking = await self.lanes.urgent.run(quick_move, state, clock.quick_time())
@@ -751,13 +859,15 @@ class Api:
         result["degraded"] = degraded
         return JSONResponse(result)
 
-    async def _analysis(self, game: Game, budget: Budget, clock: Clock) -> tuple[Any, bool]:
+    async def _analysis(
+        self, game: Game, budget: Budget, clock: Clock
+    ) -> tuple[AnalysisJson, bool]:
         state = game.state
         name = game.adapter.name
         fast = self.lanes.fast
         if state.is_terminal():
             return analysis_json(state, valued(())), False
-        fallback: dict[str, Any] | None = None
+        fallback: AnalysisJson | None = None
         if game.adapter.spec.quick:
             # As in _ai_move: the fast lane searches for at most FAST_SEARCH, then a process.
             found, exact = await fast.run(
@@ -795,8 +905,9 @@ class Api:
             except (WorkerTimeout, WorkerFailed) as error:
                 _log.warning("analysis of %s gave no values in time: %s", name, error)
             else:
-                if not answer.get("degraded"):
-                    return answer, False
+                if isinstance(answer, dict) and not answer.get("degraded"):
+                    # Our own search process's answer: tasks.analyze's AnalysisJson, as JSON.
+                    return cast(AnalysisJson, answer), False
         if fallback is not None:
             return fallback, False
         return await self.lanes.urgent.run(quick_analysis, state, clock.quick_time()), True
@@ -805,17 +916,18 @@ class Api:
         data = await read_json(request)
         path = data.get("path", [])
 
-        def node() -> Any:
+        def node() -> ExplainNode:
             game = load_game(data)
-            if not game.adapter.tree:
+            state = game.state
+            if not game.adapter.tree or not isinstance(state, TicTacToeState):
                 raise UnknownGameError(
                     f"the minimax tree is not drawn for {game.adapter.name!r}: expected one of "
                     + ", ".join(name for name in available_games() if adapter_for(name).tree)
                 )
-            return explain(game.state, path)
+            return explain(state, path)
 
         return JSONResponse(await self.lanes.fast.run(node))
 
 
-def _thinking(state: Any, choice: Choice) -> dict[str, Any] | None:
+def _thinking(state: AnyState, choice: Choice[Hashable]) -> SearchJson | None:
     return None if choice.result is None else search_json(state, choice.result)

@@ -22,15 +22,23 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeAlias
 
 from zermelo.core.errors import IllegalMoveError, ParseError
+from zermelo.core.jsontext import Json
 from zermelo.core.scores import EVAL_LIMIT, WIN, outcome_of
 from zermelo.core.state import Player
 from zermelo.games.tictactoe import SYMBOLS, TicTacToeState
 from zermelo.search.result import parent_score
 
-__all__ = ["ABRecord", "explain", "minimax_nodes", "minimax_value", "record_alphabeta"]
+__all__ = [
+    "ABRecord",
+    "ExplainNode",
+    "explain",
+    "minimax_nodes",
+    "minimax_value",
+    "record_alphabeta",
+]
 
 INF = float(2 * WIN)
 MAX_PATH = 9
@@ -109,6 +117,10 @@ def record_alphabeta(root: TicTacToeState) -> dict[tuple[int, ...], ABRecord]:
     return records
 
 
+ExplainNode: TypeAlias = dict[str, Json]
+"""A node of the drawn tree as JSON: its position, values, node counts and (at the top) children."""
+
+
 def _node_relative(score: float, ply: int) -> float:
     if score > EVAL_LIMIT:
         return score + ply
@@ -117,7 +129,7 @@ def _node_relative(score: float, ply: int) -> float:
     return score
 
 
-def _value_json(state: TicTacToeState, score: float) -> dict[str, Any]:
+def _value_json(state: TicTacToeState, score: float) -> dict[str, Json]:
     """A node-relative score as the winner's mark and moves, from X's and O's point of view."""
     outcome = outcome_of(score)
     mover = state.to_move
@@ -137,9 +149,9 @@ def _node_json(
     path: tuple[int, ...],
     records: dict[tuple[int, ...], ABRecord],
     pruned: bool,
-) -> dict[str, Any]:
+) -> ExplainNode:
     record = records.get(path)
-    node: dict[str, Any] = {
+    node: ExplainNode = {
         "path": [state.format_move(m) for m in path],
         "move": state.format_move(path[-1]) if path else None,
         "position": state.notation(with_side=True),
@@ -162,7 +174,7 @@ def _node_json(
     return node
 
 
-def explain(root: TicTacToeState, path: list[str]) -> dict[str, Any]:
+def explain(root: TicTacToeState, path: object) -> ExplainNode:
     """The node reached from ``root`` by ``path`` (move notations) and its children.
 
     A child is ``pruned`` when alpha-beta never visited it: either its parent's search was cut off

@@ -21,13 +21,17 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final, TypeVar, TypeVarTuple
 
 import anyio
 import anyio.to_thread
 
 from zermelo.core import errors
+from zermelo.core.jsontext import Json
 from zermelo.workers import Job, Worker, WorkerCancelled, WorkerFailed, WorkerTimeout
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 __all__ = [
     "FAST_THREADS",
@@ -80,8 +84,8 @@ class FastLane:
         self._order = itertools.count()
 
     async def run(
-        self, function: Callable[..., Any], *args: Any, deadline: float | None = None
-    ) -> Any:
+        self, function: Callable[[*Ts], T], *args: *Ts, deadline: float | None = None
+    ) -> T:
         """``function(*args)`` in a thread, once a thread is free and no work due earlier waits;
         ``deadline`` is a ``time.monotonic()`` (default: :data:`UNTIMED` from now)."""
         if self.active >= self.threads + self.waiting:
@@ -159,7 +163,7 @@ class SearchPool:
         for worker in self.workers:
             worker.stop()
 
-    async def call(self, target: str, *args: Any, deadline: float) -> Any:
+    async def call(self, target: str, *args: object, deadline: float) -> Json:
         """``target(*args)`` in a search process; raises :class:`WorkerTimeout` when it has not
         answered by ``deadline`` (``time.monotonic()``; waiting for a process counts), and
         :class:`BusyError` when too many requests are waiting already. When the request is
@@ -196,7 +200,7 @@ class SearchPool:
         finally:
             self.active -= 1
 
-    def _call(self, target: str, args: tuple[Any, ...], deadline: float, job: Job) -> Any:
+    def _call(self, target: str, args: tuple[object, ...], deadline: float, job: Job) -> Json:
         job.started = True  # before the cancel is checked: see call()
         try:
             timeout = deadline - time.monotonic()
@@ -206,7 +210,8 @@ class SearchPool:
                 raise WorkerCancelled("the search was cancelled before it started")
             worker = self._take()
             try:
-                return worker.call(target, *args, timeout=timeout, job=job)
+                answer: Json = worker.call(target, *args, timeout=timeout, job=job)
+                return answer
             except WorkerTimeout:
                 if not worker.running:  # stopped at its deadline, not merely busy
                     self.kills += 1

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from zermelo.core.jsontext import Json
 
 __all__ = ["openapi"]
 
-_GAME_FIELDS: dict[str, Any] = {
+_GAME_FIELDS: dict[str, Json] = {
     "game": {"type": "string", "description": "Game name, e.g. tictactoe, connect4, gomoku."},
     "options": {
         "type": "object",
@@ -24,7 +24,7 @@ _GAME_FIELDS: dict[str, Any] = {
     },
 }
 
-_BUDGET: dict[str, Any] = {
+_BUDGET: dict[str, Json] = {
     "type": "object",
     "description": (
         "The whole request's budget: the server clamps time_ms to 50..3000 (default 1000) and "
@@ -35,7 +35,7 @@ _BUDGET: dict[str, Any] = {
     "properties": {"time_ms": {"type": "number"}, "nodes": {"type": "integer"}},
 }
 
-_ERROR = {
+_ERROR: dict[str, Json] = {
     "description": "A request zermelo could not accept: the message names the problem.",
     "content": {
         "application/json": {
@@ -56,7 +56,7 @@ _ERROR = {
 }
 
 
-def _post(summary: str, description: str, extra: dict[str, Any]) -> dict[str, Any]:
+def _post(summary: str, description: str, extra: dict[str, Json]) -> dict[str, Json]:
     return {
         "post": {
             "summary": summary,
@@ -87,7 +87,7 @@ def _post(summary: str, description: str, extra: dict[str, Any]) -> dict[str, An
     }
 
 
-def openapi() -> dict[str, Any]:
+def openapi() -> dict[str, Json]:
     """The OpenAPI document of the API."""
     return {
         "openapi": "3.1.0",

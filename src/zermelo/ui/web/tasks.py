@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError
 from zermelo.core.state import Evaluates
 from zermelo.search.alphabeta import alphabeta
-from zermelo.ui.web.api import Budget, analyze_position, load_game, replay, search_json
+from zermelo.ui.web.api import (
+    AnalysisJson,
+    Budget,
+    ChoiceAnswer,
+    Degraded,
+    SearchJson,
+    analyze_position,
+    load_game,
+    replay,
+    search_json,
+)
 from zermelo.ui.web.lanes import WORKER_MEMORY
 
 __all__ = ["analyze", "choose", "ready"]
@@ -46,20 +57,24 @@ def ready() -> bool:
     return True
 
 
-def _limits(seconds: float) -> Any:
+def _limits(seconds: float) -> AbstractContextManager[None]:
     return limits.limited(time.perf_counter() + seconds + _GRACE, memory=WORKER_MEMORY)
 
 
 def choose(
-    data: dict[str, Any], level: str, seed: int, seconds: float, alphabeta_only: bool = False
-) -> dict[str, Any]:
+    data: Mapping[str, object],
+    level: str,
+    seed: int,
+    seconds: float,
+    alphabeta_only: bool = False,
+) -> ChoiceAnswer | Degraded:
     """The AI's move in ``data``'s game: ``{"move": notation, "thinking": search or null}``.
 
     ``alphabeta_only`` plays alpha-beta under the clock instead of the game's own engine (Connect
     Four's solver, which the server has asked already)."""
     game = replay(data)
     state = game.state
-    thinking: dict[str, Any] | None
+    thinking: SearchJson | None
     try:
         with _limits(seconds):
             if alphabeta_only:
@@ -77,8 +92,8 @@ def choose(
 
 
 def analyze(
-    data: dict[str, Any], seconds: float, nodes: int, generic: bool = False
-) -> dict[str, Any]:
+    data: Mapping[str, object], seconds: float, nodes: int, generic: bool = False
+) -> AnalysisJson | Degraded:
     """Every legal move's value in ``data``'s game, as ``/api/analyze`` answers it; ``generic``:
     alpha-beta's values instead of the game's own engine's."""
     game = replay(data)
