@@ -21,6 +21,7 @@ from zermelo.core import (
     describe,
 )
 from zermelo.core.limits import Limits
+from zermelo.core.version import VERSION
 from zermelo.games import GameSpec, game_names, get_game
 from zermelo.search import (
     MoveValue,
@@ -32,7 +33,7 @@ from zermelo.search import (
     minimax,
 )
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "BudgetError",

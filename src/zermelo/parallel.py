@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar, cast
 
 from zermelo.core.errors import ZermeloError
+from zermelo.core.version import VERSION
 
 __all__ = [
     "ClusterError",
@@ -310,21 +311,19 @@ class DaskExecutor(Executor):
             if self.client.status != "running":
                 raise self._lost() from None
             raise self._no_workers() from None
-        import zermelo
-
         # A builtin (picklable on any worker) that imports zermelo there, by name.
         found = self.client.run(eval, _PROBE, on_error="return")
         for address, version in sorted(found.items()):
             if isinstance(version, BaseException):
                 raise ClusterError(
                     f"the Dask worker {address} cannot import zermelo ({version}): install "
-                    f"zermelo {zermelo.__version__} in the environment the worker runs in "
+                    f"zermelo {VERSION} in the environment the worker runs in "
                     "(pip install 'zermelo[cluster]'), then start it again"
                 )
-            if version != zermelo.__version__:
+            if version != VERSION:
                 raise ClusterError(
                     f"the Dask worker {address} runs zermelo {version}, this is zermelo "
-                    f"{zermelo.__version__}: install the same version on every worker"
+                    f"{VERSION}: install the same version on every worker"
                 )
         return max(1, len(found))
 
