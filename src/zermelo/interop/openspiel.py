@@ -99,20 +99,8 @@ class NotSupportedError(ZermeloError):
 
 def missing_properties(game: SpielObject) -> list[str]:
     """What keeps the OpenSpiel ``game`` out of the class zermelo searches (empty: it fits)."""
-    spiel = pyspiel()
-    kind = game.get_type()
-    missing = []
-    if game.num_players() != 2:
-        missing.append(f"two players (it has {game.num_players()})")
-    if kind.utility != spiel.GameType.Utility.ZERO_SUM:
-        missing.append(f"zero-sum utility (it is {kind.utility.name.lower()})")
-    if kind.dynamics != spiel.GameType.Dynamics.SEQUENTIAL:
-        missing.append(f"sequential moves (it has {kind.dynamics.name.lower()} moves)")
-    if kind.chance_mode != spiel.GameType.ChanceMode.DETERMINISTIC:
-        missing.append(f"no chance (it is {kind.chance_mode.name.lower()})")
-    if kind.information != spiel.GameType.Information.PERFECT_INFORMATION:
-        missing.append(f"perfect information (it has {kind.information.name.lower()})")
-    return missing
+    missing = [] if game.num_players() == 2 else [f"two players (it has {game.num_players()})"]
+    return missing + _kind_misses(game.get_type())
 
 
 class OpenSpielGame:
@@ -492,10 +480,16 @@ def _game_types() -> dict[str, SpielObject]:
 
 def _type_misses(kind: SpielObject) -> list[str]:
     """What the game type (before any game is built) says keeps it out of zermelo's class."""
-    spiel = pyspiel()
     missing = []
     if not kind.min_num_players <= 2 <= kind.max_num_players:
         missing.append(f"two players (it has {kind.min_num_players} to {kind.max_num_players})")
+    return missing + _kind_misses(kind)
+
+
+def _kind_misses(kind: SpielObject) -> list[str]:
+    """What a game type's utility, dynamics, chance and information keep out of zermelo's class."""
+    spiel = pyspiel()
+    missing = []
     if kind.utility != spiel.GameType.Utility.ZERO_SUM:
         missing.append(f"zero-sum utility (it is {kind.utility.name.lower()})")
     if kind.dynamics != spiel.GameType.Dynamics.SEQUENTIAL:

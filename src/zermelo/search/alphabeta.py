@@ -548,20 +548,9 @@ def analyze_position(
             share_time = max(1e-3, (deadline - time.perf_counter()) / (len(moves) - index))
         if node_limit is not None:
             share_nodes = max(1, (node_limit - stats.nodes) // (len(moves) - index))
-        if child.is_terminal():
-            child_result = alphabeta(child, table=table)
-        elif depth == 1:
-            # The move itself is the whole horizon: the child is scored where it stands.
-            child_result = SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
-        else:
-            child_result = alphabeta(
-                child,
-                depth=None if depth is None else depth - 1,
-                time_limit=share_time,
-                node_limit=share_nodes,
-                table=table,
-                evaluator=evaluator,
-            )
+        child_result = _child_search(
+            child, depth, share_time, share_nodes, table, evaluate, evaluator
+        )
         _add(stats, child_result.stats)
         reached = max(reached, child_result.depth + 1)
         values.append(_valued(move, child_result))
@@ -569,6 +558,32 @@ def analyze_position(
     if on_depth is not None:
         on_depth(result)
     return result
+
+
+def _child_search(
+    child: State[M],
+    depth: int | None,
+    time_limit: float | None,
+    node_limit: int | None,
+    table: TranspositionTable,
+    evaluate: Evaluator,
+    evaluator: Evaluator | None,
+) -> SearchResult[M]:
+    """The search of one move's child for a root ``depth`` plies deep: read to the end when the
+    game is over there, scored where it stands when the move is the whole horizon (``depth``
+    1), else searched ``depth - 1`` plies within the budget."""
+    if child.is_terminal():
+        return alphabeta(child, table=table)
+    if depth == 1:
+        return SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
+    return alphabeta(
+        child,
+        depth=None if depth is None else depth - 1,
+        time_limit=time_limit,
+        node_limit=node_limit,
+        table=table,
+        evaluator=evaluator,
+    )
 
 
 def _add(total: SearchStats, part: SearchStats) -> None:
@@ -626,21 +641,15 @@ def _deepen_together(
                 complete = False
                 break
             child = state.play(move)
-            if child.is_terminal():
-                child_result = alphabeta(child, table=table)
-            elif current == 1:
-                child_result = SearchResult(None, evaluate(child), (), 0, False, SearchStats(1))
-            else:
-                child_result = alphabeta(
-                    child,
-                    depth=current - 1,
-                    time_limit=None
-                    if deadline is None
-                    else max(1e-3, deadline - time.perf_counter()),
-                    node_limit=None if node_limit is None else max(1, node_limit - stats.nodes),
-                    table=table,
-                    evaluator=evaluator,
-                )
+            child_result = _child_search(
+                child,
+                current,
+                None if deadline is None else max(1e-3, deadline - time.perf_counter()),
+                None if node_limit is None else max(1, node_limit - stats.nodes),
+                table,
+                evaluate,
+                evaluator,
+            )
             _add(stats, child_result.stats)
             if current > 1 and not child_result.exact and child_result.depth < current - 1:
                 complete = False
