@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from zermelo.ui.uci import UciSession
 
 REPO = Path(__file__).resolve().parents[1]
 SRC = REPO / "src"
@@ -99,9 +103,13 @@ def nim_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-@pytest.fixture
-def with_nim(nim_path: Path) -> Iterator[Path]:
-    """The example on this process's import path, the registry reading it afresh."""
+@contextlib.contextmanager
+def nim_on_path(nim_path: Path, *, children: bool = False) -> Iterator[Path]:
+    """The example on this process's import path (and, with ``children``, in the environment of
+    the processes it starts), the registry reading it afresh; all undone on leaving."""
+    old = os.environ.get("PYTHONPATH", "")
+    if children:
+        os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(nim_path), old) if p)
     sys.path.insert(0, str(nim_path))
     forget_games()
     try:
@@ -109,4 +117,30 @@ def with_nim(nim_path: Path) -> Iterator[Path]:
     finally:
         sys.path.remove(str(nim_path))
         sys.modules.pop("zermelo_nim", None)
+        if children:
+            os.environ["PYTHONPATH"] = old
         forget_games()
+
+
+@pytest.fixture
+def with_nim(nim_path: Path) -> Iterator[Path]:
+    """The example on this process's import path, the registry reading it afresh."""
+    with nim_on_path(nim_path):
+        yield nim_path
+
+
+def recording_uci() -> tuple[UciSession, list[str]]:
+    """A UCI session on a small engine whose output lines are kept, in order, in the list."""
+    import threading
+
+    from zermelo.solvers.chess import ChessEngine
+    from zermelo.ui.uci import UciSession
+
+    lines: list[str] = []
+    lock = threading.Lock()
+
+    def write(line: str) -> None:
+        with lock:
+            lines.append(line)
+
+    return UciSession(write, lambda: ChessEngine(hash_mb=1)), lines

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import english_env
+from conftest import english_env, recording_uci
 from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine
 from zermelo.ui.uci import UciSession, run_uci
 
@@ -141,14 +141,7 @@ def test_streams_session_plays_and_quits() -> None:
 
 @pytest.fixture(scope="module")
 def session_output() -> tuple[UciSession, list[str]]:
-    lines: list[str] = []
-    lock = threading.Lock()
-
-    def write(line: str) -> None:
-        with lock:
-            lines.append(line)
-
-    return UciSession(write, lambda: ChessEngine(hash_mb=1)), lines
+    return recording_uci()
 
 
 WORDS = st.sampled_from(

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import english_env
+from conftest import english_env, recording_uci
 from zermelo.agents import chess as chess_agents
 from zermelo.games.chess import ChessState
 from zermelo.solvers.chess import LEVELS, ChessEngine
@@ -507,14 +507,7 @@ def test_fuzz_the_go_parser(words: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def fuzz_session() -> tuple[UciSession, list[str]]:
-    lines: list[str] = []
-    lock = threading.Lock()
-
-    def write(line: str) -> None:
-        with lock:
-            lines.append(line)
-
-    return UciSession(write, lambda: ChessEngine(hash_mb=1)), lines
+    return recording_uci()
 
 
 @settings(max_examples=120, deadline=None)

@@ -6,7 +6,6 @@ the endpoints over every game and its options."""
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,21 +39,10 @@ BUILT_AWAY_FROM_DEFAULTS: dict[str, dict[str, Any]] = {
 @pytest.fixture(scope="module")
 def nim_site(nim_path: Path) -> Iterator[Path]:
     """The example plugin on this process's import path and in its children's environment."""
-    import sys
+    from conftest import nim_on_path
 
-    from conftest import forget_games
-
-    old = os.environ.get("PYTHONPATH", "")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(nim_path), old) if p)
-    sys.path.insert(0, str(nim_path))
-    forget_games()
-    try:
+    with nim_on_path(nim_path, children=True):
         yield nim_path
-    finally:
-        sys.path.remove(str(nim_path))
-        sys.modules.pop("zermelo_nim", None)
-        os.environ["PYTHONPATH"] = old
-        forget_games()
 
 
 @pytest.fixture(scope="module")

@@ -305,11 +305,19 @@ def capability(spec: GameSpec, ref: Ref[T] | None, field: str, command: str) -> 
     """The capability ``ref`` of ``spec`` (its record's field ``field``), resolved; when the
     game lacks it, a :class:`CapabilityError` naming the games that have it."""
     if ref is None:
-        from zermelo.games.registry import all_games
-
-        having = ", ".join(other.name for other in all_games() if field in capability_names(other))
-        raise CapabilityError(f"{command} works on {having}, not on {spec.name}")
+        raise missing_capability(spec, command, field)
     return ref.resolve()
+
+
+def missing_capability(spec: GameSpec, command: str, *fields: str) -> CapabilityError:
+    """The error for ``command`` on a game that has none of the record ``fields``: it names the
+    games that have one of them."""
+    from zermelo.games.registry import all_games
+
+    having = ", ".join(
+        other.name for other in all_games() if set(fields) & set(capability_names(other))
+    )
+    return CapabilityError(f"{command} works on {having}, not on {spec.name}")
 
 
 def print_board(out: Console, spec: GameSpec, state: AnyState) -> None:

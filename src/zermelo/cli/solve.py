@@ -17,11 +17,11 @@ from zermelo.cli.common import (
     console,
     game_options,
     lang_option,
+    missing_capability,
     read_text_lines,
     rule_options,
 )
 from zermelo.core.capabilities import PositionSolver, SolvedBlock, SolveRequest
-from zermelo.core.errors import CapabilityError
 from zermelo.i18n import gettext as _
 
 
@@ -79,14 +79,7 @@ def command() -> click.Command:
             lines_solver = spec.position_solver.resolve()
             sys.exit(_solve_lines(lines_solver, positions, request))
         if spec.start_solver is None:
-            from zermelo.games.registry import all_games
-
-            having = ", ".join(
-                other.name
-                for other in all_games()
-                if other.start_solver is not None or other.position_solver is not None
-            )
-            raise CapabilityError(f"solve works on {having}, not on {spec.name}")
+            raise missing_capability(spec, "solve", "start_solver", "position_solver")
         start_solver = spec.start_solver.resolve()
         if positions or weak or best or stats:
             raise click.UsageError(
