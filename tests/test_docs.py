@@ -31,8 +31,10 @@ def pages() -> list[Path]:
 
 
 def run_doctest(path: Path, monkeypatch: pytest.MonkeyPatch) -> doctest.TestResults:
-    """``path``'s examples, run from the repository's root as CI runs them; whatever they add to
-    the import path or the imported modules is undone afterwards."""
+    """``path``'s examples, run from the repository's root as CI runs them. What they add to the
+    import path is undone afterwards, and so are the modules they import from ``examples/`` (the
+    Nim plugin, which other tests install on purpose); zermelo's own modules and the libraries
+    stay imported, since importing those twice would make two copies of their classes."""
     monkeypatch.chdir(ROOT)
     saved_path, saved_modules = sys.path[:], set(sys.modules)
     try:
@@ -40,7 +42,9 @@ def run_doctest(path: Path, monkeypatch: pytest.MonkeyPatch) -> doctest.TestResu
     finally:
         sys.path[:] = saved_path
         for name in set(sys.modules) - saved_modules:
-            del sys.modules[name]
+            origin = getattr(sys.modules[name], "__file__", None)
+            if origin and Path(origin).resolve().is_relative_to(ROOT / "examples"):
+                del sys.modules[name]
 
 
 def test_readme_examples(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -256,3 +260,12 @@ def test_the_api_reference_turns_rest_into_markdown() -> None:
         "Named by `Ref`, `zermelo.get_game` and\n"
         "`levels`; a block:\n\n    x = 1\n\nand an opener alone:\n\n\n\n    y\n"
     )
+
+
+def test_a_page_leaves_no_plugin_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # adding-a-game.md imports the Nim example from its source; the plugin tests expect it not to
+    # be importable unless they install it.
+    run_doctest(DOCS / "adding-a-game.md", monkeypatch)
+    assert "zermelo_nim" not in sys.modules
+    assert str(ROOT / "examples" / "zermelo-nim" / "src") not in sys.path
+    assert "examples/zermelo-nim/src" not in sys.path
