@@ -23,6 +23,7 @@ take more than ``seconds``, foreseen from the growth of the counts so far.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
 from collections.abc import Callable, Hashable
 
@@ -76,7 +77,7 @@ def count_nodes(state: AnyState, variant: str, depth: int, node_limit: int) -> i
         )
         if result.depth < depth and not result.exact:
             raise BudgetError(f"the search needs more than {node_limit} nodes")
-        return result.stats.nodes
+        return result.stats.nodes + 1
     table = NoTable() if variant == "alphabeta" else TranspositionTable()
     result = alphabeta(
         state,
@@ -87,7 +88,7 @@ def count_nodes(state: AnyState, variant: str, depth: int, node_limit: int) -> i
         iterate=False,
         shortcuts=False,
     )
-    return result.stats.nodes
+    return result.stats.nodes + 1
 
 
 def branching(state: AnyState) -> int:
@@ -131,12 +132,9 @@ def nodes_by_depth(
                 on_count(count)
             # The next depth costs about this many times as much: the growth of the last two
             # depths (alpha-beta's alternates between odd and even depths), or b at first.
-            growth = max(
-                [branching(state)]
-                if len(series) < 1
-                else [count.nodes / max(1, c.nodes) for c in series[-2:]]
-            )
             series.append(count)
+            steps = [b.nodes / max(1, a.nodes) for a, b in itertools.pairwise(series[-3:])]
+            growth = max(steps) if steps else float(branching(state))
             if count.seconds * growth > seconds:
                 break
     return counts

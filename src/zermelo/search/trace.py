@@ -26,11 +26,31 @@ from typing import Generic, TypeVar
 from zermelo.core.errors import BudgetError
 from zermelo.core.state import Player, SortableMove, State
 
-__all__ = ["Cutoff", "Trace", "TraceNode", "trace"]
+__all__ = ["EXAMPLES", "MAX_MOVES_TEXT", "Cutoff", "Trace", "TraceNode", "played", "trace"]
 
 M = TypeVar("M", bound=SortableMove)
 
 INF = math.inf
+
+EXAMPLES = {1: "0 1", 2: "0 1 3 4"}
+"""The tutorial's worked examples, as tic-tac-toe squares played from the empty board: X on 0 and
+O on 1, where the AI (X) answers 3; then X on 3 and O on 4, where it answers 6."""
+
+MAX_MOVES_TEXT = 200
+"""The longest list of moves :func:`played` reads, in characters."""
+
+
+def played(state: State[M], text: str) -> State[M]:
+    """``state`` after the moves of ``text`` in the game's notation, separated by spaces or
+    commas. Raises :class:`BudgetError` for a text longer than :data:`MAX_MOVES_TEXT`, and the
+    game's own errors for a move that does not parse or is illegal."""
+    if len(text) > MAX_MOVES_TEXT:
+        raise BudgetError(
+            f"a list of {len(text)} characters is too long: expected at most {MAX_MOVES_TEXT}"
+        )
+    for word in text.replace(",", " ").split():
+        state = state.play(state.parse_move(word))
+    return state
 
 
 @dataclasses.dataclass(frozen=True)
