@@ -218,11 +218,11 @@ def run_steps(out: Console, state: AnyState, show_alphabeta: bool, interactive: 
     out.print(
         _(
             "Minimax visited {minimax} nodes; alpha-beta visited {alphabeta} and found the same "
-            "value, skipping {percent:.0f}% of the tree."
+            "value, skipping {percent}% of the tree."
         ).format(
             minimax=f"{minimax_trace.nodes:,}",
             alphabeta=f"{alphabeta_trace.nodes:,}",
-            percent=saved,
+            percent=round(saved),
         )
     )
 
