@@ -79,7 +79,7 @@ def test_any_position_and_a_finished_one(capsys: pytest.CaptureFixture[str]) -> 
 def test_bad_input_is_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    code, out, err = run_main(capsys, "learn-minimax", *args)
+    code, _, err = run_main(capsys, "learn-minimax", *args)
     assert code != 0
     assert message in err
     assert len(err.strip().splitlines()) == 1
@@ -94,7 +94,9 @@ def test_the_empty_board_is_the_whole_tree(capsys: pytest.CaptureFixture[str]) -
     assert "Minimax visited 549,946 nodes; alpha-beta visited 18,297" in out
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.lists(
         st.sampled_from(["0", "1", "4", "8", "9", "-1", "x", ",", "", "4,4", "\u00e9", "1e9"]),

@@ -61,7 +61,7 @@ def _number(value: float) -> str:
     if value == math.inf:
         return "+∞"
     if value == -math.inf:
-        return "−∞"
+        return "-∞"
     return f"{value:+g}" if value else "0"
 
 
@@ -229,9 +229,7 @@ def run_steps(out: Console, state: AnyState, show_alphabeta: bool, interactive: 
 
 def node_table(game: str, counts: Sequence[DepthCount], b: int) -> Table:
     """The nodes of each variant at each depth, with ``b^d`` and ``b^(d/2)``."""
-    table = Table(
-        title=_("{game}: nodes searched to depth d (b = {b})").format(game=game, b=b)
-    )
+    table = Table(title=_("{game}: nodes searched to depth d (b = {b})").format(game=game, b=b))
     table.add_column("d", justify="right")
     for variant in VARIANTS:
         table.add_column(variant_label(variant), justify="right")
@@ -383,9 +381,7 @@ def command() -> click.Command:
             if plot is not None:
                 plot_path = Path(plot)
                 if plot_path.suffix.lower() not in (".png", ".svg"):
-                    fail(
-                        _("{path}: expected a file name ending in .png or .svg").format(path=plot)
-                    )
+                    fail(_("{path}: expected a file name ending in .png or .svg").format(path=plot))
                 try:
                     import matplotlib  # noqa: F401
                 except ImportError:

@@ -142,9 +142,7 @@ def trace(
     ai = state.to_move
     counter = _Counter(node_limit)
 
-    def visit(
-        node: State[M], move: M | None, ply: int, alpha: float, beta: float
-    ) -> TraceNode[M]:
+    def visit(node: State[M], move: M | None, ply: int, alpha: float, beta: float) -> TraceNode[M]:
         counter.nodes += 1
         if counter.nodes > counter.limit:
             raise BudgetError(f"the search needs more than {counter.limit} nodes")
@@ -192,7 +190,5 @@ def trace(
     if not root.terminal:
         # The first child with the best value: the tutorial keeps a move only if it is strictly
         # better. (At the root the window never closes, so every child was searched and kept.)
-        chosen = next(
-            (child.move for child in root.children if child.value == root.value), None
-        )
+        chosen = next((child.move for child in root.children if child.value == root.value), None)
     return Trace(root, alphabeta, chosen, root.value, counter.nodes)
