@@ -71,6 +71,8 @@ def test_any_position_and_a_finished_one(capsys: pytest.CaptureFixture[str]) -> 
         (["--moves", "1 " * 150], "too long"),
         (["--example", "3"], "'3' is not one of '1', '2'"),
         (["--plot", "x.png"], "--game and --plot go with --nodes"),
+        (["--example", "2", "--moves", "0"], "--example and --moves: give one of them"),
+        (["--nodes", "--example", "2"], "--example and --moves do not go with --nodes"),
         (["--nodes", "--plot", "x.txt"], "expected a file name ending in .png or .svg"),
         (["--nodes", "--game", "gomoku"], "'gomoku' is not one of"),
         (["--nodes", "--seconds", "0"], "0.1"),

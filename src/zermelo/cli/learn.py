@@ -317,9 +317,11 @@ def command() -> click.Command:
     @click.option(
         "--example",
         type=click.Choice(sorted(str(n) for n in EXAMPLES)),
-        default="1",
-        show_default=True,
-        help=_("The tutorial's worked example: 1 (X on 0, O on 1) or 2 (then X on 3, O on 4)."),
+        default=None,
+        help=_(
+            "The tutorial's worked example: 1 (X on 0, O on 1) or 2 (then X on 3, O on 4); "
+            "default: 1."
+        ),
     )
     @click.option(
         "--moves",
@@ -366,7 +368,7 @@ def command() -> click.Command:
     )
     @lang_option
     def learn(
-        example: str,
+        example: str | None,
         moves: str | None,
         show_alphabeta: bool,
         no_pause: bool,
@@ -376,6 +378,10 @@ def command() -> click.Command:
         seconds: float,
     ) -> None:
         out = console()
+        if example is not None and moves is not None:
+            fail(_("--example and --moves: give one of them"))
+        if nodes_mode and (example is not None or moves is not None):
+            fail(_("--example and --moves do not go with --nodes"))
         if nodes_mode:
             plot_path = None
             if plot is not None:
@@ -397,7 +403,7 @@ def command() -> click.Command:
             fail(_("--game and --plot go with --nodes"))
         from zermelo.games.registry import get_game
 
-        text = EXAMPLES[int(example)] if moves is None else moves
+        text = EXAMPLES[int(example or "1")] if moves is None else moves
         state = played(get_game("tictactoe").new(), text)
         interactive = not no_pause and sys.stdin.isatty() and sys.stdout.isatty()
         run_steps(out, state, show_alphabeta, interactive)

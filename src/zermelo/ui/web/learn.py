@@ -109,13 +109,17 @@ def trace_json(example: str | None, moves: str | None) -> dict[str, object]:
         )
     board = played(get_game("tictactoe").new(), moves)
     assert isinstance(board, TicTacToeState)
+    too_big = BudgetError(
+        f"this position needs more than {TRACE_NODES:,} nodes of plain minimax: "
+        "play a move or two first"
+    )
+    if board.ply == 0:
+        # The whole tree, 549,946 nodes: refused before any search.
+        raise too_big
     try:
         answer = dict(_trace_of(board))
     except BudgetError:
-        raise BudgetError(
-            f"this position needs more than {TRACE_NODES:,} nodes of plain minimax: "
-            "play a move or two first"
-        ) from None
+        raise too_big from None
     answer["moves"] = [int(word) for word in moves.replace(",", " ").split()]
     return answer
 
