@@ -203,3 +203,16 @@ def test_on_a_terminal_enter_steps_and_q_quits() -> None:
             process.kill()
             process.wait(timeout=10)
         os.close(leader)
+
+
+def test_a_plot_that_cannot_be_written_is_one_line_before_any_counting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no such folder" / "nodes.png"
+    code, out, err = run_main(
+        capsys, "learn-minimax", "--nodes", "--game", "tictactoe", "--plot", str(missing)
+    )
+    assert code == 1
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"zermelo: error: {missing}: cannot write the plot there")
+    assert "nodes searched" not in out

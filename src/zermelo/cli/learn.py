@@ -295,8 +295,29 @@ def run_nodes(out: Console, games: Sequence[str], seconds: float, plot: Path | N
         series[game] = (b, counts)
         out.print(node_table(game, counts, b))
     if plot is not None:
-        draw_plot(series, plot)
+        try:
+            draw_plot(series, plot)
+        except OSError as error:
+            fail(_cannot_write(plot, error))
         out.print(_("Plot written to {path}").format(path=escape(str(plot))))
+
+
+def _cannot_write(path: Path, error: OSError) -> str:
+    return _("{path}: cannot write the plot there ({reason})").format(
+        path=path, reason=error.strerror or error
+    )
+
+
+def _check_writable(path: Path) -> None:
+    """Fail at once, before the counting, if ``path`` cannot be written."""
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        fail(_cannot_write(path, error))
 
 
 def command() -> click.Command:
@@ -388,6 +409,7 @@ def command() -> click.Command:
                 plot_path = Path(plot)
                 if plot_path.suffix.lower() not in (".png", ".svg"):
                     fail(_("{path}: expected a file name ending in .png or .svg").format(path=plot))
+                _check_writable(plot_path)
                 try:
                     import matplotlib  # noqa: F401
                 except ImportError:
