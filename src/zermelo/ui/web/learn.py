@@ -9,8 +9,8 @@
   :data:`COUNT_NODES` nodes a measurement and :data:`COUNT_SECONDS` a depth, then kept.
 
 Both answers are cached: a trace by its position (at most :data:`TRACE_CACHE` of them), the counts
-by game. The work runs in the fast lane's threads; one game's counts are measured once however
-many requests ask at the same time.
+by game. Traces run in the fast lane's threads, counts in a thread of their own; one game's
+counts are measured once however many requests ask at the same time.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ NODE_GAMES = ("tictactoe", "connect4", "chess")
 COUNT_NODES = 100_000
 COUNT_SECONDS = 1.0
 MAX_DEPTHS = {"tictactoe": 9, "connect4": 10, "chess": 5}
+COUNT_WAITING = 16
+"""Requests for counts that may wait for the counting thread; more get a 503."""
 
 
 def _number(value: float) -> float | str:
@@ -159,7 +161,10 @@ def nodes_json(game: str | None) -> dict[str, object]:
 def routes(
     guarded: Callable[[Endpoint], Endpoint], page: Callable[[str], Endpoint], fast: FastLane
 ) -> list[BaseRoute]:
-    """The Learn page and its two endpoints, each through ``guarded`` (errors as JSON)."""
+    """The Learn page and its two endpoints, each through ``guarded`` (errors as JSON). Traces
+    run in the ``fast`` lane; the counts, seconds of search on their first request, in a lane of
+    their own (one thread), so that they never hold the threads the games' requests need."""
+    counting = FastLane(threads=1, waiting=COUNT_WAITING)
 
     async def trace_endpoint(request: Request) -> Response:
         query = request.query_params
@@ -167,7 +172,7 @@ def routes(
         return JSONResponse(await fast.run(trace_json, example, moves))
 
     async def nodes_endpoint(request: Request) -> Response:
-        return JSONResponse(await fast.run(nodes_json, request.query_params.get("game")))
+        return JSONResponse(await counting.run(nodes_json, request.query_params.get("game")))
 
     return [
         Route("/learn", page("learn.html")),
