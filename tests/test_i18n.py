@@ -41,6 +41,15 @@ SAME_AS_ENGLISH: set[tuple[str, str]] = {
     # Othello is Othello to its players in Indonesian, Dutch and Turkish (Vietnamese: cờ lật).
     *((code, "Othello") for code in ("id", "nl", "tr")),
     ("nl", "exact"),  # the Dutch word
+    # The Learn page: the tutorial's level names and alpha-beta's window are formulas; the
+    # algorithms keep their names (Turkish spells them minimaks and alfa-beta).
+    *((code, text) for code in ("id", "nl", "vi", "tr") for text in ("MAX", "MIN")),
+    *((code, "[α = {alpha}, β = {beta}]") for code in ("id", "nl", "vi", "tr")),
+    *(
+        (code, text)
+        for code in ("id", "nl", "vi")
+        for text in ("minimax", "Minimax", "alpha-beta", "Alpha-beta")
+    ),
 }
 
 

@@ -50,7 +50,7 @@ def test_the_title_of_every_built_in_game_is_a_listed_message() -> None:
 def test_every_counted_string_of_the_script_is_a_listed_plural() -> None:
     script = _page_script()
     used = set(_TN_CALL.findall(script))
-    assert len(used) == 3
+    assert len(used) == 4
     assert used == {plural for _, plural in WEB_PLURALS}
 
 

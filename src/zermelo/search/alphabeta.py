@@ -415,6 +415,8 @@ def alphabeta(
     evaluator: Evaluator | None = None,
     rng: random.Random | None = None,
     history: bool | None = None,
+    iterate: bool | None = None,
+    shortcuts: bool = True,
 ) -> SearchResult[M]:
     """Search ``state`` and return its best move and value.
 
@@ -423,6 +425,12 @@ def alphabeta(
     ``time_limit`` (seconds) and ``node_limit`` bound the work: iterative deepening then returns the
     last completed iteration. ``table`` can be shared between searches. ``history`` turns the killer
     and history move-ordering heuristics on or off (default: on for heuristic searches).
+
+    Two switches take the search apart, for measuring what each part saves (the defaults are the
+    engine as it plays): ``iterate=False`` searches ``depth`` in one pass, with no iterative
+    deepening (and then a ``node_limit`` that runs out raises :class:`BudgetError` instead of
+    returning a shallower answer); ``shortcuts=False`` ignores the state's ``winning_move()`` and
+    ``non_losing_moves()``, so that every node is searched move by move.
     """
     evaluate = _resolve_budget(state, depth, time_limit, node_limit, evaluator)
     started = time.perf_counter()
@@ -430,7 +438,8 @@ def alphabeta(
         table = TranspositionTable()
     table.new_search()
     budgeted = time_limit is not None or node_limit is not None
-    iterate = budgeted or depth is not None
+    if iterate is None:
+        iterate = budgeted or depth is not None
     kind = type(state)
     search = _Search(
         table,
@@ -438,10 +447,12 @@ def alphabeta(
         None if time_limit is None else started + time_limit,
         node_limit,
         use_history=iterate if history is None else history,
-        winning_move=winning_move_rule(kind),
-        non_losing_moves=non_losing_rule(kind),
+        winning_move=winning_move_rule(kind) if shortcuts else None,
+        non_losing_moves=non_losing_rule(kind) if shortcuts else None,
         moves_of=moves_rule(kind),
     )
+    # One pass under a budget: the pass itself must stop when the budget is spent.
+    search.abortable = budgeted and not iterate
     if state.is_terminal():
         search.stats.nodes = 1
         value = search.negamax(state, 0, 0, -INF, INF)
@@ -459,6 +470,10 @@ def alphabeta(
         try:
             move, value, exact = search.root(state, current, moves, rng)
         except _OutOfBudget:
+            if result is None:
+                raise BudgetError(
+                    f"the budget ran out before the {current}-ply search completed"
+                ) from None
             break
         result = (move, value, exact, current)
         search.abortable = budgeted

@@ -30,14 +30,19 @@ def minimax(
     depth: int | None = None,
     *,
     evaluator: Evaluator | None = None,
+    node_limit: int | None = None,
 ) -> SearchResult[M]:
     """Value and best move of ``state`` by exhaustive minimax.
 
     With ``depth`` (plies), non-terminal states at the cut-off are scored by ``evaluator`` (default:
-    the state's own ``evaluate``). Among equally good moves the lowest one is chosen.
+    the state's own ``evaluate``). Among equally good moves the lowest one is chosen. With
+    ``node_limit``, a search that would visit more nodes raises :class:`BudgetError`.
     """
     if depth is not None and depth < 0:
         raise BudgetError(f"depth must be 0 or more, got {depth}")
+    if node_limit is not None and node_limit < 1:
+        raise BudgetError(f"node limit must be at least 1, got {node_limit}")
+    limit = node_limit if node_limit is not None else -1
     evaluate = evaluator
     if depth is not None and evaluate is None:
         if not issubclass(type(state), Evaluates):
@@ -52,6 +57,8 @@ def minimax(
     def value(node: State[M], ply: int) -> tuple[float, tuple[M, ...]]:
         nonlocal heuristic_used
         stats.nodes += 1
+        if stats.nodes == limit + 1:
+            raise BudgetError(f"the search needs more than {limit} nodes")
         if node.is_terminal():
             if node.winner is None:
                 return 0, ()

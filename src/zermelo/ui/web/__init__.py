@@ -35,6 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
+from zermelo.ui.web import learn
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
@@ -309,6 +310,7 @@ def create_app(
         Route("/api/play", _guarded(api.play), methods=["POST"]),
         Route("/api/analyze", _guarded(api.analyze), methods=["POST"]),
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),
+        *learn.routes(_guarded, _page, lanes.fast),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, api, warm_up))

@@ -41,6 +41,8 @@ WEB_PLURALS: tuple[tuple[str, str], ...] = (
     ngettext("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
     ngettext("Minimax: {nodes} node", "Minimax: {nodes} nodes"),
     ngettext("Alpha-beta: {nodes} node", "Alpha-beta: {nodes} nodes"),
+    # the Learn page
+    ngettext("{nodes} node", "{nodes} nodes"),
 )
 
 
@@ -142,6 +144,72 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("Expand"),
     N_("Collapse"),
     N_("current position"),
+    # the Learn page
+    N_("Learn"),
+    N_("Learn minimax"),
+    N_("Watch minimax and alpha-beta search the tutorial's examples"),
+    N_("The tutorial's worked examples"),
+    N_("Example"),
+    N_("Example 1: X on 0, O on 1"),
+    N_("Example 2: then X on 3, O on 4"),
+    N_("Alpha-beta"),
+    N_("Minimax"),
+    N_("Previous"),
+    N_("Next"),
+    N_(
+        "Greyed moves were never searched: alpha-beta cut them off because alpha ≥ beta. V(s) "
+        "≤ v or ≥ v is a bound: the window closed before the exact value was needed."
+    ),
+    N_("Nodes against depth"),
+    N_("Back to the game"),
+    N_("{mark} on {square}"),
+    N_("{level} to move"),
+    N_("MAX"),
+    N_("MIN"),
+    N_("[α = {alpha}, β = {beta}]"),
+    N_(
+        "pruned {moves}: α = {alpha} ≥ β = {beta}; MAX already has {alpha} here, and MIN will "
+        "not allow more than {beta}, so the other moves cannot matter"
+    ),
+    N_(
+        "pruned {moves}: α = {alpha} ≥ β = {beta}; MIN can already hold MAX to {beta} here, "
+        "and MAX has {alpha} elsewhere, so the other moves cannot matter"
+    ),
+    N_("Step {step} of {steps}"),
+    N_("The game is over: there is nothing to search."),
+    N_("The position"),
+    N_(
+        "{mark} (the AI, MAX) is to move. Like the tutorial's get_best_move, the search tries "
+        "every free square in order: {moves}. V(s) is +1 when X wins, -1 when O wins, 0 for a "
+        "draw."
+    ),
+    N_("The choice"),
+    N_("The AI plays {square}: V(s) = {value}, the first square with the best value."),
+    N_(
+        "Minimax visited {minimax} nodes; alpha-beta visited {alphabeta} and found the same "
+        "value, skipping {percent}% of the tree."
+    ),
+    N_(
+        "The values come back up: each MIN level takes the lowest value of its children, each "
+        "MAX level the highest. Alpha-beta stops a level as soon as alpha ≥ beta."
+    ),
+    N_(
+        "The values come back up: each MIN level takes the lowest value of its children, each "
+        "MAX level the highest."
+    ),
+    N_("Root: {mark} to move (MAX), best V(s) so far = {value}"),
+    N_("depth d (plies)"),
+    N_("nodes visited"),
+    N_("minimax"),
+    N_("alpha-beta"),
+    N_("alpha-beta + table"),
+    N_("alpha-beta + table + ordering"),
+    N_(
+        "b^d and b^(d/2) are the reference lines: O(b^m) for minimax and alpha-beta's best "
+        "case O(b^(m/2)), with b = {b}. Every count was measured live on the server, at most "
+        "{limit} nodes a search."
+    ),
+    N_("Counting the nodes of {game}..."),
 )
 
 

@@ -185,5 +185,57 @@ def openapi() -> dict[str, Json]:
                     }
                 },
             ),
+            **_LEARN_PATHS,
         },
     }
+
+
+def _learn_get(summary: str, description: str, parameters: list[Json]) -> dict[str, Json]:
+    return {
+        "get": {
+            "summary": summary,
+            "description": description,
+            "parameters": parameters,
+            "responses": {"200": {"description": "The answer, as JSON."}, "400": _ERROR},
+        }
+    }
+
+
+_LEARN_PATHS: dict[str, Json] = {
+    "/api/learn/trace": _learn_get(
+        "The Learn page's traced search of a tic-tac-toe position",
+        "The tutorial's minimax and alpha-beta searched from the position, the AI being the side "
+        "to move (MAX): the root's moves and two plies below each, with V(s) (+1, 0, -1), the "
+        'window (alpha, beta; infinities as "inf" and "-inf"), each subtree\'s node count and '
+        "the moves alpha-beta cut off. A position whose minimax needs more than 100,000 nodes "
+        "(the empty board) is a 400.",
+        [
+            {
+                "name": "example",
+                "in": "query",
+                "schema": {"type": "string", "enum": ["1", "2"]},
+                "description": "The tutorial's worked example: 1 (moves 0 1) or 2 (0 1 3 4).",
+            },
+            {
+                "name": "moves",
+                "in": "query",
+                "schema": {"type": "string", "maxLength": 200},
+                "description": "Or squares 0-8 played from the empty board, such as '0 1'.",
+            },
+        ],
+    ),
+    "/api/learn/nodes": _learn_get(
+        "Nodes against depth",
+        "The nodes that minimax, alpha-beta, alpha-beta with a transposition table and with move "
+        "ordering visit to each depth from the game's start, measured on the first request "
+        "within a budget and then kept.",
+        [
+            {
+                "name": "game",
+                "in": "query",
+                "schema": {"type": "string", "enum": ["tictactoe", "connect4", "chess"]},
+                "description": "The game (default tictactoe).",
+            }
+        ],
+    ),
+}
