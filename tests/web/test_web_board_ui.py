@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from chess import FILE_NAMES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from tests.web.test_web_browser import (  # noqa: F401 - fixtures
     browser,
@@ -311,3 +313,100 @@ def test_the_nim_option_label_gets_the_whole_row(
     rows = page.locator('#options label:has([data-option="height"])').bounding_box()
     assert columns is not None and rows is not None
     assert columns["y"] == rows["y"] and columns["width"] < box["width"] / 2
+
+
+# -- the coordinates' reading of point names, fuzzed in the page's own JavaScript -------------
+
+EDGE_NAMES = """async ([points, key]) => {
+  const { edgeNames } = await import('/static/js/boards/coords.js');
+  return edgeNames(points, key);
+}"""
+
+point = st.one_of(
+    st.none(),
+    st.just(""),
+    # Few letters and digits, so that names often agree on a file or a rank and often do not.
+    st.from_regex(r"[abc][1-4]", fullmatch=True),
+    st.from_regex(r"[a-z][0-9]{1,2}", fullmatch=True),
+    st.from_regex(r"[0-9]{1,2}(-[0-9])?", fullmatch=True),
+    st.text(max_size=4),
+)
+boards = st.integers(1, 6).flatmap(
+    lambda width: st.lists(st.lists(point, min_size=width, max_size=width), min_size=1, max_size=6)
+)
+
+
+@st.composite
+def named_boards(draw: st.DrawFn) -> tuple[list[list[str | None]], list[str], list[str]]:
+    """A board whose points are named by files and ranks (some left unnamed, as othello's), with
+    those files and ranks."""
+    width = draw(st.integers(1, 19))
+    height = draw(st.integers(1, 19))
+    first = draw(st.integers(0, 26 - width))
+    top_is_one = draw(st.booleans())
+    files = [chr(97 + first + c) for c in range(width)]
+    ranks = [str(r + 1 if top_is_one else height - r) for r in range(height)]
+    # Mostly sparse, as othello's board, which names only the legal moves.
+    sparse = st.sampled_from([True, False, False, False])
+    shown = draw(st.lists(sparse, min_size=width * height, max_size=width * height))
+    if not any(shown):
+        shown[draw(st.integers(0, len(shown) - 1))] = True
+    # One named row alone cannot say which way the ranks run unless it names rank 1 at the top
+    # or the bottom: such boards are drawn with at least two rows named.
+    rows = {i // width for i, on in enumerate(shown) if on}
+    if len(rows) == 1 and height > 1:
+        other = (next(iter(rows)) + 1) % height
+        shown[other * width] = True
+    points: list[list[str | None]] = [
+        [files[c] + ranks[r] if shown[r * width + c] else None for c in range(width)]
+        for r in range(height)
+    ]
+    return points, files, ranks
+
+
+@st.composite
+def corrupted_boards(draw: st.DrawFn) -> list[list[str | None]]:
+    """A named board with one point renamed: mostly a name that no longer fits its row or
+    column."""
+    points, files, _ = draw(named_boards())
+    named = [(r, c) for r, row in enumerate(points) for c, name in enumerate(row) if name]
+    # A point alone in its row, where a wrong rank is seen only against the other rows.
+    alone = [(r, c) for r, c in named if sum(bool(name) for name in points[r]) == 1]
+    r, c = draw(st.sampled_from(alone or named))
+    wrong_rank = st.integers(1, 25).map(lambda rank: f"{files[c]}{rank}")
+    wrong = st.one_of(wrong_rank, wrong_rank, point, st.from_regex(r"[a-e][1-9]", fullmatch=True))
+    points[r][c] = draw(wrong)
+    return points
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(points=st.one_of(boards, corrupted_boards()))
+def test_fuzz_edge_names_never_mislabel_a_point(page: Any, live_server: str, points: Any) -> None:
+    if page.url == "about:blank":
+        open_page(page, live_server, "?game=tictactoe&seed=1")
+    names = page.evaluate(EDGE_NAMES, [points, None])
+    if names is None:
+        return
+    assert len(names["files"]) == max(len(row) for row in points)
+    assert len(names["ranks"]) == len(points)
+    for r, row in enumerate(points):
+        for c, name in enumerate(row):
+            if name:
+                assert names["files"][c] + names["ranks"][r] == name
+
+
+@settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(board=named_boards())
+def test_fuzz_edge_names_read_every_named_board(page: Any, live_server: str, board: Any) -> None:
+    points, files, ranks = board
+    if page.url == "about:blank":
+        open_page(page, live_server, "?game=tictactoe&seed=1")
+    assert page.evaluate(EDGE_NAMES, [points, None]) == {"files": files, "ranks": ranks}
