@@ -410,3 +410,38 @@ def test_fuzz_edge_names_read_every_named_board(page: Any, live_server: str, boa
     if page.url == "about:blank":
         open_page(page, live_server, "?game=tictactoe&seed=1")
     assert page.evaluate(EDGE_NAMES, [points, None]) == {"files": files, "ranks": ranks}
+
+
+def test_a_chess_piece_can_be_dragged_by_touch(browser: Any, live_server: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        open_page(page, live_server, "?game=chess&level=easy&seed=4")
+        page.locator('#board [data-square="e1"]').scroll_into_view_if_needed()
+        start = page.locator('#board [data-square="e2"]').bounding_box()
+        end = page.locator('#board [data-square="e4"]').bounding_box()
+        assert start is not None and end is not None
+        x1, y1 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+        x2, y2 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+        # A finger: touch events through the DevTools protocol, as a phone's screen sends them.
+        cdp = context.new_cdp_session(page)
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x1, "y": y1}]}
+        )
+        for step in range(1, 9):
+            x, y = x1 + (x2 - x1) * step / 8, y1 + (y2 - y1) * step / 8
+            cdp.send(
+                "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+            )
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        assert wait_for_your_turn_or_end(page) == "your-turn"
+        expect(page.locator('#board [data-square="e4"]')).to_have_attribute("data-piece", "P")
+        assert page.get_attribute('#board [data-square="e2"]', "data-piece") is None
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        context.close()
