@@ -78,6 +78,8 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("pawn"),
     N_("Choose the piece to promote to."),
     N_("Save as PGN"),
+    N_("Flip board"),
+    N_("Arrow for the best move"),
     # checkers: sides, pieces and the clicks of a move
     N_("Black"),
     N_("White"),

@@ -46,9 +46,16 @@ export function buildOptions() {
   translateOptions();
 }
 
+// Three short labels share a row (Columns, Rows, ...); a longer one, as a plugin's help text
+// ("number of heaps, of 1, 3, 5, ... stones"), takes the whole row rather than a third of it.
+const SHORT_LABEL = 12;
+
 export function translateOptions() {
   for (const input of document.querySelectorAll("#options [data-option]")) {
-    input.parentElement.querySelector("span").textContent = optionLabel(input.dataset.option);
+    const label = input.parentElement;
+    const text = optionLabel(input.dataset.option);
+    label.querySelector("span").textContent = text;
+    if (input.type !== "checkbox") label.classList.toggle("wide", text.length > SHORT_LABEL);
   }
 }
 

@@ -52,6 +52,11 @@ export function renderOverlay() {
     if (badge) badge.textContent = "";
   }
   renderMoveList(on);
+  // The board's own drawings over its squares (chess: the best move's arrow), and its tools.
+  const renderer = rendererFor(ui.view.board.kind);
+  const tools = $("#board-tools");
+  if (tools) tools.hidden = !renderer.tools;
+  if (renderer.overlay) renderer.overlay(board, ui.analysis, Boolean(on));
   if (!on) return;
   const estimates = ui.analysis.moves.filter((entry) => entry.value.kind === "estimate");
   const largest = Math.max(0, ...estimates.map((entry) => Math.abs(entry.value.estimate)));

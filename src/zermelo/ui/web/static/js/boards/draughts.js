@@ -4,6 +4,7 @@
 import { t } from "../i18n.js";
 import { page } from "../registry.js";
 import { $, ui } from "../state.js";
+import { enableDrag } from "./drag.js";
 
 
 // -- a move is clicked square by square (the piece, then where it goes) --------------------------
@@ -153,6 +154,7 @@ function renderCheckers(board, view, playable) {
         const disc = document.createElement("span");
         disc.className = `piece piece-${piece.toLowerCase()}` + (piece === piece.toUpperCase() ? " king" : "");
         disc.setAttribute("aria-hidden", "true");
+        disc.dataset.drag = "";
         if (piece === piece.toUpperCase()) disc.textContent = "♛";
         button.dataset.piece = piece;
         button.append(disc);
@@ -171,6 +173,39 @@ function renderCheckers(board, view, playable) {
       line.append(button);
     });
     board.append(line);
+  });
+  enableDraughtsDrag(board);
+}
+
+// A piece dragged to a square plays as the two clicks would (the piece's, then the square's).
+const dragged = new WeakSet();
+
+function enableDraughtsDrag(board) {
+  if (dragged.has(board)) return;
+  dragged.add(board);
+  enableDrag(board, {
+    selector: "[data-move]",
+    name: (element) => element.dataset.move,
+    canStart: (move) =>
+      board.dataset.kind === "draughts" &&
+      !ui.busy &&
+      ui.view &&
+      !ui.view.terminal &&
+      page.humansTurn() &&
+      checkersMoves().some(({ squares }) => squares[0] === Number(move)),
+    start: (move) => {
+      ui.selection = [];
+      clickSquare(move);
+    },
+    drop: async (from, to) => {
+      if (to === from) return;
+      if (to === null) {
+        ui.selection = [];
+        page.render();
+        return;
+      }
+      await clickSquare(to);
+    },
   });
 }
 

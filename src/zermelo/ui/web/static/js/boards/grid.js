@@ -3,6 +3,7 @@
 import { t } from "../i18n.js";
 import { page } from "../registry.js";
 import { $, ui } from "../state.js";
+import { coordLabel, edgeNames } from "./coords.js";
 
 
 // -- the generic grid: any game's cells with their texts; a click on a cell plays its move -------
@@ -10,6 +11,10 @@ import { $, ui } from "../state.js";
 function renderGrid(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
   board.setAttribute("role", "grid");
   const legal = new Set(view.legal);
+  // Files and ranks where the points' moves name them (othello's d3); none for other names.
+  const names = edgeNames(view.board.points, `${ui.game.name}:${view.board.width}x${view.board.height}`);
+  const bottom = view.board.cells.length - 1;
+  board.classList.toggle("dense", view.board.width > 12);
   view.board.cells.forEach((row, r) => {
     const line = document.createElement("div");
     line.className = "row";
@@ -34,6 +39,8 @@ function renderGrid(board, view, playable, { onLine, last: [lastRow, lastCol] })
       const badge = document.createElement("span");
       badge.className = "value";
       button.append(badge);
+      if (names && c === 0) button.append(coordLabel(names.ranks[r], "rank"));
+      if (names && r === bottom) button.append(coordLabel(names.files[c], "file"));
       if (move !== null) button.addEventListener("click", () => page.clickMove(move));
       line.append(button);
     });

@@ -4,6 +4,7 @@
 import { t } from "../i18n.js";
 import { page } from "../registry.js";
 import { ui } from "../state.js";
+import { coordLabel, edgeNames } from "./coords.js";
 import { gridKey } from "./grid.js";
 
 export function markElement(mark) {
@@ -16,6 +17,11 @@ export function markElement(mark) {
 
 function renderPlace(board, view, playable, { onLine, last: [lastRow, lastCol] }) {
   board.setAttribute("role", "grid");
+  // A board of stones has files and ranks on its edges (gomoku's h8); ruled cells of letters are
+  // named by number (tic-tac-toe's 0-8), shown in each cell's corner.
+  const letters = ui.game.marks === "letters";
+  const names = letters ? null : edgeNames(view.board.points, `${ui.game.name}:${view.board.width}x${view.board.height}`);
+  const bottom = view.board.points.length - 1;
   view.board.points.forEach((row, r) => {
     const line = document.createElement("div");
     line.className = "row";
@@ -32,6 +38,9 @@ function renderPlace(board, view, playable, { onLine, last: [lastRow, lastCol] }
       button.setAttribute("aria-label", last ? `${label} (${t("last move")})` : label);
       if (mark !== "." || !playable) button.setAttribute("aria-disabled", "true");
       if (mark !== ".") button.append(markElement(mark));
+      if (letters) button.append(coordLabel(move, "number"));
+      if (names && c === 0) button.append(coordLabel(names.ranks[r], "rank"));
+      if (names && r === bottom) button.append(coordLabel(names.files[c], "file"));
       if (last) button.classList.add("last");
       if (onLine.has(`${r},${c}`)) button.classList.add("winning");
       const badge = document.createElement("span");
