@@ -75,6 +75,9 @@ def command() -> click.Command:
         from zermelo.ui.terminal.session import GameOptions, Session
 
         spec = get_game(game)
+        from zermelo.cli.kernels import compile_in_background
+
+        compile_in_background(spec.name, click.echo)
         options = GameOptions(
             game=game,
             first=first,

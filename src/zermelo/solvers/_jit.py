@@ -157,14 +157,14 @@ def cached(kernel: ModuleType, names: Iterable[str]) -> bool:
     if not getattr(kernel, "COMPILED", False):
         return False
     for name in names:
-        dispatcher = getattr(kernel, name, None)
+        dispatcher: Compiler = getattr(kernel, name, None)
         cache = getattr(dispatcher, "_cache", None)
         if cache is None or not hasattr(cache, "_cache_file"):
             return False
         try:
             codegen = dispatcher.targetctx.codegen()
             index = cache._cache_file._load_index()
-        except Exception:  # noqa: BLE001 - an unreadable index is a cold cache
+        except Exception:
             return False
         if not any(key == cache._index_key(key[0], codegen) for key in index):
             return False

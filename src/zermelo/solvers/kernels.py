@@ -201,7 +201,7 @@ def build_in_background(names: Sequence[str], listener: Listener | None = None) 
             [sys.executable, "-m", "zermelo.solvers.kernels", *cold],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,  # it outlives this process if this one ends first
             env=environment,
         )
     except OSError as error:
@@ -213,13 +213,13 @@ def build_in_background(names: Sequence[str], listener: Listener | None = None) 
         return ()
 
     def watch() -> None:
-        _, errors = child.communicate()
+        child.wait()
         for name in cold:
             module = KERNELS[name].module
             if child.returncode == 0:
                 try:
                     _jit.finish(_module(name))  # loads from the cache the child filled
-                except Exception as error:  # noqa: BLE001 - the plain copy goes on
+                except Exception as error:
                     if listener is not None:
                         listener(KernelEvent("failed", name, detail=str(error)))
                     continue
@@ -227,8 +227,7 @@ def build_in_background(names: Sequence[str], listener: Listener | None = None) 
                 if listener is not None:
                     listener(KernelEvent("ready", name))
             elif listener is not None:
-                lines = errors.decode(errors="replace").strip().splitlines()
-                listener(KernelEvent("failed", name, detail=lines[-1] if lines else ""))
+                listener(KernelEvent("failed", name, detail=f"exit status {child.returncode}"))
 
     thread = threading.Thread(target=watch, name="zermelo-kernel-build", daemon=True)
     with _BACKGROUND_LOCK:
