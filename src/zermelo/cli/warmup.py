@@ -7,7 +7,7 @@ import time
 import click
 from rich.console import Console
 
-from zermelo.cli.common import Command, console, lang_option
+from zermelo.cli.common import Command, console, fail, lang_option
 from zermelo.i18n import gettext as _
 
 
@@ -19,28 +19,36 @@ def command() -> click.Command:
         cls=Command,
         help=_(
             "Compile the compiled kernels now (numba keeps them in its cache, NUMBA_CACHE_DIR if "
-            "set), so that no later command waits for it: by default the ones play uses, with "
-            "--all every kernel of every game. Does nothing when they are compiled already; "
+            "set), so that no later command waits for it: the KERNELs named (chess, connect4), "
+            "by default the ones play uses, with --all every kernel of every game. Does nothing when they are compiled already; "
             "for a Docker image: RUN zermelo warm-up --all."
         ),
         short_help=_("Compile the kernels ahead of time."),
     )
+    @click.argument("kernels", nargs=-1, metavar="[KERNEL]...")
     @click.option(
         "--all", "every", is_flag=True, help=_("Every kernel of every game, not only play's.")
     )
     @lang_option
-    def warm_up(every: bool) -> None:
+    def warm_up(kernels: tuple[str, ...], every: bool) -> None:
         from zermelo.cli.kernels import compile_first, kernel_title
         from zermelo.solvers.kernels import KERNELS, PLAY_KERNELS, available, is_built
 
+        unknown = [name for name in kernels if name not in KERNELS]
+        if unknown:
+            fail(
+                _("unknown kernel {name}: expected {names}").format(
+                    name=repr(unknown[0]), names=", ".join(KERNELS)
+                )
+            )
         out = console()
         if not available():
             out.print(_("Nothing to compile: numba is not installed, or ZERMELO_NO_NUMBA is set."))
             return
-        names = list(KERNELS) if every else list(PLAY_KERNELS)
+        names = list(KERNELS) if every else list(kernels or PLAY_KERNELS)
         for name in names:
             if is_built(name):
-                out.print(_("{kernel}: compiled already.").format(kernel=kernel_title(name)))
+                out.print(_("Already compiled: {kernel}.").format(kernel=kernel_title(name)))
         started = time.perf_counter()
         count = compile_first(names, out, announce=False)
         if count:
