@@ -128,9 +128,10 @@ def test_uci_stdout_stays_protocol_while_cold(tmp_path: Path) -> None:
 def test_warm_up_names_must_be_kernels(tmp_path: Path) -> None:
     args = [sys.executable, "-m", "zermelo", "warm-up", "chess", "draughts"]
     result = _run(args, _cold(tmp_path), timeout=60)
-    assert result.returncode != 0
+    assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "zermelo: error: unknown kernel 'draughts': expected chess, connect4"
+        "zermelo warm-up: error: unknown kernel 'draughts': expected chess, connect4 "
+        "(see 'zermelo warm-up --help')"
     ]
 
 

@@ -7,7 +7,7 @@ import time
 import click
 from rich.console import Console
 
-from zermelo.cli.common import Command, console, fail, lang_option
+from zermelo.cli.common import Command, console, lang_option
 from zermelo.i18n import gettext as _
 
 
@@ -36,7 +36,7 @@ def command() -> click.Command:
 
         unknown = [name for name in kernels if name not in KERNELS]
         if unknown:
-            fail(
+            raise click.UsageError(
                 _("unknown kernel {name}: expected {names}").format(
                     name=repr(unknown[0]), names=", ".join(KERNELS)
                 )
