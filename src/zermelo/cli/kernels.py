@@ -42,7 +42,7 @@ def event_line(event: KernelEvent) -> str | None:
             "Meanwhile the AI plays with the slower Python copy."
         ).format(kernel=kernel)
     if event.kind == "ready":
-        return _("{kernel} is compiled: the AI now plays at full speed.").format(kernel=kernel)
+        return _("Compiled {kernel}: the AI now plays at full speed.").format(kernel=kernel)
     if event.kind == "failed":
         return _(
             "Could not compile {kernel} ({detail}); the AI goes on with the Python copy."

@@ -18,7 +18,7 @@ def command() -> click.Command:
         "warm-up",
         cls=Command,
         help=_(
-            "Compile the compiled kernels now (numba keeps them in its cache, NUMBA_CACHE_DIR if "
+            "Compile the numba kernels now (numba keeps them in its cache, NUMBA_CACHE_DIR if "
             "set), so that no later command waits for it: the KERNELs named (chess, connect4), "
             "by default the ones play uses, with --all every kernel of every game. Does nothing when they are compiled already; "
             "for a Docker image: RUN zermelo warm-up --all."
