@@ -188,9 +188,14 @@ _BACKGROUND_LOCK = threading.Lock()
 def build_in_background(names: Sequence[str], listener: Listener | None = None) -> tuple[str, ...]:
     """Start building those of ``names`` that are not built, in a child process, and serve their
     plain copies until the child is done; then load the compiled code here (a second or so, in a
-    thread) and serve it. Returns the kernels it started (each announced with a ``background``
+    thread) and serve it. The built ones are loaded in a thread too, the plain copy serving
+    until they are. Returns the kernels it started (each announced with a ``background``
     event, then ``ready`` or ``failed`` from the watching thread)."""
-    cold = tuple(name for name in names if name not in _BACKGROUND and not is_built(name))
+    fresh = [name for name in names if name not in _BACKGROUND and available()]
+    cold = tuple(name for name in fresh if not is_built(name))
+    for name in fresh:
+        if name not in cold:
+            _load_in_background(name)
     if not cold:
         return ()
     for name in cold:
@@ -238,6 +243,26 @@ def build_in_background(names: Sequence[str], listener: Listener | None = None) 
             listener(KernelEvent("background", name))
     thread.start()
     return cold
+
+
+def _load_in_background(name: str) -> None:
+    """Load built kernel ``name``'s compiled code (a second or two) in a thread, serving the plain
+    copy until it is loaded: the first move need not wait for it either."""
+    module = _module(name)
+    if not _jit.pending(module):
+        return
+    _jit.serve_plain(module.__name__, True)
+
+    def load() -> None:
+        try:
+            _jit.finish(module)
+        finally:
+            _jit.serve_plain(module.__name__, False)
+
+    thread = threading.Thread(target=load, name="zermelo-kernel-load", daemon=True)
+    with _BACKGROUND_LOCK:
+        _BACKGROUND[name] = thread
+    thread.start()
 
 
 def wait_background(timeout: float | None = None) -> bool:
