@@ -77,7 +77,8 @@ def command() -> click.Command:
         spec = get_game(game)
         from zermelo.cli.kernels import compile_in_background
 
-        compile_in_background(spec.name, click.echo)
+        # on stderr: standard output is the game's conversation, which scripts read
+        compile_in_background(spec.name, lambda line: click.echo(line, err=True))
         options = GameOptions(
             game=game,
             first=first,
