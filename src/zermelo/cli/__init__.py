@@ -27,6 +27,7 @@ from zermelo.cli import (
     solve,
     tune,
     uci,
+    warmup,
 )
 from zermelo.cli.common import Group, lang_option
 from zermelo.core.errors import ZermeloError
@@ -36,7 +37,7 @@ __all__ = ["build_cli", "main"]
 
 EXIT_USAGE = 2
 
-_COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, uci, learn)
+_COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, uci, learn, warmup)
 
 
 def build_cli() -> click.Group:

@@ -64,6 +64,9 @@ def command() -> click.Command:
 
         spec = get_game(game)
         state = position_or_moves(spec, position, game_options(spec, rules, size, rule_texts))
+        from zermelo.cli.kernels import compile_for_game
+
+        compile_for_game(spec.name)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():

@@ -138,6 +138,9 @@ def command() -> click.Command:
         if len(texts) < 2:
             fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
         specs = [parse_agent(text) for text in texts]
+        from zermelo.cli.kernels import compile_for_game
+
+        compile_for_game(name)  # the games are timed: never with a kernel still compiling
         if start:
             start_state(name, None, start)  # a bad position fails here, before any game
         positions = _openings(record, openings, start)

@@ -54,6 +54,9 @@ def command() -> click.Command:
         spec = get_game(game)
         explainer = capability(spec, spec.explainer, "explainer", "explain")
         state = position_or_moves(spec, position, game_options(spec, rules, size, rule_texts))
+        from zermelo.cli.kernels import compile_for_game
+
+        compile_for_game(spec.name)
         breakdown = explainer.explain(state, weights)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation())))

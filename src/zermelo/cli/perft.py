@@ -42,6 +42,9 @@ def command() -> click.Command:
         counter = capability(spec, spec.perft, "perft", "perft")
         state = position_or_moves(spec, position, {})
         out = console()
+        from zermelo.cli.kernels import compile_for_game
+
+        compile_for_game(spec.name)
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         started = time.perf_counter()
         with out.status(_("Counting...")):

@@ -75,6 +75,10 @@ def command() -> click.Command:
         from zermelo.ui.terminal.session import GameOptions, Session
 
         spec = get_game(game)
+        from zermelo.cli.kernels import compile_in_background
+
+        # on stderr: standard output is the game's conversation, which scripts read
+        compile_in_background(spec.name, lambda line: click.echo(line, err=True))
         options = GameOptions(
             game=game,
             first=first,

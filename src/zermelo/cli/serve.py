@@ -62,6 +62,10 @@ def command() -> click.Command:
         for name in games:
             get_game(name)  # a bad name is one line before the server starts
 
+        from zermelo.cli.kernels import compile_in_background
+
+        for name in games or ("chess", "connect4"):
+            compile_in_background(get_game(name).name, lambda line: click.echo(line, err=True))
         shown = f"[{host}]" if ":" in host else host
         click.echo(
             _("Serving zermelo on http://{address}:{port}/ (Ctrl-C stops)").format(

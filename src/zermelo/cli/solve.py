@@ -67,6 +67,9 @@ def command() -> click.Command:
 
         spec = get_game(game)
         options = game_options(spec, rules, size, rule_texts)
+        from zermelo.cli.kernels import compile_for_game
+
+        compile_for_game(spec.name)
         request = SolveRequest(
             weak=weak,
             best=best,

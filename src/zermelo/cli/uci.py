@@ -25,7 +25,11 @@ def command() -> click.Command:
     )
     @lang_option
     def uci() -> None:
+        from zermelo.cli.kernels import compile_in_background
         from zermelo.ui.uci import run_uci
+
+        # stderr only: standard output is the protocol's
+        compile_in_background("chess", lambda line: click.echo(line, err=True), ready=True)
 
         sys.exit(run_uci(sys.stdin, sys.stdout))
 

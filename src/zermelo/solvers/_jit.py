@@ -13,7 +13,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypeVar, cast
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NUMBA_AVAILABLE",
+    "cached",
+    "finish",
     "kernel_variant",
     "make_popcount",
     "numba_available",
@@ -90,8 +93,10 @@ def make_jit(enabled: bool) -> Jit:
     """A decorator factory: ``jit(signature=None)`` is ``numba.njit(signature, cache=True)`` when
     ``enabled``, else the identity.
 
-    Recursive functions get an explicit signature: numba then compiles them eagerly and can load
-    them back from its cache, which it does not for recursion it has to infer."""
+    Recursive functions get an explicit signature: numba can load them back from its cache, which
+    it does not for recursion it has to infer. Their compilation waits for :func:`finish` (which
+    :func:`kernel_variant` calls before it hands the compiled kernel out), so that importing a
+    kernel never compiles: a face can first ask :func:`cached` whether the work is done."""
     if enabled:
         import numba
 
@@ -101,9 +106,10 @@ def make_jit(enabled: bool) -> Jit:
 
             def decorate(function: F) -> F:
                 # a Dispatcher calls like the function it compiled: for the type checker, it is one
-                if signature is None:
-                    return cast(F, numba.njit(cache=True, nogil=True, inline=how)(function))
-                return cast(F, numba.njit(signature, cache=True, nogil=True, inline=how)(function))
+                dispatcher = numba.njit(cache=True, nogil=True, inline=how)(function)
+                if signature is not None:
+                    _PENDING.setdefault(function.__module__, []).append((dispatcher, signature))
+                return cast(F, dispatcher)
 
             return decorate
 
@@ -116,6 +122,53 @@ def make_jit(enabled: bool) -> Jit:
         return identity
 
     return identity_factory
+
+
+_PENDING: dict[str, list[tuple[Compiler, str]]] = {}
+"""Per kernel module, its functions with an explicit signature that wait for :func:`finish`."""
+_FINISH_LOCK = threading.Lock()
+
+
+def pending(kernel: ModuleType) -> int:
+    """How many of ``kernel``'s functions still wait for :func:`finish` to compile them."""
+    return len(_PENDING.get(kernel.__name__, ()))
+
+
+def finish(kernel: ModuleType, step: Callable[[str], None] | None = None) -> None:
+    """Compile (or load from numba's cache) ``kernel``'s functions that have an explicit
+    signature, as numba's eager compilation would have at import; ``step(name)`` is called after
+    each. Thread-safe and idempotent."""
+    with _FINISH_LOCK:
+        waiting = _PENDING.get(kernel.__name__, [])
+        while waiting:
+            dispatcher, signature = waiting[0]
+            dispatcher.compile(signature)
+            dispatcher.disable_compile()
+            waiting.pop(0)
+            if step is not None:
+                step(dispatcher.py_func.__name__)
+
+
+def cached(kernel: ModuleType, names: Iterable[str]) -> bool:
+    """Whether numba's cache (``NUMBA_CACHE_DIR``, else beside the source or the user's cache)
+    holds compiled code, for this source, numba and machine, of every function ``names`` of the
+    compiled ``kernel``: read from the cache's index files, without compiling anything. False
+    for a plain kernel."""
+    if not getattr(kernel, "COMPILED", False):
+        return False
+    for name in names:
+        dispatcher: Compiler = getattr(kernel, name, None)
+        cache = getattr(dispatcher, "_cache", None)
+        if cache is None or not hasattr(cache, "_cache_file"):
+            return False
+        try:
+            codegen = dispatcher.targetctx.codegen()
+            index = cache._cache_file._load_index()
+        except Exception:
+            return False
+        if not any(key == cache._index_key(key[0], codegen) for key in index):
+            return False
+    return True
 
 
 def make_borrow(enabled: bool) -> Callable[[A], A]:
@@ -226,13 +279,31 @@ NUMBA_AVAILABLE: bool = numba_available()
 
 
 _PLAIN_COPIES: dict[str, ModuleType] = {}
+_SERVE_PLAIN: set[str] = set()
+
+
+def serve_plain(module_name: str, plain: bool) -> None:
+    """While ``plain``, ``kernel_variant(kernel, None, ...)`` of the kernel module named
+    ``module_name`` gives its plain copy: its compiled code is being built in the background
+    (:mod:`zermelo.solvers.kernels`), and the plain copy plays meanwhile."""
+    if plain:
+        _SERVE_PLAIN.add(module_name)
+    else:
+        _SERVE_PLAIN.discard(module_name)
+
+
+def serving_plain(module_name: str) -> bool:
+    """Whether :func:`serve_plain` holds the kernel module ``module_name`` on its plain copy."""
+    return module_name in _SERVE_PLAIN
 
 
 def kernel_variant(kernel: ModuleType, compiled: bool | None, what: str) -> ModuleType:
     """``kernel`` (a module whose functions ``make_jit`` compiled when numba is usable) or a
     plain-Python copy of it.
 
-    ``compiled=None`` takes ``kernel`` itself; ``True`` insists on the compiled functions (an
+    ``compiled=None`` takes ``kernel`` itself (its pending functions compiled first, see
+    :func:`finish`), unless :func:`serve_plain` asked for the plain copy while the compiled one is
+    built elsewhere; ``True`` insists on the compiled functions (an
     error naming ``what`` when numba is unavailable); ``False`` always gives the plain copy,
     loaded once from the same source file with ``FORCE_PURE`` set."""
     is_compiled = bool(getattr(kernel, "COMPILED", False))
@@ -241,7 +312,11 @@ def kernel_variant(kernel: ModuleType, compiled: bool | None, what: str) -> Modu
             f"the compiled {what} is unavailable: install numba ('zermelo[fast]') and unset "
             "ZERMELO_NO_NUMBA"
         )
-    if compiled is None or compiled or not is_compiled:
+    if compiled or not is_compiled:
+        finish(kernel)
+        return kernel
+    if compiled is None and not serving_plain(kernel.__name__):
+        finish(kernel)
         return kernel
     name = kernel.__name__.rpartition(".")[0] + "._kernel_pure"
     copy = _PLAIN_COPIES.get(name)

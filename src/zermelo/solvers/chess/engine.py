@@ -377,8 +377,16 @@ class ChessEngine:
                 f"{compiled_kernel.SW_ALL} (bits of SWITCHES)"
             )
         self.switches: Final = switches
-        self.kernel = kernel_module(compiled)
-        k = self.kernel
+        self._follows = compiled is None
+        """Whether the engine moves to the compiled kernel once it is built (see
+        :mod:`zermelo.solvers.kernels`): it plays with the plain copy meanwhile."""
+        self._table: IntArray  # set by resize, in _use
+        self._hash_mb = 0
+        self._use(kernel_module(compiled), weights, hash_mb)
+        self._lock = threading.Lock()
+
+    def _use(self, kernel: ModuleType, weights: Sequence[float] | None, hash_mb: int) -> None:
+        self.kernel = k = kernel
         self._stack = _array(k, k.STACK_SIZE)
         self._moves = _array(k, k.MOVES_SIZE)
         self._order = _array(k, k.MOVES_SIZE)
@@ -386,10 +394,15 @@ class ChessEngine:
         self._weights = _floats(k, k.N_TERMS)
         self._work = _array(k, k.WORK_SIZE)
         self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
-        self._table: IntArray  # set by resize, just below
-        self._hash_mb = 0
         self.resize(hash_mb)
-        self._lock = threading.Lock()
+
+    def _follow_kernel(self) -> None:
+        """Move to the compiled kernel if this engine plays with the plain copy only until the
+        compiled one is built, and it is (the table and the history start afresh)."""
+        if self._follows and not self.compiled:
+            kernel = kernel_module(None)
+            if kernel.COMPILED:
+                self._use(kernel, self.weights, self._hash_mb)
 
     # -- options -------------------------------------------------------------------------------
 
@@ -630,6 +643,7 @@ class ChessEngine:
             raise BudgetError(f"invalid multipv {multipv!r}: expected 1 to 500 lines")
         only = None if searchmoves is None else _root_choice(board, searchmoves)
         with self._lock:
+            self._follow_kernel()
             return self._search(board, budget, stop_event, progress, multipv, only, ponderhit)
 
     @staticmethod
@@ -884,6 +898,7 @@ class ChessEngine:
             depth = 6
         budget = self._budget(board, depth, movetime, nodes, wtime, btime, winc, binc, movestogo)
         with self._lock:
+            self._follow_kernel()
             return self._analyze(board, budget, stop_event)
 
     def _analyze(

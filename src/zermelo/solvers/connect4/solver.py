@@ -769,6 +769,13 @@ def default_solver(
     """A shared solver per board size (its table persists between calls)."""
     key = (width, height, compiled)
     solver = _DEFAULT.get(key)
+    if (
+        solver is not None
+        and compiled is None
+        and not solver.compiled
+        and kernel_module(None).COMPILED  # built in the background meanwhile (solvers.kernels)
+    ):
+        solver = None
     if solver is None:
         solver = Connect4Solver(width, height, compiled=compiled)
         _DEFAULT[key] = solver

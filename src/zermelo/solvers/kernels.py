@@ -1,0 +1,286 @@
+"""The compiled kernels' first run: which are built, building them, and what serves meanwhile.
+
+numba compiles a kernel on its first use and keeps the machine code in its cache
+(``NUMBA_CACHE_DIR``, else a ``__pycache__`` beside the source, else the user's cache folder);
+every later process loads it in about a second. The first compile takes 10-30 s. This module
+lets a face know that before it happens (:func:`is_built`, which reads numba's cache index and
+compiles nothing) and choose between two ways through it:
+
+* :func:`build`, in the foreground: compile now, reporting each step through a callback, for a
+  face that needs the real kernel at once (perft counts with it, a timed benchmark times it);
+* :func:`build_in_background`: a child process compiles while this one plays with the plain-Python
+  copy of the same kernel source (:func:`zermelo.solvers._jit.kernel_variant`: same moves and
+  values at a given depth, fewer nodes in a given time), then this process loads the compiled code
+  from the cache and switches (engines and solvers made with ``compiled=None`` follow it at their
+  next search).
+
+Nothing here prints: progress goes to the :data:`Listener` a face gives, as :class:`KernelEvent`.
+``python -m zermelo.solvers.kernels NAME...`` is the child's entry point (silent, exit status 0
+when every kernel was built).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Final, Literal
+
+from zermelo.solvers import _jit
+
+__all__ = [
+    "GAME_KERNELS",
+    "KERNELS",
+    "PLAY_KERNELS",
+    "KernelEvent",
+    "Listener",
+    "available",
+    "build",
+    "build_in_background",
+    "is_built",
+    "kernels_for",
+    "wait_background",
+]
+
+EventKind = Literal["background", "ready", "failed", "step", "done"]
+
+
+@dataclass(frozen=True, slots=True)
+class KernelEvent:
+    """What happened to kernel ``kernel``: ``background`` (a child builds it; the plain copy plays
+    meanwhile), ``ready`` (the compiled one now serves), ``failed`` (it could not be built: the
+    plain copy goes on), ``step`` (``done`` of ``total`` steps of a foreground build) or ``done``
+    (a foreground build finished)."""
+
+    kind: EventKind
+    kernel: str
+    done: int = 0
+    total: int = 0
+    detail: str = ""
+
+
+Listener = Callable[[KernelEvent], None]
+"""Where progress goes: a face renders it (on stderr, as ``info string``, as a bar)."""
+
+
+def _chess_steps() -> list[Callable[[], object]]:
+    from zermelo.solvers.chess import engine
+
+    def search() -> object:
+        player = engine.ChessEngine(hash_mb=1, compiled=True)
+        player.search("startpos", depth=3)
+        player.analyze_moves("startpos", depth=1)
+        return player.evaluate("startpos")
+
+    return [
+        lambda: engine.perft("startpos", 2, compiled=True),
+        lambda: engine.legal_moves("startpos", compiled=True),
+        search,
+    ]
+
+
+def _connect4_steps() -> list[Callable[[], object]]:
+    from zermelo.solvers.connect4.solver import Connect4Solver
+
+    def batch() -> object:
+        solver = Connect4Solver(compiled=True, table_bits=10, book=False)
+        return solver.score_text(b"121212\n", 1)
+
+    def search() -> object:
+        solver = Connect4Solver(compiled=True, table_bits=10, book=False)
+        solver.warm_up()  # every entry point on a position decided at once
+        return solver.solve("121212")
+
+    return [search, batch]
+
+
+@dataclass(frozen=True, slots=True)
+class _Kernel:
+    module: str
+    entry_points: tuple[str, ...]
+    """The functions Python calls: the kernel is built when numba's cache holds each of them."""
+    steps: Callable[[], list[Callable[[], object]]]
+    """Calls that compile every entry point, with the types play gives them, one step each."""
+
+
+KERNELS: Final = {
+    "chess": _Kernel(
+        "zermelo.solvers.chess.kernel",
+        ("negamax", "perft", "quiesce", "legal_moves", "compute_hash", "evaluate"),
+        _chess_steps,
+    ),
+    "connect4": _Kernel(
+        "zermelo.solvers.connect4.kernel",
+        ("solve", "at_most", "mirror", "has_alignment", "canonical", "solve_many"),
+        _connect4_steps,
+    ),
+}
+"""The compiled kernels by name."""
+
+GAME_KERNELS: Final = {"chess": ("chess",), "connect4": ("connect4",)}
+"""The kernels each game's play uses (the other games are plain Python)."""
+
+PLAY_KERNELS: Final = ("chess", "connect4")
+"""What ``zermelo warm-up`` builds by default: the kernels play uses."""
+
+
+def kernels_for(game: str) -> tuple[str, ...]:
+    """The kernels game ``game`` (its registry name) plays with."""
+    return GAME_KERNELS.get(game, ())
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(KERNELS[name].module)
+
+
+def available() -> bool:
+    """Whether there is anything to compile: numba installed and not switched off."""
+    return _jit.NUMBA_AVAILABLE and not _jit.numba_disabled()
+
+
+def is_built(name: str) -> bool:
+    """Whether kernel ``name``'s compiled code is ready to load (numba's cache, or Connect Four's
+    ahead-of-time extension) or there is nothing to compile (no numba): compiles nothing."""
+    if not available():
+        return True
+    module = _module(name)
+    if getattr(module, "AHEAD_OF_TIME", False):
+        return True
+    return _jit.cached(module, KERNELS[name].entry_points)
+
+
+def build(names: Sequence[str], listener: Listener | None = None) -> None:
+    """Compile kernels ``names`` now (a no-op for each already built, bar loading it), with a
+    ``step`` event after each step and ``done`` after each kernel."""
+    for name in names:
+        if not available():
+            break
+        module = _module(name)
+        steps = KERNELS[name].steps()
+        total = _jit.pending(module) + len(steps)
+        done = 0
+
+        def step(_function: str, name: str = name, total: int = total) -> None:
+            nonlocal done
+            done += 1
+            if listener is not None:
+                listener(KernelEvent("step", name, done, total))
+
+        if listener is not None:
+            listener(KernelEvent("step", name, 0, total))
+        _jit.finish(module, step)
+        for call in steps:
+            call()
+            step("")
+        if listener is not None:
+            listener(KernelEvent("done", name, total, total))
+
+
+_BACKGROUND: dict[str, threading.Thread] = {}
+_BACKGROUND_LOCK = threading.Lock()
+
+
+def build_in_background(names: Sequence[str], listener: Listener | None = None) -> tuple[str, ...]:
+    """Start building those of ``names`` that are not built, in a child process, and serve their
+    plain copies until the child is done; then load the compiled code here (a second or so, in a
+    thread) and serve it. The built ones are loaded in a thread too, the plain copy serving
+    until they are. Returns the kernels it started (each announced with a ``background``
+    event, then ``ready`` or ``failed`` from the watching thread)."""
+    fresh = [name for name in names if name not in _BACKGROUND and available()]
+    cold = tuple(name for name in fresh if not is_built(name))
+    for name in fresh:
+        if name not in cold:
+            _load_in_background(name)
+    if not cold:
+        return ()
+    for name in cold:
+        _jit.serve_plain(KERNELS[name].module, True)
+    environment = dict(os.environ, ZERMELO_NO_AOT="1")
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "zermelo.solvers.kernels", *cold],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # it outlives this process if this one ends first
+            env=environment,
+        )
+    except OSError as error:
+        for name in cold:
+            _jit.serve_plain(KERNELS[name].module, False)
+        if listener is not None:
+            for name in cold:
+                listener(KernelEvent("failed", name, detail=str(error)))
+        return ()
+
+    def watch() -> None:
+        child.wait()
+        for name in cold:
+            module = KERNELS[name].module
+            if child.returncode == 0:
+                try:
+                    _jit.finish(_module(name))  # loads from the cache the child filled
+                except Exception as error:
+                    if listener is not None:
+                        listener(KernelEvent("failed", name, detail=str(error)))
+                    continue
+                _jit.serve_plain(module, False)
+                if listener is not None:
+                    listener(KernelEvent("ready", name))
+            elif listener is not None:
+                listener(KernelEvent("failed", name, detail=f"exit status {child.returncode}"))
+
+    thread = threading.Thread(target=watch, name="zermelo-kernel-build", daemon=True)
+    with _BACKGROUND_LOCK:
+        for name in cold:
+            _BACKGROUND[name] = thread
+    if listener is not None:
+        for name in cold:
+            listener(KernelEvent("background", name))
+    thread.start()
+    return cold
+
+
+def _load_in_background(name: str) -> None:
+    """Load built kernel ``name``'s compiled code (a second or two) in a thread, serving the plain
+    copy until it is loaded: the first move need not wait for it either."""
+    module = _module(name)
+    if not _jit.pending(module):
+        return
+    _jit.serve_plain(module.__name__, True)
+
+    def load() -> None:
+        try:
+            _jit.finish(module)
+        finally:
+            _jit.serve_plain(module.__name__, False)
+
+    thread = threading.Thread(target=load, name="zermelo-kernel-load", daemon=True)
+    with _BACKGROUND_LOCK:
+        _BACKGROUND[name] = thread
+    thread.start()
+
+
+def wait_background(timeout: float | None = None) -> bool:
+    """Wait for the background builds started here; whether they all finished."""
+    with _BACKGROUND_LOCK:
+        threads = set(_BACKGROUND.values())
+    for thread in threads:
+        thread.join(timeout)
+    return not any(thread.is_alive() for thread in threads)
+
+
+def _main(argv: Sequence[str]) -> int:
+    unknown = [name for name in argv if name not in KERNELS]
+    if unknown:
+        return 2
+    build(argv)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - the background child
+    sys.exit(_main(sys.argv[1:]))
