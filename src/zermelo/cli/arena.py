@@ -78,6 +78,17 @@ def command() -> click.Command:
         help=_("Save the games to FILE as JSON lines."),
     )
     @click.option(
+        "--pgn",
+        "pgn_file",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=_(
+            "Write the games to FILE as PGN with filled headers (chess; PGN-like text with a "
+            "Game tag for the other games), for 'zermelo review'."
+        ),
+    )
+    @click.option(
         "--openings",
         default=None,
         metavar="FILE",
@@ -105,6 +116,7 @@ def command() -> click.Command:
         jobs: int | None,
         start: str | None,
         save: str | None,
+        pgn_file: str | None,
         openings: str | None,
         max_moves: int | None,
         cluster: str | None,
@@ -215,8 +227,35 @@ def command() -> click.Command:
             except OSError as error:
                 fail(_("cannot write {file}: {reason}").format(file=save, reason=error.strerror))
             out.print(_("Saved {count} games to {file}").format(count=written, file=save))
+        if pgn_file:
+            _write_pgn(record, records, pgn_file, seed)
+            out.print(_("Saved {count} games to {file}").format(count=len(records), file=pgn_file))
 
     return arena
+
+
+def _write_pgn(spec: GameSpec, records: list[object], path: str, seed: int) -> None:
+    """Every game of the tournament as PGN, in the order they were played."""
+    import datetime
+
+    from zermelo.play.review import record_pgn
+
+    today = datetime.datetime.now(tz=datetime.UTC).strftime("%Y.%m.%d")
+    texts = [
+        record_pgn(
+            spec,
+            game,
+            event=f"zermelo arena {spec.name}, seed {seed}",
+            site="zermelo",
+            date=today,
+            round_number=str(getattr(game, "index", 0) + 1),
+        )
+        for game in records
+    ]
+    try:
+        Path(path).write_text("\n".join(texts), encoding="utf-8")
+    except OSError as error:
+        fail(_("cannot write {file}: {reason}").format(file=path, reason=error.strerror))
 
 
 def _openings(spec: GameSpec, source: str | None, start: str | None) -> list[str]:

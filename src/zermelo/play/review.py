@@ -19,6 +19,7 @@ or a draw into a loss, is a *blunder*, and nothing else is marked.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -98,6 +99,7 @@ def deepen(
     analysis = engine.resolve()
     started = time.perf_counter()
     last: SearchResult[Hashable] | None = None
+    nodes = 0
     ceiling = depth if depth is not None else 99
     if time_limit is None and depth is None:
         time_limit = 1.0
@@ -108,8 +110,14 @@ def deepen(
         found: SearchResult[Hashable] = analysis.analyze(  # type: ignore[assignment]
             state, Limits(time=None if left is None else max(left, 1e-3), depth=ply)
         )
+        nodes += found.stats.nodes
         if last is not None and found.depth < ply:
             break  # the budget ran out inside this depth: the last completed one stands
+        # the statistics of the whole answer so far, every depth's search counted
+        whole = dataclasses.replace(
+            found.stats, nodes=nodes, elapsed=time.perf_counter() - started
+        )
+        found = dataclasses.replace(found, stats=whole)
         last = found
         if on_depth is not None:
             on_depth(found)
@@ -273,14 +281,27 @@ def _pgn_game(
     moves = tuple(word for word in tokens if word not in _RESULTS)
     if len(moves) > MAX_GAME_MOVES:
         raise ParseError(f"{source}, {label}: over {MAX_GAME_MOVES} moves")
-    variant = headers.get("Game") or headers.get("Variant")
-    if variant and variant.lower() not in (spec.name, "standard", "chess"):
-        pass  # a variant we do not know is read as the game asked for; its moves will tell
+    named = headers.get("Game")
+    if named and named != spec.name:
+        raise ParseError(f"{source}, {label}: the file is a game of {named!r}, not {spec.name!r}")
+    options: dict[str, object] = {}
+    if "Options" in headers:
+        try:
+            loaded = json.loads(headers["Options"])
+        except ValueError:
+            loaded = None
+        if not isinstance(loaded, dict):
+            raise ParseError(
+                f"{source}, {label}: bad Options tag {_clip(headers['Options'])!r}: expected "
+                'a JSON object such as {"width":8}'
+            )
+        options = loaded
+    fen = headers.get("FEN")
     try:
-        fen = headers.get("FEN")
-        start = spec.parse(fen) if fen else spec.new()
-    except (ZermeloError, ValueError) as error:
-        raise ParseError(f"{source}, {label}: bad FEN {_clip(fen or '')!r}: {error}") from None
+        start = spec.parse(fen) if fen else spec.new(**options)
+    except (ZermeloError, ValueError, TypeError) as error:
+        what = f"FEN {_clip(fen)!r}" if fen else f"options {_clip(headers.get('Options', ''))}"
+        raise ParseError(f"{source}, {label}: bad {what}: {error}") from None
     if "Result" not in headers and tokens and tokens[-1] in _RESULTS:
         headers = {**headers, "Result": tokens[-1]}
     return GameToReview(label, start, moves, headers)
@@ -486,3 +507,95 @@ def review_game(
 def reviews_json(reviews: Sequence[GameReview]) -> str:
     """The reviews as one JSON document."""
     return json.dumps([review.to_json() for review in reviews], ensure_ascii=False, indent=1)
+
+
+# -- writing games as PGN ------------------------------------------------------------------------
+
+_ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def _tag_line(name: str, value: str) -> str:
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return f'[{name} "{escaped}"]'
+
+
+def record_pgn(
+    spec: GameSpec,
+    record: object,
+    *,
+    event: str,
+    site: str,
+    date: str,
+    round_number: str,
+    time_control: str | None = None,
+) -> str:
+    """One arena game as PGN text with its headers filled: the Seven Tag Roster, ``TimeControl``
+    when known, and for a game that is not chess a ``Game`` tag naming it (PDN-like text that
+    :func:`read_games` reads back). A game whose record has a
+    :class:`~zermelo.core.capabilities.Saver` gets the saver's movetext (chess: SAN with the
+    start position's FEN); others their moves in the game's notation, numbered in pairs."""
+    from zermelo.play.match import GameRecord, replay
+
+    assert isinstance(record, GameRecord)
+    states = replay(record)
+    tags: dict[str, str] = {
+        "Event": event,
+        "Site": site,
+        "Date": date,
+        "Round": round_number,
+        "White": record.players[0],
+        "Black": record.players[1],
+        "Result": record.result,
+    }
+    if time_control:
+        tags["TimeControl"] = time_control
+    if record.options:
+        tags["Options"] = json.dumps(dict(record.options), separators=(",", ":"), sort_keys=True)
+    if record.adjudicated:
+        tags["Termination"] = "adjudication"
+    body = ""
+    if spec.saver is not None:
+        saved = spec.saver.resolve().save(states[-1])
+        kept = {}
+        for line in saved.splitlines():
+            tag = _TAG.fullmatch(line.strip())
+            if tag is not None:
+                kept[tag.group(1)] = tag.group(2)
+        for extra in ("SetUp", "FEN", "Termination"):
+            if extra in kept and extra not in tags:
+                tags[extra] = kept[extra]
+        body = "\n".join(line for line in saved.splitlines() if not line.startswith("["))
+        body = body.strip()
+        # the saver knows the board's result; a record may be adjudicated a draw
+        for result in ("1-0", "0-1", "1/2-1/2", "*"):
+            if body.endswith(result):
+                body = body[: -len(result)].rstrip() + " " + record.result
+                break
+    else:
+        tags["Game"] = spec.name
+        if record.start:
+            tags["FEN"] = record.start
+        words = []
+        for index, (state, text) in enumerate(zip(states, record.moves, strict=False)):
+            if index % 2 == 0:
+                words.append(f"{index // 2 + 1}.")
+            words.append(state.format_move(state.parse_move(text)))
+        words.append(record.result)
+        body = _wrap(" ".join(words))
+    ordered = [name for name in _ROSTER if name in tags] + [n for n in tags if n not in _ROSTER]
+    head = "\n".join(_tag_line(name, tags[name]) for name in ordered)
+    return f"{head}\n\n{body.strip()}\n"
+
+
+def _wrap(text: str, width: int = 79) -> str:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}" if current else word
+    if current:
+        lines.append(current)
+    return "\n".join(lines)
