@@ -139,6 +139,7 @@ class GameToReview:
     start: AnyState
     moves: tuple[str, ...]
     headers: dict[str, str] = field(default_factory=dict)
+    source: str = ""
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -186,7 +187,7 @@ def _json_lines(spec: GameSpec, text: str, source: str) -> list[GameToReview]:
             "Black": record.players[1],
             "Result": record.result,
         }
-        games.append(GameToReview(label, start, record.moves, headers))
+        games.append(GameToReview(label, start, record.moves, headers, source))
     return games
 
 
@@ -233,6 +234,8 @@ def _pgn(spec: GameSpec, text: str, source: str) -> list[GameToReview]:
                 continue
             if char == ";":
                 break
+            if char == "}":
+                raise ParseError(f"{source}, game {len(games) + 1}: a '}}' closes no comment")
             if char == "(":
                 variation, index = variation + 1, index + 1
                 continue
@@ -304,7 +307,7 @@ def _pgn_game(
         raise ParseError(f"{source}, {label}: bad {what}: {error}") from None
     if "Result" not in headers and tokens and tokens[-1] in _RESULTS:
         headers = {**headers, "Result": tokens[-1]}
-    return GameToReview(label, start, moves, headers)
+    return GameToReview(label, start, moves, headers, source)
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -460,6 +463,8 @@ def review_game(
     moves = game.moves if max_moves is None else game.moves[:max_moves]
     for ply, text in enumerate(moves, 1):
         where = f"{game.label}, move {ply} {_clip(text, 20)!r}"
+        if game.source:
+            where = f"{game.source}, {where}"
         if state.is_terminal():
             raise ParseError(f"{where}: the game is already over")
         try:
