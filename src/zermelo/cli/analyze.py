@@ -18,7 +18,6 @@ from zermelo.cli.common import (
     time_option,
 )
 from zermelo.core.capabilities import ExactMoves
-from zermelo.core.limits import Limits
 from zermelo.core.result import SearchResult
 from zermelo.core.state import ExplainsItself, Terminates
 from zermelo.i18n import gettext as _
@@ -96,7 +95,9 @@ def command() -> click.Command:
             if found.exact and found.depth == 0:
                 return
             out.print(
-                _("depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s, line {line}").format(
+                _(
+                    "depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s, line {line}"
+                ).format(
                     depth=found.depth,
                     move=state.format_move(found.move),
                     value=score_words(found.value, exact=found.exact),
@@ -114,7 +115,7 @@ def command() -> click.Command:
                     state,
                     depth=depth,
                     time_limit=time_limit,
-                    on_depth=completed if time_limit is not None or own_engine else None,  # type: ignore[arg-type]
+                    on_depth=completed if time_limit is not None or own_engine else None,
                 )
         except KeyboardInterrupt:
             if not best_so_far:

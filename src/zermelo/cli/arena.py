@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -21,6 +23,9 @@ from zermelo.cli.common import (
 )
 from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from zermelo.play.match import GameRecord
 
 
 def command() -> click.Command:
@@ -134,7 +139,6 @@ def command() -> click.Command:
         from zermelo.agents.spec import parse_agent
         from zermelo.games.registry import get_game
         from zermelo.play import (
-            GameRecord,
             elo_estimate,
             pair_tallies,
             round_robin,
@@ -234,7 +238,7 @@ def command() -> click.Command:
     return arena
 
 
-def _write_pgn(spec: GameSpec, records: list[object], path: str, seed: int) -> None:
+def _write_pgn(spec: GameSpec, records: Sequence[GameRecord], path: str, seed: int) -> None:
     """Every game of the tournament as PGN, in the order they were played."""
     import datetime
 
@@ -248,7 +252,7 @@ def _write_pgn(spec: GameSpec, records: list[object], path: str, seed: int) -> N
             event=f"zermelo arena {spec.name}, seed {seed}",
             site="zermelo",
             date=today,
-            round_number=str(getattr(game, "index", 0) + 1),
+            round_number=str(game.index + 1),
         )
         for game in records
     ]

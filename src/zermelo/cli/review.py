@@ -77,9 +77,7 @@ def command() -> click.Command:
             try:
                 import matplotlib  # noqa: F401
             except ImportError:
-                fail(
-                    _("--plot needs matplotlib: pip install 'zermelo[plot]'")
-                )
+                fail(_("--plot needs matplotlib: pip install 'zermelo[plot]'"))
         try:
             with open(file, "rb") as stream:
                 text = "\n".join(read_text_lines(stream, file))
@@ -202,7 +200,9 @@ def _print(one: GameReview) -> None:
         counts = one.counts(side)
         shown = headers.get("White" if side is Player.FIRST else "Black") or name
         out.print(
-            _("{side}: {inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders").format(
+            _(
+                "{side}: {inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders"
+            ).format(
                 side=escape(shown),
                 inaccuracies=counts[MARKS[0]],
                 mistakes=counts[MARKS[1]],

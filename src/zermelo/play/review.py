@@ -26,6 +26,7 @@ import re
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.core.limits import Limits
@@ -33,6 +34,9 @@ from zermelo.core.record import GameSpec
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import is_decided
 from zermelo.core.state import AnyState, HasQuiet, Player
+
+if TYPE_CHECKING:
+    from zermelo.play.match import GameRecord
 
 __all__ = [
     "BLUNDER",
@@ -94,7 +98,7 @@ def deepen(
             depth=depth,
             time_limit=time_limit,
             evaluator=evaluator,
-            on_depth=on_depth,  # type: ignore[arg-type]
+            on_depth=on_depth,
         )
     analysis = engine.resolve()
     started = time.perf_counter()
@@ -107,16 +111,14 @@ def deepen(
         left = None if time_limit is None else time_limit - (time.perf_counter() - started)
         if left is not None and left <= 0.0 and last is not None:
             break
-        found: SearchResult[Hashable] = analysis.analyze(  # type: ignore[assignment]
+        found: SearchResult[Hashable] = analysis.analyze(
             state, Limits(time=None if left is None else max(left, 1e-3), depth=ply)
         )
         nodes += found.stats.nodes
         if last is not None and found.depth < ply:
             break  # the budget ran out inside this depth: the last completed one stands
         # the statistics of the whole answer so far, every depth's search counted
-        whole = dataclasses.replace(
-            found.stats, nodes=nodes, elapsed=time.perf_counter() - started
-        )
+        whole = dataclasses.replace(found.stats, nodes=nodes, elapsed=time.perf_counter() - started)
         found = dataclasses.replace(found, stats=whole)
         last = found
         if on_depth is not None:
@@ -165,7 +167,7 @@ def read_games(spec: GameSpec, text: str, source: str) -> list[GameToReview]:
 def _json_lines(spec: GameSpec, text: str, source: str) -> list[GameToReview]:
     from zermelo.play.match import GameRecord
 
-    games = []
+    games: list[GameToReview] = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
@@ -241,9 +243,7 @@ def _pgn(spec: GameSpec, text: str, source: str) -> list[GameToReview]:
                 continue
             if char == ")":
                 if variation == 0:
-                    raise ParseError(
-                        f"{source}, game {len(games) + 1}: a ')' closes no variation"
-                    )
+                    raise ParseError(f"{source}, game {len(games) + 1}: a ')' closes no variation")
                 variation, index = variation - 1, index + 1
                 continue
             if char.isspace():
@@ -506,7 +506,9 @@ def review_game(
         if on_move is not None:
             on_move(review)
         state = state.play(move)
-    return GameReview(game.label, dict(game.headers), tuple(reviewed), time.perf_counter() - started)
+    return GameReview(
+        game.label, dict(game.headers), tuple(reviewed), time.perf_counter() - started
+    )
 
 
 def reviews_json(reviews: Sequence[GameReview]) -> str:
@@ -526,7 +528,7 @@ def _tag_line(name: str, value: str) -> str:
 
 def record_pgn(
     spec: GameSpec,
-    record: object,
+    record: GameRecord,
     *,
     event: str,
     site: str,
@@ -539,9 +541,8 @@ def record_pgn(
     :func:`read_games` reads back). A game whose record has a
     :class:`~zermelo.core.capabilities.Saver` gets the saver's movetext (chess: SAN with the
     start position's FEN); others their moves in the game's notation, numbered in pairs."""
-    from zermelo.play.match import GameRecord, replay
+    from zermelo.play.match import replay
 
-    assert isinstance(record, GameRecord)
     states = replay(record)
     tags: dict[str, str] = {
         "Event": event,

@@ -35,8 +35,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
-from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web import review
+from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
 __all__ = ["STATIC_DIR", "allowed_host_names", "create_app", "serve", "server_config"]

@@ -11,6 +11,7 @@ and its value, the winning chances lost, the mark, and the first player's chance
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping
 from typing import cast
@@ -44,7 +45,7 @@ def _game(data: Mapping[str, object]) -> tuple[GameToReview, str]:
     text = data.get("pgn")
     if text is None:
         game = load_game(data)
-        moves = cast(list[str], game_data(game)["moves"])
+        moves = game_data(game)["moves"]
         return GameToReview("game 1", game.states[0], tuple(moves)), game.adapter.name
     if not isinstance(text, str) or len(text) > MAX_PGN:
         raise ParseError(f"pgn: expected the text of a PGN file of at most {MAX_PGN:,} characters")
@@ -54,13 +55,15 @@ def _game(data: Mapping[str, object]) -> tuple[GameToReview, str]:
     games = read_games(adapter.spec, text, "pgn")
     index = data.get("index", 1)
     if type(index) is not int or not 1 <= index <= len(games):
-        raise ParseError(f"index {str(index)[:20]!r}: expected a game number from 1 to {len(games)}")
+        raise ParseError(
+            f"index {str(index)[:20]!r}: expected a game number from 1 to {len(games)}"
+        )
     return games[index - 1], adapter.name
 
 
 def _seconds(data: Mapping[str, object]) -> float:
     value = data.get("time_ms", DEFAULT_TIME * 1000)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value == value:
+    if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
         raise BudgetError(f"time_ms {str(value)[:20]!r}: expected a number of milliseconds")
     return min(max(float(value) / 1000, MIN_TIME), MAX_TIME)
 
