@@ -209,3 +209,20 @@ def test_review_cli_usage_errors(
     assert caught.value.code != 0
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_review_of_a_chess_pgn_from_the_arena(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pgn = tmp_path / "chess.pgn"
+    main(["arena", "chess", "random", "random", "-n", "2", "--max-moves", "6", "-j", "1",
+          "--pgn", str(pgn)])  # fmt: skip
+    capsys.readouterr()
+    text = pgn.read_text()
+    # the built-in openings start from a FEN; a capped game is adjudicated a draw
+    assert text.count('[SetUp "1"]') == 2 and text.count('[Termination "adjudication"]') == 2
+    assert '[Result "1/2-1/2"]' in text and '[White "random#2"]' in text
+    main(["review", "chess", str(pgn), "--depth", "1", "--json"])
+    reviews = json.loads(capsys.readouterr().out)
+    assert [len(r["moves"]) for r in reviews] == [6, 6]
+    assert reviews[0]["headers"]["Round"] == "1" and reviews[1]["headers"]["Round"] == "2"

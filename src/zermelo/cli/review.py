@@ -11,6 +11,7 @@ from rich.table import Table
 
 from zermelo.cli.common import Command, console, fail, lang_option, read_text_lines, time_option
 from zermelo.core.errors import ZermeloError
+from zermelo.core.record import GameSpec
 from zermelo.core.state import Player
 from zermelo.i18n import gettext as _
 from zermelo.play.review import MARKS, GameReview, GameToReview
@@ -110,7 +111,7 @@ def command() -> click.Command:
 
 
 def _run(
-    spec: object,
+    spec: GameSpec,
     games: list[GameToReview],
     time_limit: float | None,
     depth: int | None,
@@ -127,10 +128,8 @@ def _run(
         TimeRemainingColumn,
     )
 
-    from zermelo.core.record import GameSpec
     from zermelo.play.review import MoveReview, review_game
 
-    assert isinstance(spec, GameSpec)
     err = Console(stderr=True, highlight=False)
     total = sum(len(game.moves) for game in games)
     progress = Progress(
