@@ -226,3 +226,15 @@ def test_review_of_a_chess_pgn_from_the_arena(
     reviews = json.loads(capsys.readouterr().out)
     assert [len(r["moves"]) for r in reviews] == [6, 6]
     assert reviews[0]["headers"]["Round"] == "1" and reviews[1]["headers"]["Round"] == "2"
+
+
+def test_plot_without_matplotlib_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    with pytest.raises(SystemExit):
+        main(["review", "chess", str(DATA / "classics.pgn"), "--plot", "g.png", "--lang", "en"])
+    err = capsys.readouterr().err
+    assert err.strip() == "zermelo: error: --plot needs matplotlib: pip install 'zermelo[plot]'"
