@@ -18,9 +18,8 @@ from zermelo.cli.common import (
     time_option,
 )
 from zermelo.core.capabilities import ExactMoves
-from zermelo.core.limits import Limits
 from zermelo.core.result import SearchResult
-from zermelo.core.state import ExplainsItself, HasQuiet, Terminates
+from zermelo.core.state import ExplainsItself, Terminates
 from zermelo.i18n import gettext as _
 
 
@@ -58,8 +57,7 @@ def command() -> click.Command:
         **rules: object,
     ) -> None:
         from zermelo.games.registry import get_game
-        from zermelo.search import analyze_position
-        from zermelo.search.quiescence import quiescent
+        from zermelo.play.review import deepen
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
@@ -91,38 +89,46 @@ def command() -> click.Command:
                 )
             )
         own_engine = spec.engine_analysis
-        if own_engine is not None:
-            with out.status(_("Searching...")):
-                result = own_engine.resolve().analyze(state, Limits(time=time_limit, depth=depth))
-        else:
-            # Games that say when a position is not quiet (checkers: a capture is pending) are
-            # judged at the horizon only once the forced moves are played out, as their AI
-            # levels do.
-            evaluator = quiescent() if isinstance(state, HasQuiet) else None
+        best_so_far: list[SearchResult[object]] = []
 
-            # One search of every move: the best of them is the position's best move and value.
-            # Each depth that every move completed is shown as it comes.
-            def completed(found: SearchResult[object]) -> None:
-                if found.exact and found.depth == 0:
-                    return
-                out.print(
-                    _("depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s").format(
-                        depth=found.depth,
-                        move=state.format_move(found.move),
-                        value=score_words(found.value, exact=found.exact),
-                        nodes=f"{found.stats.nodes:,}",
-                        seconds=found.stats.elapsed,
-                    )
+        # Every depth that every move completed is shown as it comes (depth, value, nodes, line),
+        # and kept: Ctrl-C prints the deepest one and ends with 130.
+        def completed(found: SearchResult[object]) -> None:
+            best_so_far[:] = [found]
+            if found.exact and found.depth == 0:
+                return
+            out.print(
+                _(
+                    "depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s, line {line}"
+                ).format(
+                    depth=found.depth,
+                    move=state.format_move(found.move),
+                    value=score_words(found.value, exact=found.exact),
+                    nodes=f"{found.stats.nodes:,}",
+                    seconds=found.stats.elapsed,
+                    line=" ".join(format_line(state, found.pv)),
                 )
+            )
 
+        interrupted = False
+        try:
             with out.status(_("Searching...")):
-                result = analyze_position(
+                result = deepen(
+                    spec,
                     state,
                     depth=depth,
                     time_limit=time_limit,
-                    evaluator=evaluator,
-                    on_depth=completed if time_limit is not None else None,
+                    on_depth=completed if time_limit is not None or own_engine else None,
                 )
+        except KeyboardInterrupt:
+            if not best_so_far:
+                out.print(_("Interrupted before the first depth was complete: no answer yet."))
+                raise
+            interrupted = True
+            result = best_so_far[0]
+            out.print(
+                _("Interrupted: the best so far, from depth {depth}.").format(depth=result.depth)
+            )
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
@@ -151,6 +157,8 @@ def command() -> click.Command:
                 )
             )
         stats = result.stats
+        if interrupted:
+            raise KeyboardInterrupt
         if own_engine is not None:
             out.print(
                 _("Search: depth {depth}, {nodes} nodes, {seconds:.2f} s, {rate} nodes/s").format(

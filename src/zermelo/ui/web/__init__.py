@@ -36,6 +36,7 @@ from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
 from zermelo.ui.web import learn
+from zermelo.ui.web import review
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
@@ -311,6 +312,7 @@ def create_app(
         Route("/api/analyze", _guarded(api.analyze), methods=["POST"]),
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),
         *learn.routes(_guarded, _page, lanes.fast),
+        Route("/api/review", _guarded(review.endpoint(api)), methods=["POST"]),  # type: ignore[arg-type]
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, api, warm_up))
