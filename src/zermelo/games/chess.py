@@ -24,6 +24,7 @@ import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
+from zermelo.core.scores import Unit
 from zermelo.core.state import Player
 
 __all__ = [
@@ -145,19 +146,24 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         ) from None
 
 
+PAWNS: Final = Unit(N_("{value} pawns"), 100.0)
+"""Chess values are centipawns; people read them in pawns."""
+
+
 def termination(board: chess.Board) -> str | None:
     """Why the game on ``board`` is over: ``"checkmate"``, ``"stalemate"``,
-    ``"insufficient material"``, ``"repetition"`` or ``"fifty moves"``; ``None`` while it is on."""
+    ``"insufficient material"``, ``"threefold repetition"`` or ``"fifty-move rule"`` (message ids,
+    marked for translation); ``None`` while it is on."""
     if board.is_checkmate():
-        return "checkmate"
+        return N_("checkmate")
     if board.is_stalemate():
-        return "stalemate"
+        return N_("stalemate")
     if board.is_insufficient_material():
-        return "insufficient material"
+        return N_("insufficient material")
     if board.is_fifty_moves():
-        return "fifty moves"
+        return N_("fifty-move rule")
     if board.is_repetition(3):
-        return "repetition"
+        return N_("threefold repetition")
     return None
 
 
@@ -285,6 +291,10 @@ class ChessState:
     def termination(self) -> str | None:
         """Why the game is over (see :func:`termination`), or ``None``."""
         return termination(self._board)
+
+    def value_unit(self) -> Unit:
+        """Heuristic values (centipawns) are shown in pawns."""
+        return PAWNS
 
     @property
     def winner(self) -> Player | None:
