@@ -57,10 +57,10 @@ def command() -> click.Command:
         rule_texts: tuple[str, ...],
         **rules: object,
     ) -> None:
+        from zermelo.core.scores import unit_of
         from zermelo.games.registry import get_game
         from zermelo.search import analyze_position
         from zermelo.search.quiescence import quiescent
-        from zermelo.core.scores import unit_of
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
@@ -134,7 +134,11 @@ def command() -> click.Command:
             )
         out.print(table)
         out.print(_("Best move: {move}").format(move=state.format_move(result.move)))
-        out.print(_("Value: {value}").format(value=score_words(result.value, exact=result.exact, unit=unit)))
+        out.print(
+            _("Value: {value}").format(
+                value=score_words(result.value, exact=result.exact, unit=unit)
+            )
+        )
         out.print(
             _("Principal variation: {line}").format(line=" ".join(format_line(state, result.pv)))
         )

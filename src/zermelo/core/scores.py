@@ -23,8 +23,8 @@ from zermelo.core.state import AnyState, Player
 __all__ = [
     "EVAL_LIMIT",
     "MAX_PLY",
-    "WIN",
     "POINTS",
+    "WIN",
     "Measured",
     "Outcome",
     "Unit",
@@ -122,7 +122,9 @@ def estimate_text(estimate: float) -> str:
     return "0.00" if text in ("+0.00", "-0.00") else text
 
 
-def value_text(score: float, *, exact: bool = True, unit: Unit = POINTS) -> tuple[str, dict[str, str]]:
+def value_text(
+    score: float, *, exact: bool = True, unit: Unit = POINTS
+) -> tuple[str, dict[str, str]]:
     """The one rule for a score in words: a message id and its fields, for a face to translate
     and fill. ``("win in {n}", {"n": "3"})``, ``("won", {})``, ``("draw", {})``, ``("loss in
     {n}", ...)``, and for an estimate the unit's words (``("{value} pawns", {"value": "+0.35"})``)
