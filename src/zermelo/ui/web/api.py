@@ -808,9 +808,10 @@ def import_game(data: Mapping[str, object]) -> ImportJson:
         readings.append({**base_position, "position": lines[0], "moves": _words(lines[1])})
     readings.append({**base, "moves": _words(text)})
     problems: list[str] = []
+    file_problem: str | None = None  # the game's own file format's, which says most
     for request in readings:
         if "error" in request:
-            problems.append(str(request["error"]))
+            file_problem = str(request["error"])
             continue
         if request.get("position") is None:
             request.pop("position", None)
@@ -820,7 +821,7 @@ def import_game(data: Mapping[str, object]) -> ImportJson:
             problems.append(str(error))
             continue
         return {"request": request, "state": game_json(game)}
-    first, last = problems[0], problems[-1]
+    first, last = problems[0], file_problem or problems[-1]
     raise ParseError(
         f"{text[:40]!r} is neither a position of {spec.title} ({first}) nor its moves ({last})"
     )
