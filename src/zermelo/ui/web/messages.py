@@ -184,8 +184,7 @@ WEB_MESSAGES: tuple[str, ...] = (
     # the end's reason (the games' termination(), shown in "Game over: {reason}.")
     N_("Game over: {reason}."),
     *END_REASONS,
-    # values in a game's unit (zermelo.core.scores.value_text)
-    N_("{value}"),
+    # values in a game's unit (zermelo.core.scores.value_text; bare "{value}" needs no words)
     N_("{value} pawns"),
     N_("{value} men"),
 )
