@@ -173,4 +173,4 @@ def test_a_book_value_shows_no_node_count(page: Any, live_server: str) -> None:
     open_page(page, live_server, "?game=connect4&level=easy&seed=2")
     page.locator("label.switch", has=page.locator("#thinking")).click()
     expect(page.locator("[data-testid=best]")).to_contain_text("4 · win in")
-    expect(page.locator("[data-testid=stats]")).to_have_text("–")
+    expect(page.locator("[data-testid=stats]")).to_have_text("\u2013")
