@@ -191,3 +191,33 @@ def test_import_fuzz_answers_or_refuses_in_one_line(
         assert replay.status_code == 200 and replay.json()["position"] == body["state"]["position"]
     else:
         assert "\n" not in body["error"]["message"]
+
+
+def test_the_nim_plugin_says_the_last_stone_was_taken(with_nim: object) -> None:
+    from zermelo.ui.web.api import game_json, load_game
+
+    game = load_game({"game": "nim", "options": {"heaps": 2}, "moves": ["1-1", "2-3"]})
+    answer = game_json(game)
+    assert answer["terminal"] is True
+    assert answer["reason"] == "last stone taken"
+    assert answer["winner"] == "O"  # the second player took the last stone
+    assert messages_for("tr")["last stone taken"] == "son taş alındı"
+
+
+def test_an_openspiel_game_gives_the_generic_reason(client: TestClient) -> None:
+    """OpenSpiel says who won, not why: the page says "game over"."""
+    pytest.importorskip("pyspiel")
+    moves = [
+        "x(0,2)",
+        "o(0,1)",
+        "x(1,1)",
+        "o(0,0)",
+        "x(2,1)",
+        "o(2,2)",
+        "x(1,2)",
+        "o(2,0)",
+        "x(1,0)",
+    ]
+    answer = state_of(client, game="openspiel:tic_tac_toe", moves=moves)
+    assert answer["terminal"] is True and answer["winner"] == "X"
+    assert answer["reason"] == GAME_OVER
