@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from zermelo.core.state import GAME_OVER, Terminates, end_reason
-from zermelo.games.chess import read_pgn
 from zermelo.games.registry import all_games, get_game
+from zermelo.solvers.chess.pgn import read_pgn
 from zermelo.ui.web.api import import_game
 from zermelo.ui.web.messages import END_REASONS, messages_for
 
