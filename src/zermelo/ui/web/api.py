@@ -865,7 +865,9 @@ class Api:
                     "marks": adapter.board_kind.marks,
                     "sides": list(spec.sides),
                     # Who must start (the first side's name), or null when either side may.
-                    "first_mover": None if spec.first_mover is None else spec.sides[spec.first_mover],
+                    "first_mover": None
+                    if spec.first_mover is None
+                    else spec.sides[spec.first_mover],
                     "notation": spec.notation,
                     "options": {
                         option.name: {**option.describe(), "help": option.help}
