@@ -44,7 +44,8 @@ def test_the_one_rule_in_english(score: float, exact: bool, unit: Unit, words: s
 
 def test_each_game_names_its_unit() -> None:
     assert describe(169, exact=False, unit=unit_of(get_game("checkers").new())) == "+1.69 men"
-    assert describe(-35, exact=False, unit=unit_of(get_game("chess").new())) == "-0.35 pawns"
+    # The chess engine's answers are in pawns already (solvers.chess.tools.in_pawns).
+    assert describe(-0.35, exact=False, unit=unit_of(get_game("chess").new())) == "-0.35 pawns"
     for name in ("tictactoe", "connect4", "gomoku", "othello"):
         assert unit_of(get_game(name).new()) == POINTS
 
@@ -66,6 +67,18 @@ def test_the_api_sends_the_words_of_the_rule(score: float, exact: bool, unit: Un
     assert value["text"]["id"].format(**value["text"]["fields"]) == score_words(
         score, exact=exact, unit=unit
     )
+
+
+def test_the_cli_gives_checkers_in_men_and_chess_in_pawns() -> None:
+    """Checkers printed "+167.00" (hundredths of a man) and chess "+0.96" (pawns, unnamed)."""
+    done = run_cli("analyze", "checkers", "B:W21,22,23:B1,2,3,4", "--depth", "2")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^Value: \+1\.\d\d men$", done.stdout, re.MULTILINE), done.stdout
+    done = run_cli("analyze", "chess", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "--depth", "2")
+    assert done.returncode == 0, done.stderr
+    value = re.search(r"^Value: ([+-]\d+\.\d\d) pawns$", done.stdout, re.MULTILINE)
+    assert value is not None, done.stdout
+    assert 0.5 < float(value.group(1)) < 3, "a pawn up is about a pawn, not a hundred"
 
 
 def _cli_values(position: str) -> tuple[dict[str, str], set[str]]:

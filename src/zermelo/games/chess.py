@@ -146,8 +146,9 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         ) from None
 
 
-PAWNS: Final = Unit(N_("{value} pawns"), 100.0)
-"""Chess values are centipawns; people read them in pawns."""
+PAWNS: Final = Unit(N_("{value} pawns"), 1.0)
+"""Chess values reach the faces in pawns: the engine's centipawns are turned into pawns where
+its answers leave it (:func:`zermelo.solvers.chess.tools.in_pawns`)."""
 
 
 def termination(board: chess.Board) -> str | None:
@@ -293,7 +294,7 @@ class ChessState:
         return termination(self._board)
 
     def value_unit(self) -> Unit:
-        """Heuristic values (centipawns) are shown in pawns."""
+        """Heuristic values are shown in pawns (see :data:`PAWNS`)."""
         return PAWNS
 
     @property
