@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
+import chess
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -221,3 +222,43 @@ def test_an_openspiel_game_gives_the_generic_reason(client: TestClient) -> None:
     answer = state_of(client, game="openspiel:tic_tac_toe", moves=moves)
     assert answer["terminal"] is True and answer["winner"] == "X"
     assert answer["reason"] == GAME_OVER
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        st.lists(
+            st.sampled_from(
+                [
+                    "1.",
+                    "2...",
+                    "e4",
+                    "e5",
+                    "Nf3",
+                    "Qh4#",
+                    "e9",
+                    "{c}",
+                    "(",
+                    ")",
+                    "[FEN",
+                    '"x"]',
+                    "*",
+                ]
+            ),
+            max_size=40,
+        ).map(" ".join),
+    )
+)
+@example("a1)a3")  # python-chess raised IndexError on a ")" closing no variation
+def test_read_pgn_fuzz_reads_or_raises_a_parse_error(text: str) -> None:
+    from zermelo.core.errors import ParseError
+
+    try:
+        start, moves = read_pgn(text)
+    except ParseError as error:
+        assert "\n" not in str(error)  # one line
+    else:
+        board = chess.Board(start) if start else chess.Board()
+        for move in moves:
+            board.push_san(move)  # every move read back is legal in turn

@@ -41,7 +41,11 @@ def read_pgn(text: str) -> tuple[str, list[str]]:
         def handle_error(self, error: Exception) -> None:  # kept, not logged
             self.game.errors.append(error)
 
-    game = chess.pgn.read_game(io.StringIO(text), Visitor=Quiet)
+    try:
+        game = chess.pgn.read_game(io.StringIO(text), Visitor=Quiet)
+    except (IndexError, ValueError, AssertionError):
+        # python-chess trips over some broken text (a ")" closing no variation: IndexError).
+        raise ParseError(f"unreadable PGN {text[:40]!r}: unbalanced variations or tokens") from None
     if game is None:
         raise ParseError(f"no PGN game in {text[:40]!r}")
     if game.errors:
