@@ -83,6 +83,7 @@ def test_openapi_documents_every_api_route(client: TestClient) -> None:
         "/api/games",
         "/api/messages",
         "/api/state",
+        "/api/import",
         "/api/play",
         "/api/analyze",
         "/api/tree",

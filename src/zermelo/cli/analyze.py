@@ -19,7 +19,7 @@ from zermelo.cli.common import (
 )
 from zermelo.core.capabilities import ExactMoves
 from zermelo.core.result import SearchResult
-from zermelo.core.state import ExplainsItself, Terminates
+from zermelo.core.state import GAME_OVER, ExplainsItself, end_reason
 from zermelo.i18n import gettext as _
 
 
@@ -56,6 +56,7 @@ def command() -> click.Command:
         rule_texts: tuple[str, ...],
         **rules: object,
     ) -> None:
+        from zermelo.core.scores import unit_of
         from zermelo.games.registry import get_game
         from zermelo.play.review import deepen
         from zermelo.ui.words import score_words
@@ -65,11 +66,12 @@ def command() -> click.Command:
         from zermelo.cli.kernels import compile_for_game
 
         compile_for_game(spec.name)
+        unit = unit_of(state)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
-            reason = state.termination() if isinstance(state, Terminates) else None
-            if reason:
+            reason = end_reason(state)
+            if reason and reason != GAME_OVER:
                 out.print(_("The game is over: {reason}.").format(reason=_(reason)))
             elif state.winner is None:
                 out.print(_("The game is over: a draw."))
@@ -103,7 +105,7 @@ def command() -> click.Command:
                 ).format(
                     depth=found.depth,
                     move=state.format_move(found.move),
-                    value=score_words(found.value, exact=found.exact),
+                    value=score_words(found.value, exact=found.exact, unit=unit),
                     nodes=f"{found.stats.nodes:,}",
                     seconds=found.stats.elapsed,
                     line=" ".join(format_line(state, found.pv)),
@@ -136,12 +138,16 @@ def command() -> click.Command:
         for value in result.moves:
             table.add_row(
                 state.format_move(value.move),
-                score_words(value.value, exact=value.exact),
+                score_words(value.value, exact=value.exact, unit=unit),
                 " ".join(format_line(state, value.pv)),
             )
         out.print(table)
         out.print(_("Best move: {move}").format(move=state.format_move(result.move)))
-        out.print(_("Value: {value}").format(value=score_words(result.value, exact=result.exact)))
+        out.print(
+            _("Value: {value}").format(
+                value=score_words(result.value, exact=result.exact, unit=unit)
+            )
+        )
         out.print(
             _("Principal variation: {line}").format(line=" ".join(format_line(state, result.pv)))
         )
@@ -191,14 +197,12 @@ def _print_exact(out: Console, exact: ExactMoves) -> None:
 
     table = Table(title=_("Moves for the side to move (exact)"))
     table.add_column(_("move"), justify="right")
-    if any(column.score is not None for column in exact.moves):
-        table.add_column(_("score"), justify="right")
+    # One scale with the page: the words of the value only ("loss in 18"). The solver's own score
+    # (Pascal Pons's, -2 for that move) ran the other way from the page's moves to the end.
     table.add_column(_("value"))
-    with_scores = len(table.columns) == 3
     for column in exact.moves:
         value = _("full") if column.value is None else score_words(column.value)
-        cells = [column.move, *([column.score or "-"] if with_scores else []), value]
-        table.add_row(*cells)
+        table.add_row(column.move, value)
     out.print(table)
     out.print(_("Best move: {move}").format(move=", ".join(exact.best)))
     if exact.value is not None:

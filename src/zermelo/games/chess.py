@@ -24,6 +24,7 @@ import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
+from zermelo.core.scores import Unit
 from zermelo.core.state import Player
 
 __all__ = [
@@ -145,19 +146,25 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         ) from None
 
 
+PAWNS: Final = Unit(N_("{value} pawns"), 1.0)
+"""Chess values reach the faces in pawns: the engine's centipawns are turned into pawns where
+its answers leave it (:func:`zermelo.solvers.chess.tools.in_pawns`)."""
+
+
 def termination(board: chess.Board) -> str | None:
     """Why the game on ``board`` is over: ``"checkmate"``, ``"stalemate"``,
-    ``"insufficient material"``, ``"repetition"`` or ``"fifty moves"``; ``None`` while it is on."""
+    ``"insufficient material"``, ``"threefold repetition"`` or ``"fifty-move rule"`` (message ids,
+    marked for translation); ``None`` while it is on."""
     if board.is_checkmate():
-        return "checkmate"
+        return N_("checkmate")
     if board.is_stalemate():
-        return "stalemate"
+        return N_("stalemate")
     if board.is_insufficient_material():
-        return "insufficient material"
+        return N_("insufficient material")
     if board.is_fifty_moves():
-        return "fifty moves"
+        return N_("fifty-move rule")
     if board.is_repetition(3):
-        return "repetition"
+        return N_("threefold repetition")
     return None
 
 
@@ -285,6 +292,10 @@ class ChessState:
     def termination(self) -> str | None:
         """Why the game is over (see :func:`termination`), or ``None``."""
         return termination(self._board)
+
+    def value_unit(self) -> Unit:
+        """Heuristic values are shown in pawns (see :data:`PAWNS`)."""
+        return PAWNS
 
     @property
     def winner(self) -> Player | None:
@@ -423,7 +434,7 @@ SPEC: Final = GameSpec(
     engine_analysis=Ref("zermelo.solvers.chess.tools:ANALYSIS"),
     explainer=Ref("zermelo.solvers.chess.tools:EXPLAINER"),
     tuner=Ref("zermelo.solvers.chess.tools:TUNER"),
-    saver=Ref("zermelo.games.chess:SAVER"),
+    saver=Ref("zermelo.solvers.chess.pgn:PGN_FILE"),
     openings=Ref("zermelo.solvers.chess.tools:OPENINGS_CAPABILITY"),
 )
 """The record of chess: levels through the chess engine, the chess board, perft and the engine's

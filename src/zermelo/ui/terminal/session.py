@@ -26,7 +26,7 @@ from rich.markup import escape
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
 from zermelo.core.record import OptionValue
-from zermelo.core.state import AnyState, Player, Terminates
+from zermelo.core.state import GAME_OVER, AnyState, Player, end_reason
 from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
@@ -347,8 +347,8 @@ class Session:
         self.say(_("Game saved to {path}.").format(path=path))
 
     def _announce(self, state: AnyState) -> None:
-        reason = state.termination() if isinstance(state, Terminates) else None
-        if reason:
+        reason = end_reason(state)
+        if reason and reason != GAME_OVER:
             self.say("\n" + _("Game over: {reason}.").format(reason=_(reason)))
         winner = state.winner
         if winner is None:

@@ -308,6 +308,7 @@ def create_app(
         Route("/api/games", _guarded(api.games)),
         Route("/api/messages", _guarded(api.messages)),
         Route("/api/state", _guarded(api.state), methods=["POST"]),
+        Route("/api/import", _guarded(api.import_), methods=["POST"]),
         Route("/api/play", _guarded(api.play), methods=["POST"]),
         Route("/api/analyze", _guarded(api.analyze), methods=["POST"]),
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),

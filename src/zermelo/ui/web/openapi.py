@@ -139,6 +139,13 @@ def openapi() -> dict[str, Json]:
                 "The position after the moves: board, side to move, legal moves, result.",
                 {},
             ),
+            "/api/import": _post(
+                "Read a pasted position or game",
+                "text in the game's notation (a FEN for chess), the game's own file format (a "
+                "PGN), a saved game's two lines (position, then moves) or a list of moves; "
+                "returns the request that replays it from now on and its position.",
+                {"text": {"type": "string", "description": "The position or game, as text."}},
+            ),
             "/api/play": _post(
                 "Play a move and let the AI reply",
                 "Plays move (if given) for the side to move, then, when ai is true and the game "
