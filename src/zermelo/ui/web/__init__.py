@@ -35,8 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
-from zermelo.ui.web import learn
-from zermelo.ui.web import review
+from zermelo.ui.web import learn, review
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
