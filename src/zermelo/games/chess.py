@@ -332,7 +332,8 @@ class ChessState:
         return move.uci()
 
     def evaluate(self) -> float:
-        """Material balance in centipawns from the side to move (:data:`PIECE_VALUES`).
+        """Material balance in pawns from the side to move (:data:`PIECE_VALUES`, which are in
+        centipawns, over 100): the unit every face shows chess values in, the engine's included.
 
         The engine's evaluation, with its named terms, is
         :func:`zermelo.solvers.chess.evaluation.explain`."""
@@ -340,7 +341,7 @@ class ChessState:
         for piece_type, value in PIECE_VALUES.items():
             total += value * len(self._board.pieces(piece_type, chess.WHITE))
             total -= value * len(self._board.pieces(piece_type, chess.BLACK))
-        return float(total if self._board.turn == chess.WHITE else -total)
+        return (total if self._board.turn == chess.WHITE else -total) / 100
 
 
 def pgn(state: ChessState, *, white: str = "?", black: str = "?", event: str = "?") -> str:
