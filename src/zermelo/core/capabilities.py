@@ -272,9 +272,10 @@ class Tuner(Protocol):
 
 @runtime_checkable
 class Saver(Protocol[S_contra]):
-    """The game so far in the game's own file format (chess: PGN)."""
+    """The game so far in the game's own file format (chess: PGN). ``players`` names the first
+    and the second player for the file's headers (``None``: unknown)."""
 
-    def save(self, state: S_contra) -> str: ...
+    def save(self, state: S_contra, players: tuple[str, str] | None = None) -> str: ...
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ positions and moves through this module.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Hashable, Iterable
 from typing import Final
@@ -346,12 +347,16 @@ class ChessState:
 
 def pgn(state: ChessState, *, white: str = "?", black: str = "?", event: str = "?") -> str:
     """The game that led to ``state`` as PGN text: the start position's FEN when it is not the
-    usual one, every move in SAN, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``)."""
+    usual one, every move in SAN, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``). The
+    Seven Tag Roster is filled: the site is zermelo, the date today's (UTC), the round ``-``."""
     import chess.pgn
 
     board = state.board
     game = chess.pgn.Game.from_board(board)
     game.headers["Event"] = event
+    game.headers["Site"] = "zermelo"
+    game.headers["Date"] = datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
+    game.headers["Round"] = "-"
     game.headers["White"] = white
     game.headers["Black"] = black
     game.headers["Result"] = _result(board)
@@ -375,15 +380,6 @@ def _new(first: Player = Player.FIRST) -> ChessState:
 
 def _parse(text: str) -> ChessState:
     return ChessState.parse(text)
-
-
-class _PgnSaver:
-    def save(self, state: ChessState) -> str:
-        return pgn(state, event="zermelo")
-
-
-SAVER: Final = _PgnSaver()
-"""The record's :class:`~zermelo.core.capabilities.Saver`: the game as PGN."""
 
 
 def _grid(state: ChessState) -> Grid:

@@ -23,8 +23,9 @@ __all__ = ["PGN_FILE", "PgnFile", "read_pgn"]
 class PgnFile:
     """Chess's game file: :func:`zermelo.games.chess.pgn` out, :func:`read_pgn` in."""
 
-    def save(self, state: ChessState) -> str:
-        return pgn(state, event="zermelo")
+    def save(self, state: ChessState, players: tuple[str, str] | None = None) -> str:
+        white, black = players if players is not None else ("?", "?")
+        return pgn(state, white=white, black=black, event="zermelo")
 
     def load(self, text: str) -> tuple[str, list[str]]:
         """A PGN game's start (its FEN header, ``""`` for the usual start) and main line in SAN,

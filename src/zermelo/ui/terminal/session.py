@@ -329,7 +329,9 @@ class Session:
         (chess: PGN), else its start position and its moves, one line each."""
         saver = self.spec.saver
         if saver is not None:
-            text = saver.resolve().save(state)
+            ai = f"zermelo {self.options.level}"
+            first_is_human = self.human == Player.FIRST
+            text = saver.resolve().save(state, ("Human", ai) if first_is_human else (ai, "Human"))
         else:
             start = played[0][0] if played else state
             moves = " ".join(before.format_move(move) for before, move in played)
