@@ -89,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(_("zermelo: error: {message}").format(message=error.format_message()), err=True)
         sys.exit(error.exit_code)
     except ZermeloError as error:
-        click.echo(_("zermelo: error: {message}").format(message=error), err=True)
+        click.echo(_("zermelo: error: {message}").format(message=error.render(_)), err=True)
         sys.exit(EXIT_USAGE)
     except click.exceptions.Abort:
         click.echo(_("Interrupted; goodbye."), err=True)

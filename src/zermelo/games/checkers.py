@@ -52,7 +52,7 @@ from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
@@ -392,7 +392,7 @@ class CheckersState(NamedTuple):
     def play(self, move: CheckersMove) -> CheckersState:
         moves = self.legal_moves()
         if move not in moves:
-            raise IllegalMoveError(self._illegal_message(move, moves))
+            raise self._illegal_message(move, moves)
         black, white, kings, side, quiet, plies = self
         origin, target = move[0] - 1, move[-1] - 1
         origin_bit, target_bit = 1 << origin, 1 << target
@@ -413,20 +413,34 @@ class CheckersState(NamedTuple):
         quiet = quiet + 1 if was_king and not captured else 0
         return CheckersState(black, white, kings, _OTHER[side], quiet, plies + 1)
 
-    def _illegal_message(self, move: object, moves: tuple[CheckersMove, ...]) -> str:
+    def _illegal_message(self, move: object, moves: tuple[CheckersMove, ...]) -> IllegalMoveError:
         text = _describe(move)
         if not moves:
-            return f"move {text} is not possible: the game is over ({self.notation()})"
+            return IllegalMoveError(
+                N_("move {move} is not possible: the game is over ({position})"),
+                move=text,
+                position=self.notation(),
+            )
         listed = ", ".join(_format(m) for m in moves)
         if len(moves) > 12:
             listed = ", ".join(_format(m) for m in moves[:12]) + ", ..."
         if isinstance(move, tuple):
             longer = [m for m in moves if len(m) > len(move) and m[: len(move)] == move]
             if longer:
-                return f"move {text} must go on jumping: {' or '.join(_format(m) for m in longer)}"
+                return IllegalMoveError(
+                    N_("move {move} must go on jumping: {moves}"),
+                    move=text,
+                    moves=", ".join(_format(m) for m in longer),
+                )
         if self.has_capture():
-            return f"move {text} is not legal: a capture is mandatory ({listed})"
-        return f"move {text} is not legal; legal moves: {listed}"
+            return IllegalMoveError(
+                N_("move {move} is not legal: a capture is mandatory ({moves})"),
+                move=text,
+                moves=listed,
+            )
+        return IllegalMoveError(
+            N_("move {move} is not legal; legal moves: {moves}"), move=text, moves=listed
+        )
 
     def key(self) -> Hashable:
         """The position without the ply count (which does not change the game's value)."""
@@ -532,10 +546,11 @@ class CheckersState(NamedTuple):
         if len(fits) == 1:
             return fits[0]
         if not fits:
-            raise IllegalMoveError(self._illegal_message(squares, self.legal_moves()))
+            raise self._illegal_message(squares, self.legal_moves())
         raise ParseError(
-            f"ambiguous move {text!r}: it fits {', '.join(_format(m) for m in fits)}; "
-            "give the squares in between"
+            N_("ambiguous move {text!r}: it fits {moves}; give the squares in between"),
+            text=text,
+            moves=", ".join(_format(m) for m in fits),
         )
 
     def completions(self, squares: CheckersMove) -> list[CheckersMove]:
@@ -635,14 +650,19 @@ def _parse_squares(text: str) -> CheckersMove:
     stripped = text.strip()
     if not _MOVE_RE.fullmatch(stripped):
         raise ParseError(
-            f"invalid move {text!r}: expected squares 1-32 joined by '-' for a step or 'x' for "
-            "a capture, e.g. 11-15 or 15x24x31"
+            N_(
+                "invalid move {text!r}: expected squares 1-32 joined by '-' for a step or 'x' "
+                "for a capture, e.g. 11-15 or 15x24x31"
+            ),
+            text=text,
         )
     squares = tuple(int(part) for part in re.split(r"\s*[-xX:]\s*", stripped))
     for square in squares:
         if not 1 <= square <= 32:
             raise ParseError(
-                f"invalid move {text!r}: square {square} is off the board; squares are 1 to 32"
+                N_("invalid move {text!r}: square {square} is off the board; squares are 1 to 32"),
+                text=text,
+                square=square,
             )
     return squares
 

@@ -22,7 +22,7 @@ from typing import Final
 
 import chess
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
@@ -74,7 +74,12 @@ def board_from_text(text: str) -> chess.Board:
     try:
         board = chess.Board(cleaned)
     except ValueError as error:
-        raise ParseError(f"invalid position {text!r}: {error}; {_FEN_EXPECTED}") from None
+        raise ParseError(
+            N_("invalid position {text!r}: {error}; {expected}"),
+            text=text,
+            error=str(error),
+            expected=_FEN_EXPECTED,
+        ) from None
     status = board.status()
     if status & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE):
         problems = [words for flag, words in _STATUS_WORDS if status & flag]
@@ -123,25 +128,39 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         if move in board.legal_moves:
             return move
         raise IllegalMoveError(
-            f"illegal move {text!r} in {board.fen()}: legal moves are {_legal_listing(board)}"
+            N_("illegal move {text!r} in {fen}: legal moves are {moves}"),
+            text=text,
+            fen=board.fen(),
+            moves=_legal_listing(board),
         )
     if cleaned in ("0000", "--"):
-        raise IllegalMoveError(f"illegal move {text!r}: a null move is not a chess move")
+        raise IllegalMoveError(
+            N_("illegal move {text!r}: a null move is not a chess move"), text=text
+        )
     if not _SAN_MOVE.match(cleaned):
         raise ParseError(
-            f"invalid move {text!r}: expected SAN such as 'Nf3', 'exd5', 'O-O', 'e8=Q' "
-            "or UCI such as 'g1f3', 'e7e8q'"
+            N_(
+                "invalid move {text!r}: expected SAN such as 'Nf3', 'exd5', 'O-O', 'e8=Q' "
+                "or UCI such as 'g1f3', 'e7e8q'"
+            ),
+            text=text,
         )
     try:
         return board.parse_san(cleaned)
     except chess.AmbiguousMoveError:
         raise ParseError(
-            f"ambiguous move {text!r}: more than one piece can make it; add the file or the rank "
-            "it starts from (for example 'Nbd2')"
+            N_(
+                "ambiguous move {text!r}: more than one piece can make it; add the file or the "
+                "rank it starts from (for example 'Nbd2')"
+            ),
+            text=text,
         ) from None
     except ValueError:
         raise IllegalMoveError(
-            f"illegal move {text!r} in {board.fen()}: legal moves are {_legal_listing(board)}"
+            N_("illegal move {text!r} in {fen}: legal moves are {moves}"),
+            text=text,
+            fen=board.fen(),
+            moves=_legal_listing(board),
         ) from None
 
 
