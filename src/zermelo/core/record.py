@@ -57,7 +57,7 @@ from zermelo.core.capabilities import (
     WebEngine,
 )
 from zermelo.core.codec import Codec
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import N_, ParseError
 from zermelo.core.state import AnyState, Player
 
 __all__ = [
@@ -88,12 +88,6 @@ OptionValue = int | bool
 LevelFactory = Callable[[int | None, float | None], object]
 """A game's own level: ``factory(seed, time_limit)`` makes the agent (an
 :class:`~zermelo.agents.base.Agent`; the agents layer checks it)."""
-
-
-def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
-    """Mark a record's text (a title, an option's help) for the catalogs; front ends translate it
-    where they show it. A no-op, so that games need not import the front ends' i18n."""
-    return message
 
 
 LEVELS = ("easy", "medium", "hard")

@@ -52,7 +52,7 @@ from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
-from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
@@ -430,7 +430,7 @@ class CheckersState(NamedTuple):
                 return IllegalMoveError(
                     N_("move {move} must go on jumping: {moves}"),
                     move=text,
-                    moves=", ".join(_format(m) for m in longer),
+                    moves=" / ".join(_format(m) for m in longer),
                 )
         if self.has_capture():
             return IllegalMoveError(

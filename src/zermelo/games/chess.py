@@ -22,7 +22,7 @@ from typing import Final
 
 import chess
 
-from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 

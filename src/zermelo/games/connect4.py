@@ -30,7 +30,7 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.codec import Codec
-from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, IntOption, Ref, winning_line
 from zermelo.core.scores import EVAL_LIMIT
 from zermelo.core.state import Player
