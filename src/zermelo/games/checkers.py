@@ -51,6 +51,7 @@ import re
 from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
+from zermelo.core.capabilities import Breakdown, Term
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
@@ -59,6 +60,7 @@ from zermelo.core.state import Player
 __all__ = [
     "BLACK",
     "DRAW_PLIES",
+    "EXPLAINER",
     "FEATURES",
     "INITIAL_FEN",
     "WHITE",
@@ -173,13 +175,21 @@ _ADVANCED: Final = {
 _BACK_ROW: Final = {BLACK: _ROW_MASKS[0], WHITE: _ROW_MASKS[7]}
 
 FEATURES: Final = (
-    ("men", 100.0, "men of the side to move minus the opponent's"),
-    ("kings", 140.0, "kings, likewise"),
-    ("advancement", 4.0, "men in the middle rows count 1, deeper in the opponent's half 2"),
-    ("back rank", 10.0, "men still guarding their own back row while the opponent has men"),
-    ("centre", 5.0, "pieces on the eight central squares"),
-    ("exchanges", 3.0, "when ahead in material, pieces already traded off (trade when ahead)"),
-    ("pursuit", 2.0, "when ahead, minus how far the own kings stand from the nearest enemy piece"),
+    ("men", 100.0, N_("men of the side to move minus the opponent's")),
+    ("kings", 140.0, N_("kings, likewise")),
+    ("advancement", 4.0, N_("men in the middle rows count 1, deeper in the opponent's half 2")),
+    ("back rank", 10.0, N_("men still guarding their own back row while the opponent has men")),
+    ("centre", 5.0, N_("pieces on the eight central squares")),
+    (
+        "exchanges",
+        3.0,
+        N_("when ahead in material, pieces already traded off (trade when ahead)"),
+    ),
+    (
+        "pursuit",
+        2.0,
+        N_("when ahead, minus how far the own kings stand from the nearest enemy piece"),
+    ),
 )
 """The evaluation f(s) = sum of w_i * x_i: (name, weight w_i, what x_i counts), every x_i from the
 side to move's point of view (its count minus the opponent's). Scores are in hundredths of a man."""
@@ -710,6 +720,38 @@ class _Perft:
 
 
 PERFT: Final = _Perft()
+
+
+MAN: Final = 100.0
+"""The evaluation's unit: scores are hundredths of a man; ``explain`` shows them in men."""
+
+# The features' names, for the catalogs (FEATURES keeps the English names, which are the ids).
+_FEATURE_NAMES: Final = (
+    N_("men"),
+    N_("kings"),
+    N_("advancement"),
+    N_("back rank"),
+    N_("centre"),
+    N_("exchanges"),
+    N_("pursuit"),
+)
+
+
+class _Explainer:
+    """The record's :class:`~zermelo.core.capabilities.Explainer`: f(s) term by term, in men (a
+    man is worth 1). The weights are fixed: checkers has no tuner, so no weights file."""
+
+    def explain(self, state: CheckersState, weights: str | None) -> Breakdown:
+        if weights is not None:
+            raise ParseError(N_("checkers has no weights file: its evaluation is fixed"))
+        terms = tuple(
+            Term(name, description, float(value), weight / MAN)
+            for (name, weight, description), value in zip(FEATURES, state._terms(), strict=True)
+        )
+        return Breakdown(terms, state.evaluate() / MAN, decimals=2)
+
+
+EXPLAINER: Final = _Explainer()
 """The record's :class:`~zermelo.core.capabilities.Perft`: :func:`perft`."""
 
 
@@ -771,6 +813,7 @@ SPEC: Final = GameSpec(
     intro=_INTRO,
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
     perft=Ref("zermelo.games.checkers:PERFT"),
+    explainer=Ref("zermelo.games.checkers:EXPLAINER"),
     # Squares are numbered 1 to 32; token 0 is never legal. A game ends by the draw rules well
     # within 20,000 squares of moves.
     codec=Codec[CheckersState](

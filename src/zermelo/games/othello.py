@@ -264,7 +264,7 @@ class _Explainer:
 
     def explain(self, state: OthelloState, weights: str | None) -> Breakdown:
         if weights is not None:
-            raise ParseError("othello has no weights file: its evaluation is fixed")
+            raise ParseError(N_("othello has no weights file: its evaluation is fixed"))
         terms = tuple(
             Term(name, description, float(value), float(weight))
             for name, description, weight, value in features(state)
