@@ -15,7 +15,19 @@ from collections.abc import Sequence
 import click
 
 from zermelo import __version__, i18n
-from zermelo.cli import analyze, arena, explain, perft, play, replay, serve, solve, tune, uci
+from zermelo.cli import (
+    analyze,
+    arena,
+    explain,
+    games,
+    perft,
+    play,
+    replay,
+    serve,
+    solve,
+    tune,
+    uci,
+)
 from zermelo.cli.common import Group, lang_option
 from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
@@ -24,7 +36,7 @@ __all__ = ["build_cli", "main"]
 
 EXIT_USAGE = 2
 
-_COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, uci)
+_COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, uci, games)
 
 
 def build_cli() -> click.Group:

@@ -102,10 +102,50 @@ class _Context(click.Context):
     formatter_class = _Formatter
 
 
+def game_commands(spec: GameSpec) -> frozenset[str]:
+    """The commands that work on ``spec``, read from its record's fields: every game can be
+    played and analysed; the others need the capability they run (``uci`` speaks chess)."""
+    supported = {"play", "analyze", "arena"}
+    for command, fields in (
+        ("solve", ("start_solver", "position_solver")),
+        ("explain", ("explainer",)),
+        ("tune", ("tuner",)),
+        ("perft", ("perft",)),
+    ):
+        if any(getattr(spec, name) is not None for name in fields):
+            supported.add(command)
+    if spec.board == "chess":
+        supported.add("uci")
+    return frozenset(supported)
+
+
+def games_help(command: str | None = None) -> str:
+    """One paragraph naming the games (each with its aliases) that ``command`` works on, from the
+    registry; every game when ``command`` is ``None``."""
+    from zermelo.games.registry import all_games
+
+    names = [
+        spec.name + (" (" + ", ".join(spec.aliases) + ")" if spec.aliases else "")
+        for spec in all_games()
+        if command is None or command in game_commands(spec)
+    ]
+    return _("GAME is one of: {games}; 'zermelo games' lists what each supports.").format(
+        games=", ".join(names)
+    )
+
+
 class Command(click.Command):
-    """A command with the translated help chrome."""
+    """A command with the translated help chrome; a command that takes a GAME names the games
+    it works on (with their aliases) at the end of its help."""
 
     context_class = _Context
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if any(isinstance(p, click.Argument) and p.name == "game" for p in self.params):
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(games_help(self.name))
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         option = super().get_help_option(ctx)
