@@ -18,6 +18,7 @@ from zermelo import __version__, i18n
 from zermelo.cli import (
     analyze,
     arena,
+    clickwords,
     explain,
     games,
     perft,
@@ -41,6 +42,7 @@ _COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, u
 
 def build_cli() -> click.Group:
     """The command tree, with help texts in the current language."""
+    clickwords.install()
 
     @click.group(
         cls=Group,

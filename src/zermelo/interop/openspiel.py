@@ -32,12 +32,11 @@ Players
 
 from __future__ import annotations
 
-from collections import Counter
-
 import functools
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
@@ -757,7 +756,7 @@ def side_symbols(start: OpenSpielState) -> tuple[str, str] | None:
         second_state = first_state.play(first_state.legal_moves()[0])
         first = _changed_marks(first_board, first_state.render(), empty)
         second = _changed_marks(first_state.render(), second_state.render(), empty)
-    except Exception:  # noqa: BLE001 - a game whose drawing we cannot read keeps generic names
+    except Exception:
         return None
     if len(first) == 1 and len(second) == 1 and first != second:
         return first.pop(), second.pop()
