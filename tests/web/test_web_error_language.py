@@ -15,7 +15,11 @@ def test_a_near_miss_gets_a_did_you_mean_on_the_web(client: TestClient) -> None:
     )
     assert dutch.json()["error"]["message"] == "onbekend spel 'chees'; bedoelde je 'chess'?"
     assert dutch.json()["error"]["english"] == "unknown game 'chees'; did you mean 'chess'?"
-    vietnamese = client.post("/api/state?lang=vi", json={"game": "tictactoe", "moves": [9]})
-    assert vietnamese.status_code == 422
-    assert "square" not in vietnamese.json()["error"]["message"]
-    assert vietnamese.json()["error"]["english"].startswith("square 9 is off the board")
+    vietnamese = client.post(
+        "/api/state?lang=vi", json={"game": "connect4", "options": {"width": 99}, "moves": []}
+    )
+    assert vietnamese.status_code == 400
+    assert vietnamese.json()["error"]["message"] == ("tùy chọn width=99: cần một số từ 4 đến 8")
+    assert vietnamese.json()["error"]["english"] == (
+        "option width=99: expected a number from 4 to 8"
+    )

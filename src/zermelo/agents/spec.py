@@ -38,7 +38,7 @@ from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
 from zermelo.agents.mcts import MctsAgent
 from zermelo.agents.uci import UciAgent
-from zermelo.core.errors import N_, InvalidOptionError, ParseError
+from zermelo.core.errors import N_, InvalidOptionError, ParseError, Phrase
 from zermelo.core.record import LEVELS, GameSpec, Ref
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
@@ -61,9 +61,9 @@ FORMS = (
 DEFAULT_LEVEL_TIME = 1.0
 """Seconds per move of the levels when the spec gives no ``time``."""
 
-_INT = "a whole number"
-_POSITIVE = "a positive number"
-_COMMAND = "the command line of a UCI engine"
+_INT = N_("a whole number")
+_POSITIVE = N_("a positive number")
+_COMMAND = N_("the command line of a UCI engine")
 
 # option name -> (kind of value, description for errors)
 _OPTIONS: dict[str, dict[str, str]] = {
@@ -74,19 +74,19 @@ _OPTIONS: dict[str, dict[str, str]] = {
     "engine": {
         "depth": _INT,
         "time": _POSITIVE,
-        "noise": "a number of 0 or more",
-        "quiescent": "yes or no",
+        "noise": N_("a number of 0 or more"),
+        "quiescent": N_("yes or no"),
     },
     "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
-        "c": "a number of 0 or more",
-        "cutoff": "a whole number or none",
+        "c": N_("a number of 0 or more"),
+        "cutoff": N_("a whole number or none"),
         "scale": _POSITIVE,
-        "playout": "random or greedy",
-        "epsilon": "a number from 0 to 1",
-        "reuse": "yes or no",
+        "playout": N_("random or greedy"),
+        "epsilon": N_("a number from 0 to 1"),
+        "reuse": N_("yes or no"),
     },
 }
 
@@ -282,7 +282,7 @@ def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
                 text,
                 N_("{name}= is empty, {name} must be {expected}"),
                 name=name,
-                expected=expected,
+                expected=Phrase(expected),
             )
         return raw.strip()
     try:
@@ -322,7 +322,7 @@ def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
             N_("{name}={raw!r} is not valid, {name} must be {expected}"),
             name=name,
             raw=raw,
-            expected=expected,
+            expected=Phrase(expected),
         ) from None
 
 

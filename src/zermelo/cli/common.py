@@ -201,10 +201,10 @@ def read_text_lines(stream: IO[bytes] | IO[str], source: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = bytes(data)[: error.start].count(b"\n") + 1
         raise ZermeloError(
-            N_("{source}, line {line}: byte 0x{byte:02x} is not UTF-8 text; expected UTF-8"),
+            N_("{source}, line {line}: byte {byte} is not UTF-8 text; expected UTF-8"),
             source=source,
             line=line,
-            byte=bytes(data)[error.start],
+            byte=f"0x{bytes(data)[error.start]:02x}",
         ) from None
 
 

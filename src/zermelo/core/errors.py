@@ -38,6 +38,13 @@ def N_(message: str) -> str:  # noqa: N802 - the name the catalogs' extraction l
     return message
 
 
+class Phrase(str):
+    """An English phrase given as an error's parameter ("a whole number"), marked with :func:`N_`
+    where it is written; it is translated with the template."""
+
+    __slots__ = ()
+
+
 def _rebuild(
     kind: type[ZermeloError], message: str, params: Mapping[str, object], state: dict[str, object]
 ) -> ZermeloError:
@@ -64,10 +71,7 @@ class ZermeloError(Exception):
         """The line in the language of ``translate`` (a ``gettext``); English without one."""
         if not self.params:
             return translate(self.message) if translate is not None else self.message
-        values = {
-            name: value.render(translate) if isinstance(value, ZermeloError) else value
-            for name, value in self.params.items()
-        }
+        values = {name: _rendered(value, translate) for name, value in self.params.items()}
         template = translate(self.message) if translate is not None else self.message
         try:
             return template.format(**values)
@@ -81,6 +85,14 @@ class ZermeloError(Exception):
         # Errors cross process boundaries (workers, the solver's process); keep the parameters.
         state = {k: v for k, v in self.__dict__.items() if k not in ("message", "params")}
         return (_rebuild, (type(self), self.message, self.params, state))
+
+
+def _rendered(value: object, translate: Callable[[str], str] | None) -> object:
+    if isinstance(value, ZermeloError):
+        return value.render(translate)
+    if isinstance(value, Phrase) and translate is not None:
+        return translate(value)
+    return value
 
 
 class _InputError(ZermeloError, ValueError):

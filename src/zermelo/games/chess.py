@@ -22,7 +22,7 @@ from typing import Final
 
 import chess
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
@@ -53,7 +53,7 @@ _UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 _SAN_MOVE = re.compile(
     r"^([NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=?[NBRQ])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
 )
-_FEN_EXPECTED = (
+_FEN_EXPECTED = N_(
     "expected FEN such as 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' "
     "(pieces rank 8 to 1, side to move, castling rights, en-passant square, clocks) or 'startpos'"
 )
@@ -78,7 +78,7 @@ def board_from_text(text: str) -> chess.Board:
             N_("invalid position {text!r}: {error}; {expected}"),
             text=text,
             error=str(error),
-            expected=_FEN_EXPECTED,
+            expected=Phrase(_FEN_EXPECTED),
         ) from None
     status = board.status()
     if status & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE):

@@ -418,7 +418,11 @@ _MOVE_RE: Final = re.compile(r"([a-z])([0-9]{1,2})")
 def parse_point(rules: Rules, text: str) -> int:
     """The point named by ``text`` (``h8``: column letter, row number from 1 at the bottom)."""
     last_col = COLUMNS[rules.width - 1]
-    expected = f"expected a column a-{last_col} and a row 1-{rules.height}, like 'a1'"
+    expected = ParseError(
+        N_("expected a column a-{last} and a row 1-{rows}, like 'a1'"),
+        last=last_col,
+        rows=rules.height,
+    )
     match = _MOVE_RE.fullmatch(text.strip().lower())
     if match is None:
         raise ParseError(N_("invalid move {text!r}: {expected}"), text=text, expected=expected)
