@@ -537,7 +537,7 @@ class GridView(_View):
 _GLYPHS = {"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟"}
 
 
-_SOUND_MOVES = ("e4", "d4", "e5", "d5", "Nf3", "Nf6", "c4", "c5", "Nc3", "Nc6", "O-O", "O-O-O")
+_SOUND_MOVES = ("e4", "d4", "e5", "d5", "Nf3", "Nf6", "Nc3", "Nc6", "O-O", "O-O-O")
 """Moves a teacher would show first: the central pawns, the knights, then castling."""
 
 
