@@ -24,6 +24,9 @@ BAD_INPUTS: list[tuple[str, ...]] = [
     ("analyze", "connect4", "4444444"),  # neither a position nor moves: a full column
     ("analyze", "tictactoe", "XXXXXXXXXX"),  # a bad position and a bad move
     ("analyze", "tictactoe", "--depth", "-1"),  # click: out of range
+    ("analyze", "checkers", "X:nope"),  # a bad draughts FEN and a bad draughts move
+    ("explain", "othello", "zz"),  # a bad Othello position and move
+    ("explain", "chess", "Ba6"),  # an illegal chess move from the start
     ("explain", "tictactoe"),  # capability missing
     ("explain", "checkers", "--weights", "WEIGHTS"),  # a file where none is taken
     ("explain", "gomoku", "--weights", "WEIGHTS"),  # a damaged weights file

@@ -53,7 +53,7 @@ from typing import Final, NamedTuple
 
 from zermelo.core.capabilities import Breakdown, Term
 from zermelo.core.codec import Codec
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 
@@ -579,17 +579,21 @@ class CheckersState(NamedTuple):
         quoting ``text``."""
         cleaned = re.sub(r"\s+", "", text).rstrip(".").upper()
         fields = cleaned.split(":")
-        expected = (
-            "expected FEN such as 'B:W21-32:B1-12' (side to move, then each colour's squares)"
+        expected = Phrase(
+            N_("expected FEN such as 'B:W21-32:B1-12' (side to move, then each colour's squares)")
         )
         if len(fields) != 3 or fields[0] not in ("B", "W"):
-            raise ParseError(f"invalid position {text!r}: {expected}")
+            raise ParseError(
+                N_("invalid position {text!r}: {expected}"), text=text, expected=expected
+            )
         pieces: dict[str, tuple[int, int]] = {}
         for field_text in fields[1:]:
             colour = field_text[:1]
             if colour not in ("B", "W") or colour in pieces:
                 raise ParseError(
-                    f"invalid position {text!r}: {expected}; each colour once, as W... and B..."
+                    N_("invalid position {text!r}: {expected}; each colour once, as W... and B..."),
+                    text=text,
+                    expected=expected,
                 )
             pieces[colour] = _parse_pieces(text, field_text[1:])
         (black, black_kings), (white, white_kings) = pieces["B"], pieces["W"]
@@ -597,7 +601,11 @@ class CheckersState(NamedTuple):
         if both:
             listed = ", ".join(str(s + 1) for s in _bits(both))
             raise InvalidPositionError(
-                f"impossible position {text!r}: square {listed} holds both a black and a white piece"
+                N_(
+                    "impossible position {text!r}: square {listed} holds both a black and a white piece"
+                ),
+                text=text,
+                listed=listed,
             )
         for name, own, own_kings, crown in (
             ("Black", black, black_kings, _CROWN_ROW[BLACK]),

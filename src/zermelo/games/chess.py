@@ -74,6 +74,13 @@ def board_from_text(text: str) -> chess.Board:
     try:
         board = chess.Board(cleaned)
     except ValueError as error:
+        if "/" not in cleaned:
+            # Not a FEN at all (a move, a word): python-chess's diagnostic says nothing more.
+            raise ParseError(
+                N_("invalid position {text!r}: {expected}"),
+                text=text,
+                expected=Phrase(_FEN_EXPECTED),
+            ) from None
         raise ParseError(
             N_("invalid position {text!r}: {error}; {expected}"),
             text=text,
@@ -108,12 +115,15 @@ _STATUS_WORDS: Final = (
 )
 
 
-def _legal_listing(board: chess.Board) -> str:
+def _legal_listing(board: chess.Board) -> str | ParseError:
+    """The legal moves for an error's line: a text, or a template with its parameters."""
     moves = sorted(board.san(m) for m in board.legal_moves)
     if not moves:
-        return "none, the game is over"
+        return ParseError(N_("none, the game is over"))
     if len(moves) > 16:
-        return ", ".join(moves[:16]) + f", ... ({len(moves)} in all)"
+        return ParseError(
+            N_("{moves}, ... ({count} in all)"), moves=", ".join(moves[:16]), count=len(moves)
+        )
     return ", ".join(moves)
 
 
