@@ -105,3 +105,21 @@ def test_busy_and_limits_are_translated(code: str) -> None:
         Limits(time=-1.0)
     assert str(caught.value) == "time -1.0: expected a number of seconds, 0 or more"
     assert "expected" not in caught.value.render(translate)
+
+
+def test_a_bad_line_of_solve_is_translated() -> None:
+    done = run_cli("--lang", "nl", "solve", "connect4", "99")
+    assert (
+        "regel 1: ongeldige stelling '99': zet 1 is '9', verwacht een kolomcijfer van 1 tot en met 7"
+        in (done.stdout + done.stderr)
+    )
+
+
+def test_a_bad_game_record_is_translated(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    path.write_text("[1]\n")
+    done = run_cli("--lang", "nl", "replay", str(path))
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"zermelo: fout: {path}, regel 1: ongeldig partijverslag '[1]': verwacht een JSON-object\n"
+    )
