@@ -182,7 +182,8 @@ def test_explain_shows_the_engines_terms_summing_to_its_evaluation() -> None:
     for term in ("mobility", "king shelter", "passed pawns", "bishop pair"):
         assert term in done.stdout
     total = ChessEngine(hash_mb=1).evaluate(KIWIPETE)
-    assert "total f(s)" in done.stdout and f"{total:+d} │" in done.stdout
+    # The total is written as the terms are, to one decimal.
+    assert "total f(s)" in done.stdout and f"{total:+.1f} │" in done.stdout
 
 
 def test_finished_positions_say_why() -> None:

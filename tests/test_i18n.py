@@ -501,7 +501,7 @@ def test_help_is_translated_with_clicks_headings() -> None:
     group = _run(["--lang", "tr", "--help"]).stdout
     assert "Komutlar:" in group
     assert "Sürümü göster ve çık." in group
-    assert "YZ'ye karşı bir oyun oynayın." in group
+    assert "YZ'ye karşı bir oyun oyna." in group
 
 
 def test_english_help_is_clicks_own() -> None:

@@ -81,10 +81,13 @@ def test_the_registry_lists_the_built_in_games_in_the_page_order() -> None:
     assert get_game(" C4 ").name == "connect4"
     assert get_game("draughts").name == "checkers"
     assert get_game("m,n,k").name == "mnk"
-    with pytest.raises(
-        UnknownGameError, match="unknown game 'chess-960': expected one of tictactoe"
-    ):
-        get_game("chess-960")
+    with pytest.raises(UnknownGameError, match="unknown game 'go': expected one of tictactoe"):
+        get_game("go")
+    # A near miss of a name or an alias names the game it probably means.
+    with pytest.raises(UnknownGameError, match=r"^unknown game 'chees'; did you mean 'chess'\?$"):
+        get_game("chees")
+    with pytest.raises(UnknownGameError, match="did you mean 'connect4'"):
+        get_game("connect-4")
 
 
 def test_levels_are_read_from_the_record() -> None:

@@ -38,7 +38,7 @@ from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
 from zermelo.agents.mcts import MctsAgent
 from zermelo.agents.uci import UciAgent
-from zermelo.core.errors import InvalidOptionError, ParseError
+from zermelo.core.errors import N_, InvalidOptionError, ParseError, Phrase
 from zermelo.core.record import LEVELS, GameSpec, Ref
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
@@ -61,9 +61,9 @@ FORMS = (
 DEFAULT_LEVEL_TIME = 1.0
 """Seconds per move of the levels when the spec gives no ``time``."""
 
-_INT = "a whole number"
-_POSITIVE = "a positive number"
-_COMMAND = "the command line of a UCI engine"
+_INT = N_("a whole number")
+_POSITIVE = N_("a positive number")
+_COMMAND = N_("the command line of a UCI engine")
 
 # option name -> (kind of value, description for errors)
 _OPTIONS: dict[str, dict[str, str]] = {
@@ -74,19 +74,19 @@ _OPTIONS: dict[str, dict[str, str]] = {
     "engine": {
         "depth": _INT,
         "time": _POSITIVE,
-        "noise": "a number of 0 or more",
-        "quiescent": "yes or no",
+        "noise": N_("a number of 0 or more"),
+        "quiescent": N_("yes or no"),
     },
     "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
-        "c": "a number of 0 or more",
-        "cutoff": "a whole number or none",
+        "c": N_("a number of 0 or more"),
+        "cutoff": N_("a whole number or none"),
         "scale": _POSITIVE,
-        "playout": "random or greedy",
-        "epsilon": "a number from 0 to 1",
-        "reuse": "yes or no",
+        "playout": N_("random or greedy"),
+        "epsilon": N_("a number from 0 to 1"),
+        "reuse": N_("yes or no"),
     },
 }
 
@@ -208,7 +208,9 @@ def make_agent(
     if level == "random":
         return RandomAgent(seed)
     if level not in LEVELS:
-        raise ParseError(f"unknown level {level!r}: expected easy, medium, hard or random")
+        raise ParseError(
+            N_("unknown level {level!r}: expected easy, medium, hard or random"), level=level
+        )
     spec = game if isinstance(game, GameSpec) else get_game(game)
     entry = spec.levels.get(level)
     if isinstance(entry, Ref):
@@ -261,8 +263,14 @@ _MOST: dict[str, float] = {
 """The largest value each option takes: every budget an agent is given is finite and bounded."""
 
 
-def _bad(text: str, problem: str) -> ParseError:
-    return ParseError(f"bad agent {text!r}: {problem}; expected one of {FORMS}")
+def _bad(text: str, problem: str, **params: object) -> ParseError:
+    """The error for the agent ``text``: ``problem`` is a template filled with ``params``."""
+    return ParseError(
+        N_("bad agent {text!r}: {problem}; expected one of {forms}"),
+        text=text,
+        problem=ParseError(problem, **params),
+        forms=FORMS,
+    )
 
 
 def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
@@ -270,7 +278,12 @@ def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
     word = raw.strip().lower()
     if expected == _COMMAND:
         if not raw.strip():
-            raise _bad(text, f"{name}= is empty, {name} must be {expected}")
+            raise _bad(
+                text,
+                N_("{name}= is empty, {name} must be {expected}"),
+                name=name,
+                expected=Phrase(expected),
+            )
         return raw.strip()
     try:
         if expected == _INT:
@@ -304,14 +317,26 @@ def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
             raise ValueError(word)
         return number_f
     except ValueError:
-        raise _bad(text, f"{name}={raw!r} is not valid, {name} must be {expected}") from None
+        raise _bad(
+            text,
+            N_("{name}={raw!r} is not valid, {name} must be {expected}"),
+            name=name,
+            raw=raw,
+            expected=Phrase(expected),
+        ) from None
 
 
 def _bounded(text: str, name: str, raw: str, value: OptionValue) -> OptionValue:
     most = _MOST.get(name)
     if most is not None and isinstance(value, int | float) and value > most:
         shown = f"{int(most):,}" if float(most).is_integer() else f"{most:g}"
-        raise _bad(text, f"{name}={raw!r} is too large, {name} must be at most {shown}")
+        raise _bad(
+            text,
+            N_("{name}={raw!r} is too large, {name} must be at most {shown}"),
+            name=name,
+            raw=raw,
+            shown=shown,
+        )
     return value
 
 
@@ -320,7 +345,7 @@ def parse_agent(text: str) -> AgentSpec:
     kind_text, _, rest = text.strip().partition(":")
     kind = kind_text.strip().lower()
     if kind not in _OPTIONS:
-        raise _bad(text, f"unknown kind {kind_text!r}")
+        raise _bad(text, N_("unknown kind {kind!r}"), kind=kind_text)
     accepted = _OPTIONS[kind]
     options: dict[str, OptionValue] = {}
     if rest.strip():
@@ -328,16 +353,24 @@ def parse_agent(text: str) -> AgentSpec:
             name, equals, raw = item.partition("=")
             name = name.strip().lower()
             if not equals:
-                raise _bad(text, f"option {item.strip()!r} has no value (write NAME=VALUE)")
+                raise _bad(
+                    text, N_("option {item!r} has no value (write NAME=VALUE)"), item=item.strip()
+                )
             if name not in accepted:
                 names = ", ".join(accepted) if accepted else "none"
-                raise _bad(text, f"unknown option {name!r} for {kind} (its options: {names})")
+                raise _bad(
+                    text,
+                    N_("unknown option {name!r} for {kind} (its options: {names})"),
+                    name=name,
+                    kind=kind,
+                    names=names,
+                )
             if name in options:
-                raise _bad(text, f"option {name!r} is given twice")
+                raise _bad(text, N_("option {name!r} is given twice"), name=name)
             options[name] = _bounded(text, name, raw, _value(text, kind, name, raw))
     elif rest or text.strip().endswith(":"):
-        raise _bad(text, "nothing after ':'")
+        raise _bad(text, N_("nothing after ':'"))
     if kind == "uci" and "cmd" not in options:
-        raise _bad(text, "a uci agent needs cmd=PATH, the command of the engine")
+        raise _bad(text, N_("a uci agent needs cmd=PATH, the command of the engine"))
     ordered = tuple((name, options[name]) for name in accepted if name in options)
     return AgentSpec(kind, ordered)

@@ -18,7 +18,9 @@ from zermelo import __version__, i18n
 from zermelo.cli import (
     analyze,
     arena,
+    clickwords,
     explain,
+    games,
     learn,
     perft,
     play,
@@ -52,11 +54,13 @@ _COMMANDS = (
     uci,
     learn,
     warmup,
+    games,
 )
 
 
 def build_cli() -> click.Group:
     """The command tree, with help texts in the current language."""
+    clickwords.install()
 
     @click.group(
         cls=Group,
@@ -117,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(_("zermelo: error: {message}").format(message=error.format_message()), err=True)
         sys.exit(error.exit_code)
     except ZermeloError as error:
-        click.echo(_("zermelo: error: {message}").format(message=error), err=True)
+        click.echo(_("zermelo: error: {message}").format(message=error.render(_)), err=True)
         sys.exit(EXIT_USAGE)
     except click.exceptions.Abort:
         click.echo(_("Interrupted; goodbye."), err=True)

@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from zermelo.core.errors import CapabilityError, ZermeloError
+from zermelo.core.errors import N_, CapabilityError, ZermeloError
 from zermelo.core.record import BoolOption, GameSpec, Option, OptionValue, Ref, capability_names
 from zermelo.core.state import AnyState
 from zermelo.i18n import gettext as _
@@ -102,10 +102,50 @@ class _Context(click.Context):
     formatter_class = _Formatter
 
 
+def game_commands(spec: GameSpec) -> frozenset[str]:
+    """The commands that work on ``spec``, read from its record's fields: every game can be
+    played and analysed; the others need the capability they run (``uci`` speaks chess)."""
+    supported = {"play", "analyze", "arena"}
+    for command, fields in (
+        ("solve", ("start_solver", "position_solver")),
+        ("explain", ("explainer",)),
+        ("tune", ("tuner",)),
+        ("perft", ("perft",)),
+    ):
+        if any(getattr(spec, name) is not None for name in fields):
+            supported.add(command)
+    if spec.board == "chess":
+        supported.add("uci")
+    return frozenset(supported)
+
+
+def games_help(command: str | None = None) -> str:
+    """One paragraph naming the games (each with its aliases) that ``command`` works on, from the
+    registry; every game when ``command`` is ``None``."""
+    from zermelo.games.registry import all_games
+
+    names = [
+        spec.name + (" (" + ", ".join(spec.aliases) + ")" if spec.aliases else "")
+        for spec in all_games()
+        if command is None or command in game_commands(spec)
+    ]
+    return _("GAME is one of: {games}; 'zermelo games' lists what each supports.").format(
+        games=", ".join(names)
+    )
+
+
 class Command(click.Command):
-    """A command with the translated help chrome."""
+    """A command with the translated help chrome; a command that takes a GAME names the games
+    it works on (with their aliases) at the end of its help."""
 
     context_class = _Context
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if any(isinstance(p, click.Argument) and p.name == "game" for p in self.params):
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(games_help(self.name))
 
     def get_help_option(self, ctx: click.Context) -> click.Option | None:
         option = super().get_help_option(ctx)
@@ -132,9 +172,15 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True)
 
 
+class Failure(click.ClickException):
+    """A command's one error line about what was asked; like every usage error it exits 2."""
+
+    exit_code = 2
+
+
 def fail(message: str) -> NoReturn:
-    """End the command with ``message`` as its one error line."""
-    raise click.ClickException(message)
+    """End the command with ``message`` (already translated) as its one error line, status 2."""
+    raise Failure(message)
 
 
 class RateColumn(ProgressColumn):
@@ -155,8 +201,10 @@ def read_text_lines(stream: IO[bytes] | IO[str], source: str) -> list[str]:
     except UnicodeDecodeError as error:
         line = bytes(data)[: error.start].count(b"\n") + 1
         raise ZermeloError(
-            f"{source}, line {line}: byte 0x{bytes(data)[error.start]:02x} is not UTF-8 text; "
-            "expected UTF-8"
+            N_("{source}, line {line}: byte {byte} is not UTF-8 text; expected UTF-8"),
+            source=source,
+            line=line,
+            byte=f"0x{bytes(data)[error.start]:02x}",
         ) from None
 
 
@@ -187,8 +235,13 @@ def position_or_moves(spec: GameSpec, text: str, options: Mapping[str, OptionVal
                 (second_error, first_error) if options else (first_error, second_error)
             )
             raise ZermeloError(
-                f"{text!r} is neither a position ({notation_error}) nor a list of moves "
-                f"({move_error})"
+                N_(
+                    "{text!r} is neither a position ({position_error}) nor a list of moves "
+                    "({move_error})"
+                ),
+                text=text,
+                position_error=notation_error,
+                move_error=move_error,
             ) from None
 
 
@@ -317,7 +370,12 @@ def missing_capability(spec: GameSpec, command: str, *fields: str) -> Capability
     having = ", ".join(
         other.name for other in all_games() if set(fields) & set(capability_names(other))
     )
-    return CapabilityError(f"{command} works on {having}, not on {spec.name}")
+    return CapabilityError(
+        N_("{command} works on {games}, not on {game}"),
+        command=command,
+        games=having,
+        game=spec.name,
+    )
 
 
 def print_board(out: Console, spec: GameSpec, state: AnyState) -> None:

@@ -67,20 +67,19 @@ def command() -> click.Command:
         table.add_column(_("w (weight)"), justify="right")
         table.add_column(_("w·x"), justify="right")
         places = breakdown.decimals
+
+        def signed(number: float) -> str:
+            return f"{number + 0.0:+.{places}f}" if places else f"{number + 0.0:+g}"
+
         for term in breakdown.terms:
-            shown = (
-                f"{term.contribution + 0.0:+.{places}f}"
-                if places
-                else f"{term.contribution + 0.0:+g}"
-            )
             table.add_row(
                 f"{escape(_(term.name))}\n[dim]{escape(_(term.description))}[/dim]",
                 f"{term.value:g}",
                 f"{term.weight:g}",
-                shown,
+                signed(term.contribution),
             )
         table.add_section()
-        table.add_row(_("total f(s)"), "", "", f"{breakdown.total:+g}")
+        table.add_row(_("total f(s)"), "", "", signed(breakdown.total))
         out.print(table)
 
     return explain

@@ -22,6 +22,7 @@ from zermelo.cli.common import (
     rule_options,
 )
 from zermelo.core.capabilities import PositionSolver, SolvedBlock, SolveRequest
+from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
 
 
@@ -162,7 +163,10 @@ def _solve_lines(solver: PositionSolver, positions: tuple[str, ...], request: So
                 bar.console.print(
                     escape(
                         _("line {number}: {message}").format(
-                            number=answer.line_number, message=answer.error
+                            number=answer.line_number,
+                            message=answer.error.render(_)
+                            if isinstance(answer.error, ZermeloError)
+                            else answer.error,
                         )
                     )
                 )

@@ -18,8 +18,7 @@ from zermelo.cli.common import (
     read_text_lines,
 )
 from zermelo.core.capabilities import Tuner, TuneReport, TuneRequest
-from zermelo.core.errors import ZermeloError
-from zermelo.i18n import N_
+from zermelo.core.errors import N_, ZermeloError
 from zermelo.i18n import gettext as _
 
 
@@ -129,22 +128,42 @@ def command() -> click.Command:
             )
         shown = console()
         shown.print(table)
+        shown.print(_verdict(report, force, path))
         if not report.improved and not force:
-            shown.print(
-                _(
-                    "The tuned weights lost their check match, so they were not saved "
-                    "(--force saves them anyway)."
-                )
-            )
             return
         try:
             with open(path, "w", encoding="utf-8") as written:
                 written.write(report.weights_json)
         except OSError as error:
-            raise ZermeloError(f"cannot write {path!r}: {error.strerror}") from None
-        shown.print(_("Weights saved to {path}").format(path=escape(path)))
+            raise ZermeloError(
+                N_("cannot write {path!r}: {reason}"), path=path, reason=error.strerror
+            ) from None
 
     return tune
+
+
+def _verdict(report: TuneReport, force: bool, path: str) -> str:
+    """The one line that says whether the tuned weights were kept, and why."""
+    if report.match is None:
+        return _("Kept (no check match was played): saved to {path}").format(path=escape(path))
+    score = "{}-{}-{}".format(*report.match)
+    if report.improved:
+        return _("Kept (won the check match: {score}): saved to {path}").format(
+            score=score, path=escape(path)
+        )
+    lost = report.match[1] > report.match[0]
+    if force:
+        return _(
+            "Kept because of --force, though they did not win the check match ({score}): "
+            "saved to {path}"
+        ).format(score=score, path=escape(path))
+    if lost:
+        return _("Not kept (lost the check match: {score}); use --force to keep them.").format(
+            score=score
+        )
+    return _("Not kept (did not win the check match: {score}); use --force to keep them.").format(
+        score=score
+    )
 
 
 _STAGES = {"self-play": N_("Self-play"), "fit": N_("Fitting"), "match": N_("Match")}

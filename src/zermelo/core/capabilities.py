@@ -32,6 +32,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
+from zermelo.core.errors import ZermeloError
 from zermelo.core.limits import Limits
 from zermelo.core.result import Choice, SearchResult
 from zermelo.core.state import AnyState
@@ -118,11 +119,12 @@ class SolveRequest:
 class SolvedLine:
     """One line of input, solved: ``fields`` are the words of the answer line (the position,
     its score, then the asked extras), or ``error`` says in one line why the line could not be
-    solved. ``line_number`` counts from 1."""
+    solved (an error, which the face renders in its language, or a finished line).
+    ``line_number`` counts from 1."""
 
     line_number: int
     fields: tuple[str, ...] | None
-    error: str | None = None
+    error: ZermeloError | str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import json
 import math
 from typing import NoReturn, TypeAlias
 
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import N_, ParseError
 
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "Json", "load_json"]
 
@@ -62,7 +62,7 @@ def _depth_within(text: str, limit: int) -> bool:
     return True
 
 
-def load_json(text: str | bytes, what: str) -> Json:
+def load_json(text: str | bytes, what: str | ParseError) -> Json:
     """The value of ``text``; :class:`ParseError` (``what`` names it) for anything refused."""
     if isinstance(text, bytes):
         try:
@@ -80,6 +80,11 @@ def load_json(text: str | bytes, what: str) -> Json:
         )
         return value
     except json.JSONDecodeError as error:
-        raise ParseError(f"invalid {what}: not JSON ({error.msg} at offset {error.pos})") from None
+        raise ParseError(
+            N_("invalid {what}: not JSON ({problem} at offset {offset})"),
+            what=what,
+            problem=error.msg,
+            offset=error.pos,
+        ) from None
     except ParseError as error:
         raise ParseError(f"invalid {what}: {error}") from None

@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from typing import Final
 
-from zermelo.core.errors import BudgetError
+from zermelo.core.errors import N_, BudgetError
 
 __all__ = ["Limits", "MemoryExceeded", "TimeUp", "check", "limited", "resident_bytes"]
 
@@ -57,13 +57,19 @@ class Limits:
 
     def __post_init__(self) -> None:
         if self.time is not None and not (math.isfinite(self.time) and self.time >= 0):
-            raise BudgetError(f"time {self.time!r}: expected a number of seconds, 0 or more")
+            raise BudgetError(
+                N_("time {time!r}: expected a number of seconds, 0 or more"), time=self.time
+            )
         for name in ("nodes", "depth", "mate"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise BudgetError(f"{name} {value!r}: expected a whole number")
+                raise BudgetError(
+                    N_("{name} {value!r}: expected a whole number"), name=name, value=value
+                )
             if value is not None and value < (0 if name == "depth" else 1):
-                raise BudgetError(f"{name} {value!r}: expected a positive whole number")
+                raise BudgetError(
+                    N_("{name} {value!r}: expected a positive whole number"), name=name, value=value
+                )
         if self.deadline is not None and math.isnan(self.deadline):
             raise BudgetError("deadline: expected a number, got nan")
 
@@ -130,12 +136,16 @@ def check() -> None:
     :func:`limited` is spent."""
     deadline = _DEADLINE.get()
     if deadline < math.inf and time.perf_counter() >= deadline:
-        raise TimeUp("the time budget ran out while building the search's tables")
+        raise TimeUp(N_("the time budget ran out while building the search's tables"))
     ceiling = _MEMORY.get()
     if ceiling is not None:
         used = resident_bytes()
         if used > ceiling:
             raise MemoryExceeded(
-                f"the search needed more than {ceiling // 2**20} MB "
-                f"({used // 2**20} MB in use); try a smaller board or budget"
+                N_(
+                    "the search needed more than {ceiling} MB ({used} MB in use); try a smaller "
+                    "board or budget"
+                ),
+                ceiling=ceiling // 2**20,
+                used=used // 2**20,
             )

@@ -57,7 +57,7 @@ from zermelo.core.capabilities import (
     WebEngine,
 )
 from zermelo.core.codec import Codec
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import N_, ParseError
 from zermelo.core.state import AnyState, Player
 
 __all__ = [
@@ -90,12 +90,6 @@ LevelFactory = Callable[[int | None, float | None], object]
 :class:`~zermelo.agents.base.Agent`; the agents layer checks it)."""
 
 
-def N_(message: str) -> str:  # noqa: N802 - the name extraction tools look for
-    """Mark a record's text (a title, an option's help) for the catalogs; front ends translate it
-    where they show it. A no-op, so that games need not import the front ends' i18n."""
-    return message
-
-
 LEVELS = ("easy", "medium", "hard")
 """The named strength levels every game offers, weakest first."""
 
@@ -114,10 +108,16 @@ class IntOption:
     def check(self, value: object) -> int:
         """``value`` if it is a whole number in range, else a :class:`ParseError` saying so."""
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ParseError(f"option {self.name}={value!r}: expected a whole number")
+            raise ParseError(
+                N_("option {name}={value!r}: expected a whole number"), name=self.name, value=value
+            )
         if not self.low <= value <= self.high:
             raise ParseError(
-                f"option {self.name}={value!r}: expected a number from {self.low} to {self.high}"
+                N_("option {name}={value!r}: expected a number from {low} to {high}"),
+                name=self.name,
+                value=value,
+                low=self.low,
+                high=self.high,
             )
         return value
 
@@ -126,8 +126,11 @@ class IntOption:
         stripped = text.strip()
         if not (stripped.isascii() and stripped.lstrip("-").isdigit()) or len(stripped) > 9:
             raise ParseError(
-                f"option {self.name}={text!r}: expected a whole number from {self.low} to "
-                f"{self.high}"
+                N_("option {name}={value!r}: expected a whole number from {low} to {high}"),
+                name=self.name,
+                value=text[:40],
+                low=self.low,
+                high=self.high,
             )
         return self.check(int(stripped))
 
@@ -146,7 +149,9 @@ class BoolOption:
 
     def check(self, value: object) -> bool:
         if not isinstance(value, bool):
-            raise ParseError(f"option {self.name}={value!r}: expected true or false")
+            raise ParseError(
+                N_("option {name}={value!r}: expected true or false"), name=self.name, value=value
+            )
         return value
 
     def parse(self, text: str) -> bool:
@@ -155,7 +160,9 @@ class BoolOption:
             return True
         if word in ("no", "false", "0", "off"):
             return False
-        raise ParseError(f"option {self.name}={text!r}: expected yes or no")
+        raise ParseError(
+            N_("option {name}={value!r}: expected yes or no"), name=self.name, value=text[:40]
+        )
 
     def describe(self) -> dict[str, int | bool | str | None]:
         return {"type": "boolean", "default": self.default}

@@ -51,8 +51,9 @@ import re
 from collections.abc import Hashable, Iterator
 from typing import Final, NamedTuple
 
+from zermelo.core.capabilities import Breakdown, Term
 from zermelo.core.codec import Codec
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.scores import Unit
 from zermelo.core.state import Player
@@ -60,6 +61,7 @@ from zermelo.core.state import Player
 __all__ = [
     "BLACK",
     "DRAW_PLIES",
+    "EXPLAINER",
     "FEATURES",
     "INITIAL_FEN",
     "WHITE",
@@ -174,13 +176,21 @@ _ADVANCED: Final = {
 _BACK_ROW: Final = {BLACK: _ROW_MASKS[0], WHITE: _ROW_MASKS[7]}
 
 FEATURES: Final = (
-    ("men", 100.0, "men of the side to move minus the opponent's"),
-    ("kings", 140.0, "kings, likewise"),
-    ("advancement", 4.0, "men in the middle rows count 1, deeper in the opponent's half 2"),
-    ("back rank", 10.0, "men still guarding their own back row while the opponent has men"),
-    ("centre", 5.0, "pieces on the eight central squares"),
-    ("exchanges", 3.0, "when ahead in material, pieces already traded off (trade when ahead)"),
-    ("pursuit", 2.0, "when ahead, minus how far the own kings stand from the nearest enemy piece"),
+    ("men", 100.0, N_("men of the side to move minus the opponent's")),
+    ("kings", 140.0, N_("kings, likewise")),
+    ("advancement", 4.0, N_("men in the middle rows count 1, deeper in the opponent's half 2")),
+    ("back rank", 10.0, N_("men still guarding their own back row while the opponent has men")),
+    ("centre", 5.0, N_("pieces on the eight central squares")),
+    (
+        "exchanges",
+        3.0,
+        N_("when ahead in material, pieces already traded off (trade when ahead)"),
+    ),
+    (
+        "pursuit",
+        2.0,
+        N_("when ahead, minus how far the own kings stand from the nearest enemy piece"),
+    ),
 )
 """The evaluation f(s) = sum of w_i * x_i: (name, weight w_i, what x_i counts), every x_i from the
 side to move's point of view (its count minus the opponent's). Scores are in hundredths of a man."""
@@ -411,7 +421,7 @@ class CheckersState(NamedTuple):
     def play(self, move: CheckersMove) -> CheckersState:
         moves = self.legal_moves()
         if move not in moves:
-            raise IllegalMoveError(self._illegal_message(move, moves))
+            raise self._illegal_message(move, moves)
         black, white, kings, side, quiet, plies = self
         origin, target = move[0] - 1, move[-1] - 1
         origin_bit, target_bit = 1 << origin, 1 << target
@@ -432,20 +442,34 @@ class CheckersState(NamedTuple):
         quiet = quiet + 1 if was_king and not captured else 0
         return CheckersState(black, white, kings, _OTHER[side], quiet, plies + 1)
 
-    def _illegal_message(self, move: object, moves: tuple[CheckersMove, ...]) -> str:
+    def _illegal_message(self, move: object, moves: tuple[CheckersMove, ...]) -> IllegalMoveError:
         text = _describe(move)
         if not moves:
-            return f"move {text} is not possible: the game is over ({self.notation()})"
+            return IllegalMoveError(
+                N_("move {move} is not possible: the game is over ({position})"),
+                move=text,
+                position=self.notation(),
+            )
         listed = ", ".join(_format(m) for m in moves)
         if len(moves) > 12:
             listed = ", ".join(_format(m) for m in moves[:12]) + ", ..."
         if isinstance(move, tuple):
             longer = [m for m in moves if len(m) > len(move) and m[: len(move)] == move]
             if longer:
-                return f"move {text} must go on jumping: {' or '.join(_format(m) for m in longer)}"
+                return IllegalMoveError(
+                    N_("move {move} must go on jumping: {moves}"),
+                    move=text,
+                    moves=" / ".join(_format(m) for m in longer),
+                )
         if self.has_capture():
-            return f"move {text} is not legal: a capture is mandatory ({listed})"
-        return f"move {text} is not legal; legal moves: {listed}"
+            return IllegalMoveError(
+                N_("move {move} is not legal: a capture is mandatory ({moves})"),
+                move=text,
+                moves=listed,
+            )
+        return IllegalMoveError(
+            N_("move {move} is not legal; legal moves: {moves}"), move=text, moves=listed
+        )
 
     def key(self) -> Hashable:
         """The position without the ply count (which does not change the game's value)."""
@@ -551,10 +575,11 @@ class CheckersState(NamedTuple):
         if len(fits) == 1:
             return fits[0]
         if not fits:
-            raise IllegalMoveError(self._illegal_message(squares, self.legal_moves()))
+            raise self._illegal_message(squares, self.legal_moves())
         raise ParseError(
-            f"ambiguous move {text!r}: it fits {', '.join(_format(m) for m in fits)}; "
-            "give the squares in between"
+            N_("ambiguous move {text!r}: it fits {moves}; give the squares in between"),
+            text=text,
+            moves=", ".join(_format(m) for m in fits),
         )
 
     def completions(self, squares: CheckersMove) -> list[CheckersMove]:
@@ -573,17 +598,21 @@ class CheckersState(NamedTuple):
         quoting ``text``."""
         cleaned = re.sub(r"\s+", "", text).rstrip(".").upper()
         fields = cleaned.split(":")
-        expected = (
-            "expected FEN such as 'B:W21-32:B1-12' (side to move, then each colour's squares)"
+        expected = Phrase(
+            N_("expected FEN such as 'B:W21-32:B1-12' (side to move, then each colour's squares)")
         )
         if len(fields) != 3 or fields[0] not in ("B", "W"):
-            raise ParseError(f"invalid position {text!r}: {expected}")
+            raise ParseError(
+                N_("invalid position {text!r}: {expected}"), text=text, expected=expected
+            )
         pieces: dict[str, tuple[int, int]] = {}
         for field_text in fields[1:]:
             colour = field_text[:1]
             if colour not in ("B", "W") or colour in pieces:
                 raise ParseError(
-                    f"invalid position {text!r}: {expected}; each colour once, as W... and B..."
+                    N_("invalid position {text!r}: {expected}; each colour once, as W... and B..."),
+                    text=text,
+                    expected=expected,
                 )
             pieces[colour] = _parse_pieces(text, field_text[1:])
         (black, black_kings), (white, white_kings) = pieces["B"], pieces["W"]
@@ -591,7 +620,11 @@ class CheckersState(NamedTuple):
         if both:
             listed = ", ".join(str(s + 1) for s in _bits(both))
             raise InvalidPositionError(
-                f"impossible position {text!r}: square {listed} holds both a black and a white piece"
+                N_(
+                    "impossible position {text!r}: square {listed} holds both a black and a white piece"
+                ),
+                text=text,
+                listed=listed,
             )
         for name, own, own_kings, crown in (
             ("Black", black, black_kings, _CROWN_ROW[BLACK]),
@@ -654,14 +687,19 @@ def _parse_squares(text: str) -> CheckersMove:
     stripped = text.strip()
     if not _MOVE_RE.fullmatch(stripped):
         raise ParseError(
-            f"invalid move {text!r}: expected squares 1-32 joined by '-' for a step or 'x' for "
-            "a capture, e.g. 11-15 or 15x24x31"
+            N_(
+                "invalid move {text!r}: expected squares 1-32 joined by '-' for a step or 'x' "
+                "for a capture, e.g. 11-15 or 15x24x31"
+            ),
+            text=text,
         )
     squares = tuple(int(part) for part in re.split(r"\s*[-xX:]\s*", stripped))
     for square in squares:
         if not 1 <= square <= 32:
             raise ParseError(
-                f"invalid move {text!r}: square {square} is off the board; squares are 1 to 32"
+                N_("invalid move {text!r}: square {square} is off the board; squares are 1 to 32"),
+                text=text,
+                square=square,
             )
     return squares
 
@@ -709,6 +747,38 @@ class _Perft:
 
 
 PERFT: Final = _Perft()
+
+
+MAN: Final = 100.0
+"""The evaluation's unit: scores are hundredths of a man; ``explain`` shows them in men."""
+
+# The features' names, for the catalogs (FEATURES keeps the English names, which are the ids).
+_FEATURE_NAMES: Final = (
+    N_("men"),
+    N_("kings"),
+    N_("advancement"),
+    N_("back rank"),
+    N_("centre"),
+    N_("exchanges"),
+    N_("pursuit"),
+)
+
+
+class _Explainer:
+    """The record's :class:`~zermelo.core.capabilities.Explainer`: f(s) term by term, in men (a
+    man is worth 1). The weights are fixed: checkers has no tuner, so no weights file."""
+
+    def explain(self, state: CheckersState, weights: str | None) -> Breakdown:
+        if weights is not None:
+            raise ParseError(N_("checkers has no weights file: its evaluation is fixed"))
+        terms = tuple(
+            Term(name, description, float(value), weight / MAN)
+            for (name, weight, description), value in zip(FEATURES, state._terms(), strict=True)
+        )
+        return Breakdown(terms, state.evaluate() / MAN, decimals=2)
+
+
+EXPLAINER: Final = _Explainer()
 """The record's :class:`~zermelo.core.capabilities.Perft`: :func:`perft`."""
 
 
@@ -770,6 +840,7 @@ SPEC: Final = GameSpec(
     intro=_INTRO,
     notation="squares 1-32 joined by - for a move (11-15) or x for a capture (15x24x31)",
     perft=Ref("zermelo.games.checkers:PERFT"),
+    explainer=Ref("zermelo.games.checkers:EXPLAINER"),
     # Squares are numbered 1 to 32; token 0 is never legal. A game ends by the draw rules well
     # within 20,000 squares of moves.
     codec=Codec[CheckersState](

@@ -23,7 +23,7 @@ from typing import Final
 
 import chess
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
+from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.scores import Unit
 from zermelo.core.state import Player
@@ -55,7 +55,7 @@ _UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][nbrq]?$")
 _SAN_MOVE = re.compile(
     r"^([NBRQK][a-h]?[1-8]?x?[a-h][1-8]|[a-h](x[a-h])?[1-8](=?[NBRQ])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
 )
-_FEN_EXPECTED = (
+_FEN_EXPECTED = N_(
     "expected FEN such as 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1' "
     "(pieces rank 8 to 1, side to move, castling rights, en-passant square, clocks) or 'startpos'"
 )
@@ -76,7 +76,19 @@ def board_from_text(text: str) -> chess.Board:
     try:
         board = chess.Board(cleaned)
     except ValueError as error:
-        raise ParseError(f"invalid position {text!r}: {error}; {_FEN_EXPECTED}") from None
+        if "/" not in cleaned:
+            # Not a FEN at all (a move, a word): python-chess's diagnostic says nothing more.
+            raise ParseError(
+                N_("invalid position {text!r}: {expected}"),
+                text=text,
+                expected=Phrase(_FEN_EXPECTED),
+            ) from None
+        raise ParseError(
+            N_("invalid position {text!r}: {error}; {expected}"),
+            text=text,
+            error=str(error),
+            expected=Phrase(_FEN_EXPECTED),
+        ) from None
     status = board.status()
     if status & ~(chess.STATUS_BAD_CASTLING_RIGHTS | chess.STATUS_INVALID_EP_SQUARE):
         problems = [words for flag, words in _STATUS_WORDS if status & flag]
@@ -105,12 +117,15 @@ _STATUS_WORDS: Final = (
 )
 
 
-def _legal_listing(board: chess.Board) -> str:
+def _legal_listing(board: chess.Board) -> str | ParseError:
+    """The legal moves for an error's line: a text, or a template with its parameters."""
     moves = sorted(board.san(m) for m in board.legal_moves)
     if not moves:
-        return "none, the game is over"
+        return ParseError(N_("none, the game is over"))
     if len(moves) > 16:
-        return ", ".join(moves[:16]) + f", ... ({len(moves)} in all)"
+        return ParseError(
+            N_("{moves}, ... ({count} in all)"), moves=", ".join(moves[:16]), count=len(moves)
+        )
     return ", ".join(moves)
 
 
@@ -125,25 +140,39 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         if move in board.legal_moves:
             return move
         raise IllegalMoveError(
-            f"illegal move {text!r} in {board.fen()}: legal moves are {_legal_listing(board)}"
+            N_("illegal move {text!r} in {fen}: legal moves are {moves}"),
+            text=text,
+            fen=board.fen(),
+            moves=_legal_listing(board),
         )
     if cleaned in ("0000", "--"):
-        raise IllegalMoveError(f"illegal move {text!r}: a null move is not a chess move")
+        raise IllegalMoveError(
+            N_("illegal move {text!r}: a null move is not a chess move"), text=text
+        )
     if not _SAN_MOVE.match(cleaned):
         raise ParseError(
-            f"invalid move {text!r}: expected SAN such as 'Nf3', 'exd5', 'O-O', 'e8=Q' "
-            "or UCI such as 'g1f3', 'e7e8q'"
+            N_(
+                "invalid move {text!r}: expected SAN such as 'Nf3', 'exd5', 'O-O', 'e8=Q' "
+                "or UCI such as 'g1f3', 'e7e8q'"
+            ),
+            text=text,
         )
     try:
         return board.parse_san(cleaned)
     except chess.AmbiguousMoveError:
         raise ParseError(
-            f"ambiguous move {text!r}: more than one piece can make it; add the file or the rank "
-            "it starts from (for example 'Nbd2')"
+            N_(
+                "ambiguous move {text!r}: more than one piece can make it; add the file or the "
+                "rank it starts from (for example 'Nbd2')"
+            ),
+            text=text,
         ) from None
     except ValueError:
         raise IllegalMoveError(
-            f"illegal move {text!r} in {board.fen()}: legal moves are {_legal_listing(board)}"
+            N_("illegal move {text!r} in {fen}: legal moves are {moves}"),
+            text=text,
+            fen=board.fen(),
+            moves=_legal_listing(board),
         ) from None
 
 

@@ -204,10 +204,16 @@ class Connect4State(NamedTuple):
         geo = self.geometry
         if not isinstance(move, int) or not 0 <= move < geo.width:
             raise IllegalMoveError(
-                f"column {move!r} is off the board; expected 0 to {geo.width - 1} (0-based)"
+                N_("column {move!r} is off the board; expected 0 to {last} (0-based)"),
+                move=move,
+                last=geo.width - 1,
             )
         if self.mask & geo.top_cells[move]:
-            raise IllegalMoveError(f"column {move + 1} is full in position {self.notation()!r}")
+            raise IllegalMoveError(
+                N_("column {column} is full in position {position!r}"),
+                column=move + 1,
+                position=self.notation(),
+            )
         if self.winner is not None:
             raise IllegalMoveError(
                 f"the game is over in position {self.notation()!r}; no move is possible"
@@ -297,7 +303,11 @@ class Connect4State(NamedTuple):
         """A column digit, ``1`` for the leftmost; raises :class:`ParseError` quoting ``text``."""
         stripped = text.strip()
         if len(stripped) != 1 or not "1" <= stripped <= str(self.width):
-            raise ParseError(f"invalid column {text!r}: expected a digit from 1 to {self.width}")
+            raise ParseError(
+                N_("invalid column {text!r}: expected a digit from 1 to {width}"),
+                text=text,
+                width=self.width,
+            )
         return int(stripped) - 1
 
     @staticmethod
@@ -323,14 +333,25 @@ class Connect4State(NamedTuple):
             number = index + 1
             if not ("1" <= char <= "9" and int(char) <= width):
                 raise ParseError(
-                    f"invalid position {text!r}: move {number} is {char!r}, expected a column "
-                    f"digit from 1 to {width}"
+                    N_(
+                        "invalid position {text!r}: move {number} is {char!r}, expected a column "
+                        "digit from 1 to {width}"
+                    ),
+                    text=text,
+                    number=number,
+                    char=char,
+                    width=width,
                 )
             column = int(char) - 1
             if mask & geo.top_cells[column]:
                 raise IllegalMoveError(
-                    f"invalid position {text!r}: move {number} plays column {char}, "
-                    f"which is already full"
+                    N_(
+                        "invalid position {text!r}: move {number} plays column {char}, "
+                        "which is already full"
+                    ),
+                    text=text,
+                    number=number,
+                    char=char,
                 )
             if index and alignment(current ^ mask, height):
                 raise InvalidPositionError(

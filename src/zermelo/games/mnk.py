@@ -228,13 +228,24 @@ def _check_rules(rules: Rules, text: str | None = None) -> Rules:
     where = f" in {text!r}" if text is not None else ""
     if not (1 <= width <= MAX_WIDTH and 1 <= height <= MAX_HEIGHT):
         raise ParseError(
-            f"invalid board size {width}x{height}{where}: expected 1 to {MAX_WIDTH} columns "
-            f"and 1 to {MAX_HEIGHT} rows"
+            N_(
+                "invalid board size {width}x{height}{where}: expected 1 to {most_width} columns "
+                "and 1 to {most_height} rows"
+            ),
+            width=width,
+            height=height,
+            where=where,
+            most_width=MAX_WIDTH,
+            most_height=MAX_HEIGHT,
         )
     if not 1 <= k <= max(width, height):
         raise ParseError(
-            f"invalid row length k={k}{where}: expected 1 to {max(width, height)} "
-            f"on a {width}x{height} board"
+            N_("invalid row length k={k}{where}: expected 1 to {most} on a {width}x{height} board"),
+            k=k,
+            where=where,
+            most=max(width, height),
+            width=width,
+            height=height,
         )
     return Rules(int(width), int(height), int(k), bool(exact))
 
@@ -334,10 +345,14 @@ class MnkState(NamedTuple):
         bit = 1 << move
         if (self.x | self.o) & bit:
             raise IllegalMoveError(
-                f"point {self.format_move(move)} is already taken; expected an empty point"
+                N_("point {point} is already taken; expected an empty point"),
+                point=self.format_move(move),
             )
         if self.won != _NO_WINNER:
-            raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
+            raise IllegalMoveError(
+                N_("the game is over; no move is possible ({position})"),
+                position=repr(self.notation()),
+            )
         if self.to_move is _FIRST:
             x = self.x | bit
             won = _FIRST if geo.wins_at(x, move) else _NO_WINNER
@@ -412,14 +427,24 @@ _MOVE_RE: Final = re.compile(r"([a-z])([0-9]{1,2})")
 def parse_point(rules: Rules, text: str) -> int:
     """The point named by ``text`` (``h8``: column letter, row number from 1 at the bottom)."""
     last_col = COLUMNS[rules.width - 1]
-    expected = f"expected a column a-{last_col} and a row 1-{rules.height}, like 'a1'"
+    expected = ParseError(
+        N_("expected a column a-{last} and a row 1-{rows}, like 'a1'"),
+        last=last_col,
+        rows=rules.height,
+    )
     match = _MOVE_RE.fullmatch(text.strip().lower())
     if match is None:
-        raise ParseError(f"invalid move {text!r}: {expected}")
+        raise ParseError(N_("invalid move {text!r}: {expected}"), text=text, expected=expected)
     col = COLUMNS.index(match.group(1))
     row = int(match.group(2)) - 1
     if col >= rules.width or not 0 <= row < rules.height:
-        raise ParseError(f"move {text!r} is off the {rules.width}x{rules.height} board: {expected}")
+        raise ParseError(
+            N_("move {text!r} is off the {width}x{height} board: {expected}"),
+            text=text,
+            width=rules.width,
+            height=rules.height,
+            expected=expected,
+        )
     return row * rules.width + col
 
 
@@ -461,7 +486,11 @@ def parse(text: str) -> MnkState:
         raise ParseError(f"invalid position {text!r}: expected {form}")
     size = _SIZE_RE.fullmatch(fields[0])
     if size is None:
-        raise ParseError(f"invalid board size {fields[0]!r} in {text!r}: expected e.g. '15x15'")
+        raise ParseError(
+            N_("invalid board size {size!r} in {text!r}: expected e.g. '15x15'"),
+            size=fields[0],
+            text=text,
+        )
     k_match = _K_RE.fullmatch(fields[1])
     if k_match is None:
         raise ParseError(f"invalid row length {fields[1]!r} in {text!r}: expected e.g. 'k5'")

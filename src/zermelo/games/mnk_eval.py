@@ -262,7 +262,7 @@ class Evaluation:
         weights = data.get("weights") if isinstance(data, dict) else None
         if not isinstance(data, dict) or not isinstance(weights, dict):
             raise ParseError(
-                f"invalid weights file {_preview(str(text))!r}: expected an object with a 'weights' "
+                f"invalid weights file {_preview(_text(text))!r}: expected an object with a 'weights' "
                 "object mapping feature names to numbers"
             )
         name = data.get("name", "custom")
@@ -274,6 +274,10 @@ def _finite(feature: str, weight: object) -> float:
     if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(weight):
         raise ParseError(f"invalid weight {weight!r} for {feature!r}: expected a finite number")
     return float(weight)
+
+
+def _text(text: str | bytes) -> str:
+    return text if isinstance(text, str) else text.decode("utf-8", "replace")
 
 
 def _preview(text: str) -> str:

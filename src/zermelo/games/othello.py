@@ -153,14 +153,17 @@ class OthelloState(NamedTuple):
         if move == PASS:
             if _moves(own, other) or not _moves(other, own):
                 raise IllegalMoveError(
-                    "pass is only legal for a side that has no other move, in a game not over"
+                    N_("pass is only legal for a side that has no other move, in a game not over")
                 )
             return OthelloState(self.black, self.white, following, self.moves_played + 1)
         if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move < 64:
-            raise IllegalMoveError(f"square {move!r} is off the board; expected a1 to h8")
+            raise IllegalMoveError(
+                N_("square {move!r} is off the board; expected a1 to h8"), move=move
+            )
         if not _moves(own, other) >> move & 1:
             raise IllegalMoveError(
-                f"{self.format_move(move)} turns over no disc of the opponent's: not a legal move"
+                N_("{move} turns over no disc of the opponent's: not a legal move"),
+                move=self.format_move(move),
             )
         flipped = _flips(own, other, move)
         own |= flipped | (1 << move)
@@ -201,7 +204,9 @@ class OthelloState(NamedTuple):
             return PASS
         if len(word) == 2 and word[0] in _COLUMNS and word[1] in "12345678":
             return (int(word[1]) - 1) * 8 + _COLUMNS.index(word[0])
-        raise ParseError(f"invalid Othello move {text!r}: expected a square a1-h8 or 'pass'")
+        raise ParseError(
+            N_("invalid Othello move {text!r}: expected a square a1-h8 or 'pass'"), text=text
+        )
 
     @staticmethod
     def format_move(move: int) -> str:
@@ -215,8 +220,11 @@ class OthelloState(NamedTuple):
         parts = text.split()
         if len(parts) != 2 or len(parts[0]) != 64 or parts[1].upper() not in ("B", "W"):
             raise ParseError(
-                f"invalid Othello position {text[:80]!r}: expected 64 characters of B, W and '.' "
-                "(rows from the top), a space and the side to move, B or W"
+                N_(
+                    "invalid Othello position {text!r}: expected 64 characters of B, W and '.' "
+                    "(rows from the top), a space and the side to move, B or W"
+                ),
+                text=text[:80],
             )
         bad = sorted({c for c in parts[0].upper() if c not in "BW."})
         if bad:
@@ -233,7 +241,8 @@ class OthelloState(NamedTuple):
         centre = _START_BLACK | _START_WHITE
         if (black | white) & centre != centre:
             raise InvalidPositionError(
-                f"impossible Othello position {text[:80]!r}: the four centre squares are never empty"
+                N_("impossible Othello position {text!r}: the four centre squares are never empty"),
+                text=text[:80],
             )
         to_move = Player.FIRST if parts[1].upper() == "B" else Player.SECOND
         return cls(black, white, to_move, (black | white).bit_count() - 4)
@@ -269,7 +278,7 @@ class _Explainer:
 
     def explain(self, state: OthelloState, weights: str | None) -> Breakdown:
         if weights is not None:
-            raise ParseError("othello has no weights file: its evaluation is fixed")
+            raise ParseError(N_("othello has no weights file: its evaluation is fixed"))
         terms = tuple(
             Term(name, description, float(value), float(weight))
             for name, description, weight, value in features(state)

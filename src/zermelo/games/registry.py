@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 
-from zermelo.core.errors import UnknownGameError
+from zermelo.core.errors import N_, UnknownGameError
 from zermelo.core.record import GameSpec, Ref
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "game_names",
     "get_game",
     "plugin_errors",
+    "suggest",
 ]
 
 ENTRY_POINT_GROUP = "zermelo.games"
@@ -170,7 +171,27 @@ def get_game(name: str) -> GameSpec:
     for family in _FAMILIES:
         if key.startswith(family.prefix):
             return _family_game(family, family.canonical.resolve()(key))
-    for spec in all_games():
+    specs = all_games()
+    for spec in specs:
         if key in spec.aliases:
             return spec
-    raise UnknownGameError(f"unknown game {name!r}: expected one of {', '.join(game_names())}")
+    shown = name if isinstance(name, str) else repr(name)
+    guess = suggest(key, [word for spec in specs for word in (spec.name, *spec.aliases)])
+    if guess is not None:
+        spec = get_game(guess)
+        raise UnknownGameError(
+            N_("unknown game {name!r}; did you mean {guess!r}?"), name=shown[:60], guess=spec.name
+        )
+    raise UnknownGameError(
+        N_("unknown game {name!r}: expected one of {games}"),
+        name=shown[:60],
+        games=", ".join(game_names()),
+    )
+
+
+def suggest(word: str, known: list[str]) -> str | None:
+    """The one of ``known`` that ``word`` is most likely a misspelling of, or ``None``."""
+    import difflib
+
+    found = difflib.get_close_matches(word.strip().lower(), known, n=1, cutoff=0.6)
+    return found[0] if found else None

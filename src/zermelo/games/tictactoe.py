@@ -147,12 +147,17 @@ class TicTacToeState(NamedTuple):
 
     def play(self, move: int) -> TicTacToeState:
         if not isinstance(move, int) or not 0 <= move <= 8:
-            raise IllegalMoveError(f"square {move!r} is off the board; expected 0 to 8")
+            raise IllegalMoveError(
+                N_("square {move!r} is off the board; expected 0 to 8"), move=move
+            )
         bit = 1 << move
         if (self.x | self.o) & bit:
-            raise IllegalMoveError(f"square {move} is already taken")
+            raise IllegalMoveError(N_("square {move} is already taken"), move=move)
         if _HAS_LINE[self.x] or _HAS_LINE[self.o]:
-            raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()})")
+            raise IllegalMoveError(
+                N_("the game is over; no move is possible ({position})"),
+                position=self.notation(),
+            )
         if self.to_move is Player.FIRST:
             return TicTacToeState(self.x | bit, self.o, _SECOND)
         return TicTacToeState(self.x, self.o | bit, _FIRST)
@@ -229,7 +234,9 @@ class TicTacToeState(NamedTuple):
         """A square number 0-8; raises :class:`ParseError` quoting anything else."""
         stripped = text.strip()
         if not (stripped.isascii() and stripped.isdigit()) or not 0 <= int(stripped) <= 8:
-            raise ParseError(f"invalid square {text!r}: expected a number from 0 to 8")
+            raise ParseError(
+                N_("invalid square {text!r}: expected a number from 0 to 8"), text=text
+            )
         return int(stripped)
 
     @staticmethod
@@ -250,12 +257,19 @@ class TicTacToeState(NamedTuple):
         parts = text.split()
         if not parts or len(parts) > 2:
             raise ParseError(
-                f"invalid position {text!r}: expected 9 characters of X, O or '.', "
-                "optionally followed by the side to move"
+                N_(
+                    "invalid position {text!r}: expected 9 characters of X, O or '.', "
+                    "optionally followed by the side to move"
+                ),
+                text=text,
             )
         cells = parts[0]
         if len(cells) != 9:
-            raise ParseError(f"invalid position {text!r}: expected 9 squares, got {len(cells)}")
+            raise ParseError(
+                N_("invalid position {text!r}: expected 9 squares, got {count}"),
+                text=text,
+                count=len(cells),
+            )
         bad = sorted({c for c in cells.upper() if c not in "XO."})
         if bad:
             raise ParseError(
@@ -271,8 +285,13 @@ class TicTacToeState(NamedTuple):
         nx, no = _popcount(x), _popcount(o)
         if abs(nx - no) > 1:
             raise InvalidPositionError(
-                f"impossible position {text!r}: X has {nx} stones and O has {no}; "
-                "the counts can differ by at most one"
+                N_(
+                    "impossible position {text!r}: X has {nx} stones and O has {no}; "
+                    "the counts can differ by at most one"
+                ),
+                text=text,
+                nx=nx,
+                no=no,
             )
         if len(parts) == 2:
             side_text = parts[1].upper()

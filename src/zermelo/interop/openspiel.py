@@ -36,6 +36,7 @@ import functools
 import random
 import re
 import time
+from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
@@ -726,14 +727,52 @@ def grid(state: OpenSpielState) -> Grid:
     return Grid.of([list(line.ljust(width)) for line in lines])
 
 
+def _changed_marks(before: str, after: str, empty: str) -> set[str]:
+    """The characters ``after`` holds where it differs from ``before``, line by line, leaving out
+    ``empty`` and lines that changed in more than three places (a caption such as "Black (x) to
+    play" that names the side to move)."""
+    marks: set[str] = set()
+    for old, new in zip(before.splitlines(), after.splitlines(), strict=False):
+        changed = [b for a, b in zip(old, new, strict=False) if a != b]
+        if len(old) == len(new) and len(changed) <= 3:
+            marks.update(c for c in changed if c != empty and not c.isspace())
+    return marks
+
+
+def side_symbols(start: OpenSpielState) -> tuple[str, str] | None:
+    """The characters that stand for each side's pieces on OpenSpiel's drawing (``b`` and ``w`` in
+    breakthrough, ``x`` and ``o`` in hex), found by playing each side's first legal move and
+    reading what the move draws; ``None`` when that is not one clear character for each side.
+    Cheap: two moves and three drawings, once per game."""
+    try:
+        first_board = start.render()
+        counts = Counter(c for c in first_board if not c.isspace())
+        if not counts or start.is_terminal():
+            return None
+        empty = counts.most_common(1)[0][0]
+        first_state = start.play(start.legal_moves()[0])
+        if first_state.is_terminal():
+            return None
+        second_state = first_state.play(first_state.legal_moves()[0])
+        first = _changed_marks(first_board, first_state.render(), empty)
+        second = _changed_marks(first_state.render(), second_state.render(), empty)
+    except Exception:
+        return None
+    if len(first) == 1 and len(second) == 1 and first != second:
+        return first.pop(), second.pop()
+    return None
+
+
 def openspiel_spec(name: str) -> GameSpec:
     """The record of ``openspiel:NAME[(params)]``, the hook of
     :func:`zermelo.games.registry.get_game`: MCTS for the easy and medium levels, solve-or-MCTS
     for hard (:class:`SolveOrMctsAgent`), the generic grid board drawn from OpenSpiel's text."""
     wrapped = load(name)
+    symbols = side_symbols(wrapped.new())
     return GameSpec(
         name=wrapped.name,
         title=wrapped.title,
+        sides=symbols if symbols is not None else ("X", "O"),
         new=wrapped.new,
         parse=wrapped.parse,
         first_mover=Player.FIRST,

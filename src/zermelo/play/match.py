@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TypeAlias
 
 from zermelo.agents.base import Agent
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
+from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
 from zermelo.core.jsontext import Json, load_json
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
@@ -115,9 +115,11 @@ class GameRecord:
     def from_json(cls, text: str | bytes) -> GameRecord:
         """Read a line written by :meth:`to_json`; raises :class:`ParseError` quoting bad input."""
         shown = _clip(text if isinstance(text, str) else text.decode("utf-8", "replace"))
-        data = load_json(text, f"game record {shown!r}")
+        data = load_json(text, ParseError(N_("game record {shown!r}"), shown=shown))
         if not isinstance(data, dict):
-            raise ParseError(f"invalid game record {shown!r}: expected a JSON object")
+            raise ParseError(
+                N_("invalid game record {shown!r}: expected a JSON object"), shown=shown
+            )
         unknown = sorted(set(data) - _FIELDS)
         if unknown:
             raise ParseError(
@@ -171,7 +173,9 @@ class GameRecord:
             if record.adjudicated not in ("", MOVE_CAP):
                 raise ParseError(f"'adjudicated' must be {MOVE_CAP!r} or absent")
         except ParseError as error:
-            raise ParseError(f"invalid game record {shown!r}: {error}") from None
+            raise ParseError(
+                N_("invalid game record {shown!r}: {error}"), shown=shown, error=error
+            ) from None
         if record.result not in _RESULTS:
             raise ParseError(
                 f"invalid game record {shown!r}: result {record.result!r} is not one of "
@@ -403,12 +407,16 @@ def load_records(path: str | Path) -> list[GameRecord]:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise ParseError(f"cannot read {str(path)!r}: {error.strerror}") from None
+        raise ParseError(
+            N_("cannot read {path!r}: {reason}"), path=str(path), reason=error.strerror
+        ) from None
     for number, line in enumerate(data.splitlines(), 1):
         if not line.strip():
             continue
         try:
             records.append(GameRecord.from_json(line))
         except ParseError as error:
-            raise ParseError(f"{path}, line {number}: {error}") from None
+            raise ParseError(
+                N_("{path}, line {number}: {error}"), path=str(path), number=number, error=error
+            ) from None
     return records

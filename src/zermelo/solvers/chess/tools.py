@@ -266,65 +266,25 @@ def _pgn_positions(text: str) -> list[str]:
 
 # -- the record's capabilities (zermelo.core.capabilities) -------------------------------------
 
-WEIGHTS_FORMAT = 1
-"""The version of the weights files :class:`ChessTuner` writes."""
-
 
 def read_weights(path: str) -> tuple[float, ...]:
     """The weights of a file written by ``zermelo tune chess``: an object naming the game and
     each term's weight. The older form, a bare list (or ``{"weights": [...]}``) with one number
     per term in the order of :data:`TERMS`, is read too. Anything else, a file of another game
-    among them, is a :class:`ParseError` in one line."""
-    import json
-    import math
+    among them, is a :class:`ParseError` in one line (:mod:`zermelo.solvers._weights`)."""
+    from zermelo.solvers._weights import read_named_weights
 
-    try:
-        with open(path, "rb") as stream:
-            raw = stream.read(1 << 20)
-        data: object = json.loads(raw.decode("utf-8"))
-    except OSError as error:
-        raise ParseError(f"cannot read weights file {path!r}: {error.strerror}") from None
-    except (UnicodeDecodeError, ValueError):
-        raise ParseError(
-            f"weights file {path!r}: expected a JSON file written by 'zermelo tune'"
-        ) from None
-    if isinstance(data, dict):
-        game = data.get("game")
-        if game is not None and game != "chess":
-            raise ParseError(
-                f"weights file {path!r} holds weights for {str(game)[:40]!r}, not chess"
-            )
-        data = data.get("weights")
     names = [name for name, _ in TERMS]
-    if isinstance(data, dict):
-        unknown = sorted(str(key)[:40] for key in data if key not in names)
-        if unknown or len(data) != len(names):
-            raise ParseError(
-                f"weights file {path!r}: expected one weight for each of: {', '.join(names)}"
-            )
-        data = [data[name] for name in names]
-    if not (
-        isinstance(data, list)
-        and len(data) == len(names)
-        and all(
-            isinstance(w, int | float) and not isinstance(w, bool) and math.isfinite(w)
-            for w in data
-        )
-    ):
-        raise ParseError(
-            f"weights file {path!r}: expected {len(names)} numbers, one for each evaluation term"
-        )
-    return tuple(float(w) for w in data)
+    weights, _label = read_named_weights(path, "chess", names)
+    return tuple(weights[name] for name in names)
 
 
 def weights_json(weights: Sequence[float]) -> str:
     """The weights file :func:`read_weights` reads: the game, the format and each term's weight."""
-    import json
+    from zermelo.solvers._weights import weights_text
 
     named = {name: float(w) for (name, _), w in zip(TERMS, weights, strict=True)}
-    return (
-        json.dumps({"game": "chess", "format": WEIGHTS_FORMAT, "weights": named}, indent=2) + "\n"
-    )
+    return weights_text("chess", named)
 
 
 class ChessPerft:

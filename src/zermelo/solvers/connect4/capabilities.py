@@ -93,7 +93,7 @@ class Connect4Lines:
                 yield SolvedBlock(outcome.line_number, outcome.text.decode("ascii"))
                 continue
             if outcome.result is None:
-                yield SolvedLine(outcome.line_number, None, str(outcome.error))
+                yield SolvedLine(outcome.line_number, None, outcome.error)
                 continue
             result = outcome.result
             fields = [outcome.text or "-", str(outcome.score)]

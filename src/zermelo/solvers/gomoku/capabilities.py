@@ -104,8 +104,13 @@ class MnkTuner:
             (N_("log loss before"), shown(report.log_loss_before, f"{report.log_loss_before:.4f}")),
             (N_("log loss after"), shown(report.log_loss_after, f"{report.log_loss_after:.4f}")),
             (N_("accuracy after"), shown(report.accuracy_after, f"{report.accuracy_after:.1%}")),
+            *((name, f"{weight:g}") for name, weight in report.evaluation.weights.items()),
         )
-        return TuneReport(N_("Tuning by self-play"), rows, report.evaluation.to_json(), match)
+        from zermelo.solvers.gomoku.weights import evaluation_json
+
+        return TuneReport(
+            N_("Tuning by self-play"), rows, evaluation_json(report.evaluation), match
+        )
 
 
 EXPLAINER: Final = MnkExplainer()

@@ -8,21 +8,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zermelo.core.errors import ParseError
-from zermelo.games.mnk_eval import Evaluation
+from zermelo.games.mnk_eval import FEATURE_NAMES, Evaluation
+from zermelo.solvers._weights import read_named_weights, weights_text
 
-__all__ = ["load_evaluation", "save_evaluation"]
+__all__ = ["GAME", "evaluation_json", "load_evaluation", "save_evaluation"]
+
+
+GAME = "gomoku"
+"""The game the files name; m,n,k boards share gomoku's features, so either name is read."""
 
 
 def load_evaluation(path: str | Path) -> Evaluation:
-    """Weights from a JSON file written by :func:`save_evaluation`."""
-    try:
-        text = Path(path).read_bytes()
-    except OSError as error:
-        raise ParseError(f"cannot read weights file {str(path)!r}: {error.strerror}") from error
-    return Evaluation.from_json(text)
+    """Weights from a JSON file written by :func:`save_evaluation` (or ``zermelo tune gomoku``);
+    a file for another game, or not a weights file, is one :class:`ParseError` line."""
+    weights, name = read_named_weights(str(path), GAME, FEATURE_NAMES, accepted=("mnk",))
+    return Evaluation(weights, name)
+
+
+def evaluation_json(evaluation: Evaluation) -> str:
+    """The file :func:`load_evaluation` reads: the game, the format and each feature's weight."""
+    return weights_text(GAME, evaluation.weights, evaluation.name)
 
 
 def save_evaluation(evaluation: Evaluation, path: str | Path) -> None:
-    """Write ``evaluation``'s weights as JSON (:meth:`Evaluation.to_json`)."""
-    Path(path).write_text(evaluation.to_json(), encoding="utf-8")
+    """Write ``evaluation``'s weights as JSON (:func:`evaluation_json`)."""
+    Path(path).write_text(evaluation_json(evaluation), encoding="utf-8")

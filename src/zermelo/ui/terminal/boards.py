@@ -537,6 +537,24 @@ class GridView(_View):
 _GLYPHS = {"K": "♚", "Q": "♛", "R": "♜", "B": "♝", "N": "♞", "P": "♟"}
 
 
+_SOUND_MOVES = ("e4", "d4", "e5", "d5", "Nf3", "Nf6", "Nc3", "Nc6", "O-O", "O-O-O")
+"""Moves a teacher would show first: the central pawns, the knights, then castling."""
+
+
+def chess_example(state: AnyState) -> str:
+    """A sensible move to show in the prompt, without a search: the first legal one of
+    :data:`_SOUND_MOVES`, else a quiet pawn move, else the first legal move by name."""
+    texts = sorted(state.format_move(m) for m in state.legal_moves())
+    if not texts:
+        return "?"
+    legal = set(texts)
+    for move in _SOUND_MOVES:
+        if move in legal:
+            return move
+    pawn = [t for t in texts if t[0] in "abcdefgh" and "x" not in t and "+" not in t]
+    return pawn[0] if pawn else texts[0]
+
+
 class ChessView(GridView):
     """Chess (kind ``chess``): the grid's first rank at the top, its files under the board. On a
     terminal the pieces are Unicode figures on coloured squares, the last move's squares and a
@@ -546,9 +564,7 @@ class ChessView(GridView):
 
     def prompt(self, state: AnyState) -> str:
         side = _(self.symbol(state.to_move))
-        moves = sorted(state.format_move(m) for m in state.legal_moves())
-        example = moves[0] if moves else "?"
-        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=example)
+        return _("Your move, {side} (e.g. {move}): ").format(side=side, move=chess_example(state))
 
     def read(self, state: AnyState, text: str) -> MoveInput:
         stripped = text.strip()

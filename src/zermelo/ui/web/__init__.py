@@ -37,6 +37,7 @@ from uvicorn.server import ServerState
 from zermelo.core.errors import ZermeloError
 from zermelo.ui.web import learn, review
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
+from zermelo.ui.web.messages import best_language
 from zermelo.ui.web.openapi import openapi
 
 __all__ = ["STATIC_DIR", "allowed_host_names", "create_app", "serve", "server_config"]
@@ -215,7 +216,10 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
         try:
             return await endpoint(request)
         except ZermeloError as error:
-            return error_response(error)
+            language = best_language(
+                request.query_params.get("lang"), request.headers.get("accept-language")
+            )
+            return error_response(error, language)
         except ClientDisconnect:
             _log.warning(
                 "%s %s: the client went away mid-request", request.method, request.url.path

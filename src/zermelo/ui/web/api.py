@@ -50,7 +50,7 @@ from zermelo.core.scores import POINTS, Unit, describe, outcome_of, unit_of, val
 from zermelo.core.state import AnyState, Player, end_reason
 from zermelo.games.registry import game_names
 from zermelo.games.tictactoe import TicTacToeState
-from zermelo.i18n import LANGUAGES
+from zermelo.i18n import LANGUAGES, translation_for
 from zermelo.search.result import SearchResult
 from zermelo.ui.web.adapters import (
     Adapter,
@@ -246,11 +246,13 @@ _STATUS: list[tuple[type[ZermeloError], int]] = [
 ]
 
 
-def error_response(error: ZermeloError) -> JSONResponse:
+def error_response(error: ZermeloError, language: str = "en") -> JSONResponse:
+    """The error as JSON: its ``message`` in ``language`` (the request's), ``english`` as is."""
     status = next(code for kind, code in _STATUS if isinstance(error, kind))
     headers = {"Retry-After": str(error.retry_after)} if isinstance(error, BusyError) else None
+    message = error.render(translation_for(language).gettext)
     return JSONResponse(
-        {"error": {"type": type(error).__name__, "message": str(error)}},
+        {"error": {"type": type(error).__name__, "message": message, "english": str(error)}},
         status_code=status,
         headers=headers,
     )

@@ -89,7 +89,7 @@ class FastLane:
         """``function(*args)`` in a thread, once a thread is free and no work due earlier waits;
         ``deadline`` is a ``time.monotonic()`` (default: :data:`UNTIMED` from now)."""
         if self.active >= self.threads + self.waiting:
-            raise BusyError("the server is busy; try again in a moment")
+            raise BusyError(errors.N_("the server is busy; try again in a moment"))
         self.active += 1
         try:
             await self._acquire(time.monotonic() + UNTIMED if deadline is None else deadline)
@@ -172,7 +172,9 @@ class SearchPool:
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.size)
         if self.active >= self.size + self.waiting:
-            raise BusyError("the server is busy with other searches; try again in a moment")
+            raise BusyError(
+                errors.N_("the server is busy with other searches; try again in a moment")
+            )
         self.active += 1
         try:
             # Waiting for a free process counts against the deadline: no request waits longer.

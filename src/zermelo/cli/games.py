@@ -1,0 +1,58 @@
+"""``zermelo games``: every game, its aliases, and which commands it supports."""
+
+from __future__ import annotations
+
+import click
+from rich import box
+from rich.markup import escape
+from rich.table import Table
+
+from zermelo.cli.common import Command, console, game_commands, lang_option
+from zermelo.i18n import gettext as _
+
+COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci")
+"""The commands the table has a column for, in the order of ``zermelo --help``."""
+
+
+def command() -> click.Command:
+    """The ``games`` command, with its help in the current language."""
+
+    @click.command(
+        "games",
+        cls=Command,
+        help=_(
+            "List the games: each one's name, its other names (aliases) and the commands it "
+            "supports. Any command that takes GAME takes a name or an alias."
+        ),
+        short_help=_("List the games and what each supports."),
+    )
+    @lang_option
+    def games() -> None:
+        from zermelo.games.registry import all_games
+
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column(_("game"), no_wrap=True)
+        table.add_column(_("aliases"), no_wrap=True)
+        for column in COLUMNS:
+            table.add_column(column, justify="center", no_wrap=True)
+        for spec in all_games():
+            supported = game_commands(spec)
+            table.add_row(
+                spec.name,
+                escape(", ".join(spec.aliases)) or "-",
+                *("✓" if column in supported else "·" for column in COLUMNS),
+            )
+        out = console()
+        if not out.is_terminal:
+            out.width = max(out.width, 100)
+        out.print(table)
+        out.print(
+            escape(
+                _(
+                    "OpenSpiel's games too, with zermelo[openspiel]: openspiel:NAME, such as "
+                    "{example}."
+                ).format(example="openspiel:hex(board_size=5)")
+            )
+        )
+
+    return games
