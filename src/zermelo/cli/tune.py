@@ -122,7 +122,7 @@ def command() -> click.Command:
             wins, losses, draws = report.match
             table.add_row(
                 _("tuned vs current weights"),
-                _("{wins} wins, {losses} losses, {draws} draws").format(
+                _("{wins}-{losses}-{draws} (won-lost-drawn)").format(
                     wins=wins, losses=losses, draws=draws
                 ),
             )
