@@ -51,6 +51,7 @@ from zermelo.games.registry import game_names
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.i18n import LANGUAGES
 from zermelo.search.result import SearchResult
+from zermelo.solvers.kernels import preparing
 from zermelo.ui.web.adapters import (
     Adapter,
     Board,
@@ -60,7 +61,7 @@ from zermelo.ui.web.adapters import (
 from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
 from zermelo.ui.web.explain import ExplainNode, explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
-from zermelo.ui.web.messages import best_language, messages_for, plurals_for
+from zermelo.ui.web.messages import PREPARING, best_language, messages_for, plurals_for
 from zermelo.workers import WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -123,6 +124,7 @@ class AnalysisJson(TypedDict):
     position: NotRequired[str]
     to_move: NotRequired[str]
     degraded: NotRequired[bool]
+    preparing: NotRequired[str | None]
 
 
 class GameJson(TypedDict):
@@ -790,7 +792,9 @@ class Api:
 
         def finish() -> GameJson:
             after, theirs = _with_ai_move(game, move_text_ai)
-            return _answer(after, [*played, theirs], thinking, degraded)
+            answer = _answer(after, [*played, theirs], thinking, degraded)
+            answer["preparing"] = PREPARING if preparing(game.adapter.name) else None
+            return answer
 
         return JSONResponse(await self.lanes.urgent.run(finish))
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from zermelo.i18n import LANGUAGES, translation_for
 
 __all__ = [
+    "PREPARING",
     "WEB_MESSAGES",
     "WEB_PLURALS",
     "best_language",
@@ -45,6 +46,9 @@ WEB_PLURALS: tuple[tuple[str, str], ...] = (
     ngettext("{nodes} node", "{nodes} nodes"),
 )
 
+
+PREPARING = N_("Preparing the fast engine (first run): the AI plays with a slower copy meanwhile.")
+"""The note of an AI move played while the game's compiled kernel is built (``preparing``)."""
 
 WEB_MESSAGES: tuple[str, ...] = (
     # page and controls
@@ -101,6 +105,7 @@ WEB_MESSAGES: tuple[str, ...] = (
     # status
     N_("Your turn ({mark})"),
     N_("The AI is thinking…"),
+    PREPARING,
     N_("You win!"),
     N_("The AI wins."),
     N_("It's a draw."),

@@ -115,6 +115,7 @@ export async function play(move) {
     ui.view = answer;
     ui.moves = answer.moves;
     ui.thinking = answer.thinking;
+    if (answer.preparing) setMessage(t(answer.preparing));
   } catch (error) {
     if (id !== ui.requestId) return;
     showError(error);
