@@ -4,6 +4,8 @@ process compiles (or is killed compiling) inside a request.
 
 The server runs in its own process group with an empty ``NUMBA_CACHE_DIR`` and
 ``ZERMELO_CACHE_DIR``; the group (the background builders with it) is ended after the test.
+Connect Four's ahead-of-time build is switched off: its builder leaves the group, and it is no
+part of what is tested (the numba kernels serve until it is built).
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ def cold_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str,
     """A ``zermelo serve`` on empty caches: its address, and the file its stderr goes to."""
     root = tmp_path_factory.mktemp("cold")
     env = english_env(
-        {"NUMBA_CACHE_DIR": str(root / "numba"), "ZERMELO_CACHE_DIR": str(root / "zermelo")}
+        {
+            "NUMBA_CACHE_DIR": str(root / "numba"),
+            "ZERMELO_CACHE_DIR": str(root / "zermelo"),
+            "ZERMELO_NO_AOT": "1",  # its builder leaves the process group: none on a shared machine
+        }
     )
     port = _free_port()
     log = root / "stderr.txt"
@@ -120,3 +126,36 @@ def test_a_cold_server_answers_connect4_and_chess_at_once(cold_server: tuple[str
     messages = log.read_text()
     for failure in WORKER_FAILURES:
         assert failure not in messages, messages
+
+
+def test_a_search_process_on_a_cold_cache_serves_the_plain_copies(tmp_path: Path) -> None:
+    # What a search process does first (tasks.ready): nothing is compiled, the engines made
+    # afterwards play with the plain copies, and the page is told the engine is being prepared.
+    code = (
+        "from zermelo.solvers import _jit, kernels\n"
+        "from zermelo.solvers.chess import ChessEngine, kernel\n"
+        "from zermelo.solvers.connect4.solver import default_solver\n"
+        "print(kernels.serve_while_cold(wait=True), _jit.pending(kernel))\n"
+        "engine = ChessEngine(hash_mb=1)\n"
+        "print(engine.compiled, default_solver().compiled, _jit.pending(kernel))\n"
+        "print(engine.search('startpos', depth=2).move is not None, kernels.preparing('chess'))\n"
+        "print(kernels.preparing('tictactoe'))\n"
+    )
+    env = english_env(
+        {
+            "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+            "ZERMELO_CACHE_DIR": str(tmp_path / "z"),
+            "ZERMELO_NO_AOT": "1",
+        }
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        "('chess', 'connect4') 3",
+        "False False 3",
+        "True ('chess',)",
+        "()",
+    ]
+    assert not list((tmp_path / "numba").rglob("*.nbi"))  # no index: nothing was compiled

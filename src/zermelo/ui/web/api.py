@@ -124,12 +124,12 @@ class AnalysisJson(TypedDict):
     position: NotRequired[str]
     to_move: NotRequired[str]
     degraded: NotRequired[bool]
-    preparing: NotRequired[str | None]
 
 
 class GameJson(TypedDict):
     """A position as the page needs it; ``/api/play`` adds the moves played, the AI's
-    thinking and whether its move is degraded."""
+    thinking, whether its move is degraded, and ``preparing``: the page's note while the game's
+    compiled engine is being built (the plain copy played), else ``None``."""
 
     game: str
     title: str
@@ -147,6 +147,7 @@ class GameJson(TypedDict):
     played: NotRequired[list[dict[str, str]]]
     thinking: NotRequired[SearchJson | None]
     degraded: NotRequired[bool]
+    preparing: NotRequired[str | None]
 
 
 class GameData(TypedDict):
