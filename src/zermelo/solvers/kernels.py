@@ -332,7 +332,7 @@ def _load_built(name: str) -> None:
         build([name])
     except Exception:
         with _BACKGROUND_LOCK:
-            _LOADED.add(name)  # the plain copy goes on: no second try in every search
+            _NEXT_LOOK[name] = float("inf")  # the plain copy goes on: no second try
         return
     _jit.serve_plain(KERNELS[name].module, False)
     with _BACKGROUND_LOCK:
