@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import chess
@@ -127,6 +128,10 @@ def test_a_game_ends_with_its_reason_and_is_saved_as_pgn(tmp_path: object) -> No
     assert game is not None
     assert game.headers["Result"] == "1-0"
     assert game.headers["FEN"] == MATE_IN_ONE
+    # the Seven Tag Roster is filled: the person played White here, against the default level
+    assert (game.headers["White"], game.headers["Black"]) == ("Human", "zermelo hard")
+    assert game.headers["Site"] == "zermelo" and game.headers["Round"] == "-"
+    assert re.fullmatch(r"\d{4}\.\d{2}\.\d{2}", game.headers["Date"])
     assert [m.uci() for m in game.mainline_moves()] == ["a1a8"]
 
 

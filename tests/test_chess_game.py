@@ -42,8 +42,13 @@ def test_captures_come_first_in_legal_moves() -> None:
         ("startpos", ["f3", "e5", "g4", "Qh4#"], "checkmate", Player.SECOND),
         ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", [], "stalemate", None),
         ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", [], "insufficient material", None),
-        ("8/8/4k3/8/8/3K4/8/R7 w - - 100 80", [], "fifty moves", None),
-        ("startpos", ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"], "repetition", None),
+        ("8/8/4k3/8/8/3K4/8/R7 w - - 100 80", [], "fifty-move rule", None),
+        (
+            "startpos",
+            ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"],
+            "threefold repetition",
+            None,
+        ),
     ],
 )
 def test_games_end_with_their_reason(
@@ -111,7 +116,7 @@ def test_play_rejects_illegal_moves() -> None:
 
 def test_material_evaluation_from_the_side_to_move() -> None:
     state = ChessState.parse("startpos", ["e4", "d5", "exd5"])
-    assert state.evaluate() == -100.0
+    assert state.evaluate() == -1.0  # a pawn down, in pawns like the engine's values
 
 
 def test_openings_are_legal_and_distinct() -> None:

@@ -143,7 +143,7 @@ def test_bad_budgets_are_rejected(kwargs: dict[str, float]) -> None:
 def test_terminal_position() -> None:
     result = alphabeta(TicTacToeState.parse("XXXOO...."))
     assert result.move is None and result.value == -WIN and result.exact
-    assert describe(result.value) == "loss in 0"
+    assert describe(result.value) == "lost"  # the one rule of every face (was "loss in 0")
 
 
 # -- a synthetic game tree with no transpositions, for depth-limited properties ----------------

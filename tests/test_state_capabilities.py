@@ -37,11 +37,11 @@ CAPABILITIES = {
 }
 
 OFFERS = {
-    "tictactoe": {"evaluate", "winning_move", "non_losing_moves"},
-    "connect4": {"evaluate", "winning_move"},
-    "gomoku": {"evaluate", "winning_move", "search_moves"},
-    "mnk": {"evaluate", "winning_move", "search_moves"},
-    "checkers": {"evaluate", "is_quiet", "explain"},
+    "tictactoe": {"evaluate", "winning_move", "non_losing_moves", "termination"},
+    "connect4": {"evaluate", "winning_move", "termination"},
+    "gomoku": {"evaluate", "winning_move", "search_moves", "termination"},
+    "mnk": {"evaluate", "winning_move", "search_moves", "termination"},
+    "checkers": {"evaluate", "is_quiet", "explain", "termination"},
     "chess": {"evaluate", "termination"},
 }
 

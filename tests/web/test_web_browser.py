@@ -94,7 +94,8 @@ def board_notation(page: Page) -> str:
 def test_a_whole_game_by_clicks_ends_with_the_right_result(page: Page, live_server: str) -> None:
     open_page(page, live_server, "?game=tictactoe&level=hard&seed=11")
     status = page.locator("[data-testid=status]")
-    expect(status).to_have_text("Your turn (X)")
+    # You play O, as in the terminal and the tutorial, and O starts when you do.
+    expect(status).to_have_text("Your turn (O)")
     preference = [0, 1, 2, 3, 5, 6, 7, 8, 4]
     clicks = 0
     while wait_for_your_turn_or_end(page) == "your-turn":
@@ -104,10 +105,15 @@ def test_a_whole_game_by_clicks_ends_with_the_right_result(page: Page, live_serv
         assert clicks <= 5, "a tic-tac-toe game has at most five moves per side"
     state = TicTacToeState.parse(board_notation(page))
     assert state.is_terminal()
-    expected = {None: "It's a draw.", 0: "You win!", 1: "The AI wins."}
     winner = state.winner
-    assert winner != 0, "the hard AI never loses"
-    expect(status).to_have_text(expected[None if winner is None else int(winner)])
+    # You are O (the second player, who moved first here); the hard AI never loses.
+    assert winner != 1, "the hard AI never loses"
+    expected = (
+        "Game over: board full. It's a draw."
+        if winner is None
+        else "Game over: three in a row. The AI wins."
+    )
+    expect(status).to_have_text(expected)
     assert clicks >= 3
     highlighted = page.locator("#board .winning").count()
     assert highlighted >= 3 if winner is not None else highlighted == 0
@@ -118,12 +124,12 @@ def test_a_click_on_a_taken_square_is_refused_with_a_message(page: Page, live_se
     page.click('#board [data-move="4"]')
     wait_for_your_turn_or_end(page)
     before = board_notation(page)
-    assert before[4] == "X" and before.count("O") == 1
+    assert before[4] == "O" and before.count("X") == 1
     # A taken square is aria-disabled, which Playwright's own checks honour; a person's mouse does
     # not, so click it anyway.
     page.click('#board [data-move="4"]', force=True)
     expect(page.locator("[data-testid=message]")).to_contain_text("square 4 is already taken")
-    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (X)")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (O)")
     assert board_notation(page) == before
 
 
@@ -134,7 +140,7 @@ def test_undo_takes_back_your_move_and_the_reply(page: Page, live_server: str) -
     assert board_notation(page).count(".") == 7
     page.click("#undo")
     expect(page.locator("#board .mark")).to_have_count(0)
-    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (X)")
+    expect(page.locator("[data-testid=status]")).to_have_text("Your turn (O)")
 
 
 def test_the_ai_can_start(page: Page, live_server: str) -> None:
@@ -196,7 +202,7 @@ def test_the_explainer_draws_the_tree_with_counts_and_cut_branches(
 def test_the_language_menu_translates_the_page(page: Page, live_server: str) -> None:
     open_page(page, live_server, "?game=tictactoe")
     page.select_option("#lang", "nl")
-    expected = messages_for("nl")["Your turn ({mark})"].replace("{mark}", "X")
+    expected = messages_for("nl")["Your turn ({mark})"].replace("{mark}", "O")
     expect(page.locator("[data-testid=status]")).to_have_text(expected)
     expect(page.locator("html")).to_have_attribute("lang", "nl")
     expect(page.locator("#new")).to_have_text(messages_for("nl")["New game"])
@@ -239,7 +245,7 @@ def test_the_board_can_be_played_with_the_keyboard(page: Page, live_server: str)
     assert page.evaluate("document.activeElement.dataset.move") == "4"
     page.keyboard.press("Enter")
     wait_for_your_turn_or_end(page)
-    assert board_notation(page)[4] == "X"
+    assert board_notation(page)[4] == "O"
     assert page.evaluate("document.activeElement.dataset.move") == "4"
 
 
@@ -253,7 +259,7 @@ def test_the_page_follows_the_browsers_language(browser: Any, live_server: str) 
         open_page(page, live_server, "?game=tictactoe")
         expect(page.locator("html")).to_have_attribute("lang", "tr")
         assert page.input_value("#lang") == "tr"
-        expected = messages_for("tr")["Your turn ({mark})"].replace("{mark}", "X")
+        expected = messages_for("tr")["Your turn ({mark})"].replace("{mark}", "O")
         expect(page.locator("[data-testid=status]")).to_have_text(expected)
     finally:
         context.close()

@@ -28,7 +28,7 @@ def test_the_initial_state_draws_the_dark_squares_by_number(client: TestClient) 
     assert board["cells"][0] == ".b.b.b.b"
     assert board["cells"][7] == "w.w.w.w."
     assert board["cells"][3] == board["cells"][4] == "........"
-    assert answer["to_move"] == "X"  # Black, the first player
+    assert answer["to_move"] == "Black"  # the first player
     assert answer["legal"] == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
 
 
@@ -37,7 +37,7 @@ def test_a_move_is_replayed_and_its_destination_is_the_last_cell(client: TestCli
     assert answer["board"]["cells"][2] == ".b.b...b"  # 11 is empty
     assert answer["board"]["cells"][3] == "....b..."  # 15 holds the man
     assert answer["last"] == [3, 4]
-    assert answer["to_move"] == "O"
+    assert answer["to_move"] == "White"
     assert answer["position"] == CheckersState.initial().play((11, 15)).notation()
 
 
@@ -98,7 +98,7 @@ def test_the_ai_replies_at_every_level(client: TestClient) -> None:
         after = CheckersState.initial().play((11, 15))
         assert after.parse_move(reply) in after.legal_moves(), level
         assert answer["moves"] == ["11-15", reply]
-        assert answer["to_move"] == "X"
+        assert answer["to_move"] == "Black"
 
 
 def test_the_analysis_values_every_legal_move_as_an_estimate(client: TestClient) -> None:

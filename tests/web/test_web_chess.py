@@ -52,7 +52,7 @@ def test_the_ai_answers_and_the_analysis_values_every_move(client: TestClient) -
     )
     assert played.status_code == 200, played.text
     view = played.json()
-    assert len(view["moves"]) == 2 and view["to_move"] == "X"
+    assert len(view["moves"]) == 2 and view["to_move"] == "White"
     analysis = client.post(
         "/api/analyze",
         json={"game": "chess", "moves": ["f3", "e5", "g4"], "budget": {"time_ms": 2000}},

@@ -23,6 +23,7 @@ from zermelo.cli import (
     perft,
     play,
     replay,
+    review,
     serve,
     solve,
     tune,
@@ -37,7 +38,21 @@ __all__ = ["build_cli", "main"]
 
 EXIT_USAGE = 2
 
-_COMMANDS = (play, analyze, explain, tune, serve, solve, arena, replay, perft, uci, learn, warmup)
+_COMMANDS = (
+    play,
+    analyze,
+    review,
+    explain,
+    tune,
+    serve,
+    solve,
+    arena,
+    replay,
+    perft,
+    uci,
+    learn,
+    warmup,
+)
 
 
 def build_cli() -> click.Group:

@@ -18,9 +18,8 @@ from zermelo.cli.common import (
     time_option,
 )
 from zermelo.core.capabilities import ExactMoves
-from zermelo.core.limits import Limits
 from zermelo.core.result import SearchResult
-from zermelo.core.state import ExplainsItself, HasQuiet, Terminates
+from zermelo.core.state import GAME_OVER, ExplainsItself, end_reason
 from zermelo.i18n import gettext as _
 
 
@@ -57,9 +56,9 @@ def command() -> click.Command:
         rule_texts: tuple[str, ...],
         **rules: object,
     ) -> None:
+        from zermelo.core.scores import unit_of
         from zermelo.games.registry import get_game
-        from zermelo.search import analyze_position
-        from zermelo.search.quiescence import quiescent
+        from zermelo.play.review import deepen
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
@@ -67,11 +66,12 @@ def command() -> click.Command:
         from zermelo.cli.kernels import compile_for_game
 
         compile_for_game(spec.name)
+        unit = unit_of(state)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation() or "-")))
         if state.is_terminal():
-            reason = state.termination() if isinstance(state, Terminates) else None
-            if reason:
+            reason = end_reason(state)
+            if reason and reason != GAME_OVER:
                 out.print(_("The game is over: {reason}.").format(reason=_(reason)))
             elif state.winner is None:
                 out.print(_("The game is over: a draw."))
@@ -91,38 +91,46 @@ def command() -> click.Command:
                 )
             )
         own_engine = spec.engine_analysis
-        if own_engine is not None:
-            with out.status(_("Searching...")):
-                result = own_engine.resolve().analyze(state, Limits(time=time_limit, depth=depth))
-        else:
-            # Games that say when a position is not quiet (checkers: a capture is pending) are
-            # judged at the horizon only once the forced moves are played out, as their AI
-            # levels do.
-            evaluator = quiescent() if isinstance(state, HasQuiet) else None
+        best_so_far: list[SearchResult[object]] = []
 
-            # One search of every move: the best of them is the position's best move and value.
-            # Each depth that every move completed is shown as it comes.
-            def completed(found: SearchResult[object]) -> None:
-                if found.exact and found.depth == 0:
-                    return
-                out.print(
-                    _("depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s").format(
-                        depth=found.depth,
-                        move=state.format_move(found.move),
-                        value=score_words(found.value, exact=found.exact),
-                        nodes=f"{found.stats.nodes:,}",
-                        seconds=found.stats.elapsed,
-                    )
+        # Every depth that every move completed is shown as it comes (depth, value, nodes, line),
+        # and kept: Ctrl-C prints the deepest one and ends with 130.
+        def completed(found: SearchResult[object]) -> None:
+            best_so_far[:] = [found]
+            if found.exact and found.depth == 0:
+                return
+            out.print(
+                _(
+                    "depth {depth}: {move} {value}, {nodes} nodes, {seconds:.2f} s, line {line}"
+                ).format(
+                    depth=found.depth,
+                    move=state.format_move(found.move),
+                    value=score_words(found.value, exact=found.exact, unit=unit),
+                    nodes=f"{found.stats.nodes:,}",
+                    seconds=found.stats.elapsed,
+                    line=" ".join(format_line(state, found.pv)),
                 )
+            )
 
+        interrupted = False
+        try:
             with out.status(_("Searching...")):
-                result = analyze_position(
+                result = deepen(
+                    spec,
                     state,
                     depth=depth,
                     time_limit=time_limit,
-                    evaluator=evaluator,
-                    on_depth=completed if time_limit is not None else None,
+                    on_depth=completed if time_limit is not None or own_engine else None,
                 )
+        except KeyboardInterrupt:
+            if not best_so_far:
+                out.print(_("Interrupted before the first depth was complete: no answer yet."))
+                raise
+            interrupted = True
+            result = best_so_far[0]
+            out.print(
+                _("Interrupted: the best so far, from depth {depth}.").format(depth=result.depth)
+            )
         table = Table(title=_("Moves for the side to move"))
         table.add_column(_("move"), justify="right")
         table.add_column(_("value"))
@@ -130,12 +138,16 @@ def command() -> click.Command:
         for value in result.moves:
             table.add_row(
                 state.format_move(value.move),
-                score_words(value.value, exact=value.exact),
+                score_words(value.value, exact=value.exact, unit=unit),
                 " ".join(format_line(state, value.pv)),
             )
         out.print(table)
         out.print(_("Best move: {move}").format(move=state.format_move(result.move)))
-        out.print(_("Value: {value}").format(value=score_words(result.value, exact=result.exact)))
+        out.print(
+            _("Value: {value}").format(
+                value=score_words(result.value, exact=result.exact, unit=unit)
+            )
+        )
         out.print(
             _("Principal variation: {line}").format(line=" ".join(format_line(state, result.pv)))
         )
@@ -151,6 +163,8 @@ def command() -> click.Command:
                 )
             )
         stats = result.stats
+        if interrupted:
+            raise KeyboardInterrupt
         if own_engine is not None:
             out.print(
                 _("Search: depth {depth}, {nodes} nodes, {seconds:.2f} s, {rate} nodes/s").format(
@@ -183,14 +197,12 @@ def _print_exact(out: Console, exact: ExactMoves) -> None:
 
     table = Table(title=_("Moves for the side to move (exact)"))
     table.add_column(_("move"), justify="right")
-    if any(column.score is not None for column in exact.moves):
-        table.add_column(_("score"), justify="right")
+    # One scale with the page: the words of the value only ("loss in 18"). The solver's own score
+    # (Pascal Pons's, -2 for that move) ran the other way from the page's moves to the end.
     table.add_column(_("value"))
-    with_scores = len(table.columns) == 3
     for column in exact.moves:
         value = _("full") if column.value is None else score_words(column.value)
-        cells = [column.move, *([column.score or "-"] if with_scores else []), value]
-        table.add_row(*cells)
+        table.add_row(column.move, value)
     out.print(table)
     out.print(_("Best move: {move}").format(move=", ".join(exact.best)))
     if exact.value is not None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
@@ -21,6 +23,9 @@ from zermelo.cli.common import (
 )
 from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from zermelo.play.match import GameRecord
 
 
 def command() -> click.Command:
@@ -78,6 +83,17 @@ def command() -> click.Command:
         help=_("Save the games to FILE as JSON lines."),
     )
     @click.option(
+        "--pgn",
+        "pgn_file",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help=_(
+            "Write the games to FILE as PGN with filled headers (chess; PGN-like text with a "
+            "Game tag for the other games), for 'zermelo review'."
+        ),
+    )
+    @click.option(
         "--openings",
         default=None,
         metavar="FILE",
@@ -105,6 +121,7 @@ def command() -> click.Command:
         jobs: int | None,
         start: str | None,
         save: str | None,
+        pgn_file: str | None,
         openings: str | None,
         max_moves: int | None,
         cluster: str | None,
@@ -122,7 +139,6 @@ def command() -> click.Command:
         from zermelo.agents.spec import parse_agent
         from zermelo.games.registry import get_game
         from zermelo.play import (
-            GameRecord,
             elo_estimate,
             pair_tallies,
             round_robin,
@@ -218,8 +234,35 @@ def command() -> click.Command:
             except OSError as error:
                 fail(_("cannot write {file}: {reason}").format(file=save, reason=error.strerror))
             out.print(_("Saved {count} games to {file}").format(count=written, file=save))
+        if pgn_file:
+            _write_pgn(record, records, pgn_file, seed)
+            out.print(_("Saved {count} games to {file}").format(count=len(records), file=pgn_file))
 
     return arena
+
+
+def _write_pgn(spec: GameSpec, records: Sequence[GameRecord], path: str, seed: int) -> None:
+    """Every game of the tournament as PGN, in the order they were played."""
+    import datetime
+
+    from zermelo.play.review import record_pgn
+
+    today = datetime.datetime.now(tz=datetime.UTC).strftime("%Y.%m.%d")
+    texts = [
+        record_pgn(
+            spec,
+            game,
+            event=f"zermelo arena {spec.name}, seed {seed}",
+            site="zermelo",
+            date=today,
+            round_number=str(game.index + 1),
+        )
+        for game in records
+    ]
+    try:
+        Path(path).write_text("\n".join(texts), encoding="utf-8")
+    except OSError as error:
+        fail(_("cannot write {file}: {reason}").format(file=path, reason=error.strerror))
 
 
 def _openings(spec: GameSpec, source: str | None, start: str | None) -> list[str]:

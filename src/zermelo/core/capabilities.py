@@ -43,6 +43,7 @@ __all__ = [
     "ExactColumn",
     "ExactMoves",
     "Explainer",
+    "Loads",
     "Openings",
     "Perft",
     "PositionSolver",
@@ -271,9 +272,19 @@ class Tuner(Protocol):
 
 @runtime_checkable
 class Saver(Protocol[S_contra]):
-    """The game so far in the game's own file format (chess: PGN)."""
+    """The game so far in the game's own file format (chess: PGN). ``players`` names the first
+    and the second player for the file's headers (``None``: unknown)."""
 
-    def save(self, state: S_contra) -> str: ...
+    def save(self, state: S_contra, players: tuple[str, str] | None = None) -> str: ...
+
+
+@runtime_checkable
+class Loads(Protocol):
+    """A :class:`Saver` that also reads its file format back: ``load(text)`` gives the start
+    position's notation (``""`` for the usual start) and the moves in the game's notation, or
+    raises :class:`~zermelo.core.errors.ParseError` saying what is wrong."""
+
+    def load(self, text: str) -> tuple[str, list[str]]: ...
 
 
 @runtime_checkable

@@ -28,7 +28,9 @@ microseconds, its ``issubclass`` is cached), never with ``getattr`` and a string
   ``legal_moves()`` while the game runs): the one rule of which moves a search considers is
   :func:`zermelo.search.moves.search_moves`;
 * :class:`HasQuiet` -- ``is_quiet()``, false while a forced sequence (a pending capture) runs;
-* :class:`Terminates` -- ``termination()``, why the game is over, as an English message id;
+* :class:`Terminates` -- ``termination()``, why the game is over, as an English message id
+  marked for translation (``N_("checkmate")``); every built-in game offers it, and
+  :func:`end_reason` gives a generic reason for a game that does not;
 * :class:`ExplainsItself` -- ``explain()``, the evaluation term by term.
 """
 
@@ -39,6 +41,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
 
 __all__ = [
+    "GAME_OVER",
     "AnyState",
     "AvoidsLosses",
     "Evaluates",
@@ -51,8 +54,13 @@ __all__ = [
     "State",
     "Terminates",
     "WinsAtOnce",
+    "end_reason",
     "supports_evaluation",
 ]
+
+GAME_OVER = "game over"
+"""The generic reason of :func:`end_reason`, for a game that does not say why it ended (the
+message id is marked for translation in :mod:`zermelo.ui.words`)."""
 
 Move = TypeVar("Move", bound=Hashable)
 Move_co = TypeVar("Move_co", bound=Hashable, covariant=True)
@@ -174,8 +182,9 @@ class HasQuiet(Protocol):
 
 @runtime_checkable
 class Terminates(Protocol):
-    """A state that says why the game is over (an English message id: ``"checkmate"``), or
-    ``None`` while it runs or when only the winner tells."""
+    """A state that says why the game is over: an English message id marked for translation
+    (``"checkmate"``, ``"four in a row"``, ``"board full"``), which the faces translate; ``None``
+    while it runs."""
 
     def termination(self) -> str | None: ...
 
@@ -191,3 +200,12 @@ class ExplainsItself(Protocol):
 def supports_evaluation(state: object) -> bool:
     """True when ``state`` offers a heuristic ``evaluate()`` for depth-limited search."""
     return issubclass(type(state), Evaluates)
+
+
+def end_reason(state: AnyState) -> str | None:
+    """Why ``state``'s game is over, as a message id for the faces to translate: the game's own
+    :meth:`Terminates.termination`, else the generic :data:`GAME_OVER`; ``None`` while it runs."""
+    if not state.is_terminal():
+        return None
+    reason = state.termination() if isinstance(state, Terminates) else None
+    return reason or GAME_OVER

@@ -54,6 +54,7 @@ from typing import Final, NamedTuple
 from zermelo.core.codec import Codec
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
+from zermelo.core.scores import Unit
 from zermelo.core.state import Player
 
 __all__ = [
@@ -183,6 +184,9 @@ FEATURES: Final = (
 )
 """The evaluation f(s) = sum of w_i * x_i: (name, weight w_i, what x_i counts), every x_i from the
 side to move's point of view (its count minus the opponent's). Scores are in hundredths of a man."""
+
+MEN: Final = Unit(N_("{value} men"), 100.0)
+"""Checkers values are hundredths of a man; people read them in men."""
 
 _W_MEN, _W_KINGS, _W_ADVANCE, _W_BACK, _W_CENTRE, _W_EXCHANGE, _W_PURSUIT = (
     w for _, w, _ in FEATURES
@@ -372,6 +376,21 @@ class CheckersState(NamedTuple):
         return self.quiet >= DRAW_PLIES or not _legal_moves(
             self.black, self.white, self.kings, self.to_move
         )
+
+    def value_unit(self) -> Unit:
+        """Heuristic values (hundredths of a man) are shown in men."""
+        return MEN
+
+    def termination(self) -> str | None:
+        """Why the game is over: ``"draw rule"`` (:data:`DRAW_PLIES` quiet plies), ``"no pieces"``
+        (the side to move has none left) or ``"no moves"`` (it has pieces but cannot move);
+        ``None`` while it runs."""
+        if self.quiet >= DRAW_PLIES:
+            return N_("draw rule")
+        if _legal_moves(self.black, self.white, self.kings, self.to_move):
+            return None
+        own = self.black if self.to_move == BLACK else self.white
+        return N_("no pieces") if own == 0 else N_("no moves")
 
     @property
     def winner(self) -> Player | None:

@@ -16,6 +16,7 @@ positions and moves through this module.
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Hashable, Iterable
 from typing import Final
@@ -24,6 +25,7 @@ import chess
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, Ref
+from zermelo.core.scores import Unit
 from zermelo.core.state import Player
 
 __all__ = [
@@ -145,19 +147,25 @@ def move_from_text(board: chess.Board, text: str) -> chess.Move:
         ) from None
 
 
+PAWNS: Final = Unit(N_("{value} pawns"), 1.0)
+"""Chess values reach the faces in pawns: the engine's centipawns are turned into pawns where
+its answers leave it (:func:`zermelo.solvers.chess.tools.in_pawns`)."""
+
+
 def termination(board: chess.Board) -> str | None:
     """Why the game on ``board`` is over: ``"checkmate"``, ``"stalemate"``,
-    ``"insufficient material"``, ``"repetition"`` or ``"fifty moves"``; ``None`` while it is on."""
+    ``"insufficient material"``, ``"threefold repetition"`` or ``"fifty-move rule"`` (message ids,
+    marked for translation); ``None`` while it is on."""
     if board.is_checkmate():
-        return "checkmate"
+        return N_("checkmate")
     if board.is_stalemate():
-        return "stalemate"
+        return N_("stalemate")
     if board.is_insufficient_material():
-        return "insufficient material"
+        return N_("insufficient material")
     if board.is_fifty_moves():
-        return "fifty moves"
+        return N_("fifty-move rule")
     if board.is_repetition(3):
-        return "repetition"
+        return N_("threefold repetition")
     return None
 
 
@@ -286,6 +294,10 @@ class ChessState:
         """Why the game is over (see :func:`termination`), or ``None``."""
         return termination(self._board)
 
+    def value_unit(self) -> Unit:
+        """Heuristic values are shown in pawns (see :data:`PAWNS`)."""
+        return PAWNS
+
     @property
     def winner(self) -> Player | None:
         if self._board.is_checkmate():
@@ -321,7 +333,8 @@ class ChessState:
         return move.uci()
 
     def evaluate(self) -> float:
-        """Material balance in centipawns from the side to move (:data:`PIECE_VALUES`).
+        """Material balance in pawns from the side to move (:data:`PIECE_VALUES`, which are in
+        centipawns, over 100): the unit every face shows chess values in, the engine's included.
 
         The engine's evaluation, with its named terms, is
         :func:`zermelo.solvers.chess.evaluation.explain`."""
@@ -329,17 +342,21 @@ class ChessState:
         for piece_type, value in PIECE_VALUES.items():
             total += value * len(self._board.pieces(piece_type, chess.WHITE))
             total -= value * len(self._board.pieces(piece_type, chess.BLACK))
-        return float(total if self._board.turn == chess.WHITE else -total)
+        return (total if self._board.turn == chess.WHITE else -total) / 100
 
 
 def pgn(state: ChessState, *, white: str = "?", black: str = "?", event: str = "?") -> str:
     """The game that led to ``state`` as PGN text: the start position's FEN when it is not the
-    usual one, every move in SAN, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``)."""
+    usual one, every move in SAN, and the result (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``). The
+    Seven Tag Roster is filled: the site is zermelo, the date today's (UTC), the round ``-``."""
     import chess.pgn
 
     board = state.board
     game = chess.pgn.Game.from_board(board)
     game.headers["Event"] = event
+    game.headers["Site"] = "zermelo"
+    game.headers["Date"] = datetime.datetime.now(datetime.UTC).strftime("%Y.%m.%d")
+    game.headers["Round"] = "-"
     game.headers["White"] = white
     game.headers["Black"] = black
     game.headers["Result"] = _result(board)
@@ -363,15 +380,6 @@ def _new(first: Player = Player.FIRST) -> ChessState:
 
 def _parse(text: str) -> ChessState:
     return ChessState.parse(text)
-
-
-class _PgnSaver:
-    def save(self, state: ChessState) -> str:
-        return pgn(state, event="zermelo")
-
-
-SAVER: Final = _PgnSaver()
-"""The record's :class:`~zermelo.core.capabilities.Saver`: the game as PGN."""
 
 
 def _grid(state: ChessState) -> Grid:
@@ -423,7 +431,7 @@ SPEC: Final = GameSpec(
     engine_analysis=Ref("zermelo.solvers.chess.tools:ANALYSIS"),
     explainer=Ref("zermelo.solvers.chess.tools:EXPLAINER"),
     tuner=Ref("zermelo.solvers.chess.tools:TUNER"),
-    saver=Ref("zermelo.games.chess:SAVER"),
+    saver=Ref("zermelo.solvers.chess.pgn:PGN_FILE"),
     openings=Ref("zermelo.solvers.chess.tools:OPENINGS_CAPABILITY"),
 )
 """The record of chess: levels through the chess engine, the chess board, perft and the engine's

@@ -184,6 +184,14 @@ class Connect4State(NamedTuple):
     def is_terminal(self) -> bool:
         return self.is_full() or self.winner is not None
 
+    def termination(self) -> str | None:
+        """Why the game is over: ``"four in a row"`` or ``"board full"``; ``None`` while it runs."""
+        if self.winner is not None:
+            return N_("four in a row")
+        if self.is_full():
+            return N_("board full")
+        return None
+
     def legal_moves(self) -> list[int]:
         """Columns that are not full, centre first; empty when the game is over."""
         if self.winner is not None:

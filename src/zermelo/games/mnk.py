@@ -278,6 +278,15 @@ class MnkState(NamedTuple):
         rules = self.rules
         return self.won != _NO_WINNER or (self.x | self.o).bit_count() == rules.width * rules.height
 
+    def termination(self) -> str | None:
+        """Why the game is over: k in a row (``"five in a row"``) or ``"board full"``; ``None``
+        while it runs."""
+        if self.won != _NO_WINNER:
+            return _IN_A_ROW.get(self.rules.k, N_("a full line"))
+        if (self.x | self.o).bit_count() == self.rules.width * self.rules.height:
+            return N_("board full")
+        return None
+
     def legal_moves(self) -> list[int]:
         """Every empty point, centre first; empty when the game is over.
 
@@ -579,6 +588,17 @@ _ENGINE_LEVELS: Final[dict[str, str | Ref[LevelFactory]]] = {
 # fixed-seed round robins at 0.3 s per move (c 0.1 beat 0.25 and 0.5, scale 100 beat 300 and 1000,
 # no playout beat playouts of 2 and 4 plies).
 _MCTS: Final = {"cutoff": 0, "scale": 100.0, "c": 0.1}
+
+_IN_A_ROW: Final = {
+    1: N_("one in a row"),
+    2: N_("two in a row"),
+    3: N_("three in a row"),
+    4: N_("four in a row"),
+    5: N_("five in a row"),
+    6: N_("six in a row"),
+    7: N_("seven in a row"),
+}
+"""Why a game with a winner ended, by k (a longer row: "a full line")."""
 
 _EXACT_HELP: Final = N_("only exactly k in a row wins (no overlines)")
 

@@ -130,6 +130,11 @@ class OthelloState(NamedTuple):
             return None
         return Player.FIRST if black > white else Player.SECOND
 
+    def termination(self) -> str | None:
+        """Why the game is over: neither side can play, so the ``"disc count"`` decides; ``None``
+        while it runs."""
+        return N_("disc count") if self.is_terminal() else None
+
     def is_terminal(self) -> bool:
         return not _moves(self.black, self.white) and not _moves(self.white, self.black)
 

@@ -130,6 +130,14 @@ class TicTacToeState(NamedTuple):
     def is_terminal(self) -> bool:
         return _HAS_LINE[self.x] or _HAS_LINE[self.o] or (self.x | self.o) == FULL
 
+    def termination(self) -> str | None:
+        """Why the game is over: ``"three in a row"`` or ``"board full"``; ``None`` while it runs."""
+        if _HAS_LINE[self.x] or _HAS_LINE[self.o]:
+            return N_("three in a row")
+        if (self.x | self.o) == FULL:
+            return N_("board full")
+        return None
+
     def legal_moves(self) -> list[int]:
         """Empty squares, centre first, then corners, then edges (the search order)."""
         if _HAS_LINE[self.x] or _HAS_LINE[self.o]:

@@ -1,18 +1,18 @@
 """Results per agent and per pair of agents, and the Elo difference they imply.
 
 The Elo model says that an agent scoring the fraction ``p`` of the points against another is
-``D = -400 * log10(1 / p - 1)`` Elo stronger. Its 95% confidence interval here comes from the
-standard error of the mean score per game,
+``D = -400 * log10(1 / p - 1)`` Elo stronger. Its 95% confidence interval is the Wilson score
+interval of ``p`` over the ``n`` games, each end turned into Elo:
 
-    s = sqrt((w (1 - p)^2 + d (1/2 - p)^2 + l p^2) / n) / sqrt(n),
+    (p + z^2/2n -/+ z sqrt(p (1 - p) / n + z^2 / 4n^2)) / (1 + z^2/n),   z = 1.96.
 
-as ``p ± 1.96 s``, each end turned into Elo. When an end leaves (0, 1) that side of the interval is
-unbounded. A score of 0% or 100% has no finite estimate: then :class:`EloEstimate` carries only the
-one-sided bound that the exact binomial (Clopper-Pearson) interval gives, ``(0.025)^(1/n)`` for
-``n`` straight wins, so that a clean sweep of 10 games reads ">= +140", not "infinity".
-All games drawn has a spread of zero, which would claim an exact +0; then the interval is the
-score one half-point bound of the same exact rule away from 1/2 on either side, ``1/2 ± (1 -
-0.025^(1/n)) / 2``, so 6 draws read "+0 [-172, +172]".
+One rule for every result, sweeps and all-draws included: it stays inside [0, 1], it is sound at
+small ``n`` (the normal interval around ``p`` is not, and has zero width at 0%, 50% of draws or
+100%), and more points never lower an end. A draw counts as half a point of a game, as if the
+games were coin flips of that mean; with draws the true spread is smaller, so the interval errs on
+the wide side. An end at 0 or 1 is unbounded in Elo (``-inf``/``+inf``), and so is the estimate
+of a 0% or 100% score: a 4-0 sweep reads ``+inf [+7, +inf]``, 3 wins and a draw ``+338 [-74,
++750]``, 10-0 ``+inf [+166, +inf]`` and 6 draws ``+0 [-255, +255]``.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ __all__ = [
     "elo_from_score",
     "pair_tallies",
     "standings",
+    "wilson_interval",
 ]
 
 Z95 = 1.959963984540054
@@ -92,11 +93,9 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class EloEstimate:
-    """An Elo difference and its 95% interval ``[low, high]`` (either end may be infinite).
-
-    ``value`` is ``None`` when the score is 0% or 100%: then only ``low`` (a sweep) or ``high``
-    (no point at all) is finite, and it is a one-sided 95% bound.
-    """
+    """An Elo difference and its 95% interval ``[low, high]``: any of the three may be infinite
+    (a score of 0% or 100% has an infinite estimate and one open end). ``value`` is ``None``
+    only without games."""
 
     value: float | None
     low: float
@@ -104,13 +103,9 @@ class EloEstimate:
     games: int
 
     def describe(self) -> str:
-        """``"+120 [+80, +165]"``, ``">= +140"``, ``"<= -140"`` or ``"-"`` without games."""
-        if self.games == 0:
+        """``"+120 [+80, +165]"``, ``"+inf [+7, +inf]"``, or ``"-"`` without games."""
+        if self.games == 0 or self.value is None:
             return "-"
-        if self.value is None:
-            if math.isfinite(self.low):
-                return f">= {_end(self.low)}"
-            return f"<= {_end(self.high)}"
         return f"{_end(self.value)} [{_end(self.low)}, {_end(self.high)}]"
 
 
@@ -122,29 +117,40 @@ def _end(value: float) -> str:
     return f"{round(value):+d}"
 
 
+def _elo(fraction: float) -> float:
+    """:func:`elo_from_score`, with the certain scores as infinities."""
+    if fraction <= 0.0:
+        return -math.inf
+    if fraction >= 1.0:
+        return math.inf
+    return elo_from_score(fraction)
+
+
+def wilson_interval(score: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a fraction ``score`` observed over ``games`` trials."""
+    if games <= 0:
+        return 0.0, 1.0
+    z2n = z * z / games
+    centre = score + z2n / 2.0
+    spread = z * math.sqrt(score * (1.0 - score) / games + z2n / (4.0 * games))
+    low = max(0.0, (centre - spread) / (1.0 + z2n))
+    high = min(1.0, (centre + spread) / (1.0 + z2n))
+    return low, high
+
+
 def elo_estimate(tally: Tally, z: float = Z95) -> EloEstimate:
-    """The Elo difference implied by ``tally`` with its confidence interval (see the module)."""
+    """The Elo difference implied by ``tally`` with its Wilson interval (see the module)."""
     n = tally.games
     if n == 0:
         return EloEstimate(None, -math.inf, math.inf, 0)
     p = tally.score
+    low, high = wilson_interval(p, n, z)
+    # The interval of an exact 0 or 1 touches that end: keep it exactly there.
     if p >= 1.0:
-        return EloEstimate(None, elo_from_score(0.025 ** (1.0 / n)), math.inf, n)
+        high = 1.0
     if p <= 0.0:
-        return EloEstimate(None, -math.inf, elo_from_score(1.0 - 0.025 ** (1.0 / n)), n)
-    variance = (
-        tally.wins * (1.0 - p) ** 2 + tally.draws * (0.5 - p) ** 2 + tally.losses * p**2
-    ) / n
-    if variance == 0.0:
-        # Every game drawn: no observed spread, so bound how often a decisive game could occur.
-        half_width = (1.0 - 0.025 ** (1.0 / n)) / 2.0
-        low_p, high_p = p - half_width, p + half_width
-    else:
-        error = math.sqrt(variance / n)
-        low_p, high_p = p - z * error, p + z * error
-    low = elo_from_score(low_p) if low_p > 0.0 else -math.inf
-    high = elo_from_score(high_p) if high_p < 1.0 else math.inf
-    return EloEstimate(elo_from_score(p), low, high, n)
+        low = 0.0
+    return EloEstimate(_elo(p), _elo(low), _elo(high), n)
 
 
 def pair_tallies(records: Iterable[GameRecord]) -> dict[tuple[str, str], Tally]:

@@ -2,30 +2,24 @@
 
 from __future__ import annotations
 
-from zermelo.core.scores import outcome_of
+from zermelo.core.scores import POINTS, Unit, value_text
 from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 __all__ = ["REASONS", "score_words"]
 
 
-def score_words(score: float, *, exact: bool = True) -> str:
-    """ "win in 3", "draw", "loss in 2", or a signed estimate such as "+12.00"."""
-    outcome = outcome_of(score, exact=exact)
-    if outcome.kind == "win":
-        return _("win in {n}").format(n=outcome.moves) if outcome.moves else _("won")
-    if outcome.kind == "loss":
-        return _("loss in {n}").format(n=outcome.moves) if outcome.moves else _("lost")
-    if outcome.kind == "draw":
-        return _("draw")
-    return f"{outcome.estimate:+.2f}"
+def score_words(score: float, *, exact: bool = True, unit: Unit = POINTS) -> str:
+    """ "win in 3", "draw", "loss in 2", or a signed estimate in the game's unit such as
+    "+1.69 men" (:func:`zermelo.core.scores.value_text`, translated)."""
+    words, fields = value_text(score, exact=exact, unit=unit)
+    return _(words).format(**fields)
 
 
-# Why a game ended, as the games' ``termination()`` names it; shown translated.
+# Why a game ended, for the reasons not marked in zermelo's own games: the generic reason of
+# :func:`zermelo.core.state.end_reason`, and the Nim plugin's (examples/), which zermelo's
+# catalogs translate. The games' own ``termination()`` ids are marked where they are returned.
 REASONS = (
-    N_("checkmate"),
-    N_("stalemate"),
-    N_("insufficient material"),
-    N_("fifty moves"),
-    N_("repetition"),
+    N_("game over"),
+    N_("last stone taken"),
 )

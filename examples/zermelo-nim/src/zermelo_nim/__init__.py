@@ -32,6 +32,7 @@ from zermelo.core import (
     Player,
 )
 from zermelo.core.codec import Codec
+from zermelo.core.record import N_
 
 __all__ = ["CODEC", "MAX_HEAP", "MAX_HEAPS", "SPEC", "NimState", "nim_sum"]
 
@@ -92,6 +93,11 @@ class NimState(NamedTuple):
 
     def is_terminal(self) -> bool:
         return not any(self.heaps)
+
+    def termination(self) -> str | None:
+        """Why the game is over: the ``"last stone taken"``; ``None`` while stones are left.
+        (zermelo's catalogs translate this message id.)"""
+        return N_("last stone taken") if self.is_terminal() else None
 
     def legal_moves(self) -> list[Move]:
         """Taking the most stones first, heap by heap: big moves end the game sooner."""

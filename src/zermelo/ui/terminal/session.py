@@ -26,7 +26,7 @@ from rich.markup import escape
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
 from zermelo.core.record import OptionValue
-from zermelo.core.state import AnyState, Player, Terminates
+from zermelo.core.state import GAME_OVER, AnyState, Player, end_reason
 from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
 from zermelo.ui.terminal.boards import BoardView, view_for
@@ -329,7 +329,9 @@ class Session:
         (chess: PGN), else its start position and its moves, one line each."""
         saver = self.spec.saver
         if saver is not None:
-            text = saver.resolve().save(state)
+            ai = f"zermelo {self.options.level}"
+            first_is_human = self.human == Player.FIRST
+            text = saver.resolve().save(state, ("Human", ai) if first_is_human else (ai, "Human"))
         else:
             start = played[0][0] if played else state
             moves = " ".join(before.format_move(move) for before, move in played)
@@ -347,8 +349,8 @@ class Session:
         self.say(_("Game saved to {path}.").format(path=path))
 
     def _announce(self, state: AnyState) -> None:
-        reason = state.termination() if isinstance(state, Terminates) else None
-        if reason:
+        reason = end_reason(state)
+        if reason and reason != GAME_OVER:
             self.say("\n" + _("Game over: {reason}.").format(reason=_(reason)))
         winner = state.winner
         if winner is None:

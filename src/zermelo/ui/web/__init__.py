@@ -35,7 +35,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.server import ServerState
 
 from zermelo.core.errors import ZermeloError
-from zermelo.ui.web import learn
+from zermelo.ui.web import learn, review
 from zermelo.ui.web.api import Api, Lanes, error_response, load_game
 from zermelo.ui.web.openapi import openapi
 
@@ -307,10 +307,12 @@ def create_app(
         Route("/api/games", _guarded(api.games)),
         Route("/api/messages", _guarded(api.messages)),
         Route("/api/state", _guarded(api.state), methods=["POST"]),
+        Route("/api/import", _guarded(api.import_), methods=["POST"]),
         Route("/api/play", _guarded(api.play), methods=["POST"]),
         Route("/api/analyze", _guarded(api.analyze), methods=["POST"]),
         Route("/api/tree", _guarded(api.tree), methods=["POST"]),
         *learn.routes(_guarded, _page, lanes.fast),
+        Route("/api/review", _guarded(review.endpoint(api)), methods=["POST"]),  # type: ignore[arg-type]
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lambda app: _lifespan(app, api, warm_up))

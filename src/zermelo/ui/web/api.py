@@ -34,6 +34,7 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from zermelo.core.capabilities import Loads
 from zermelo.core.errors import (
     BudgetError,
     CapabilityError,
@@ -45,8 +46,8 @@ from zermelo.core.errors import (
 )
 from zermelo.core.jsontext import Json
 from zermelo.core.record import LEVELS, OptionValue
-from zermelo.core.scores import describe, outcome_of
-from zermelo.core.state import AnyState, Player
+from zermelo.core.scores import POINTS, Unit, describe, outcome_of, unit_of, value_text
+from zermelo.core.state import AnyState, Player, end_reason
 from zermelo.games.registry import game_names
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.i18n import LANGUAGES
@@ -81,15 +82,26 @@ __all__ = [
 ]
 
 
+class TextJson(TypedDict):
+    """Words for the page to translate: an English message id and the fields it fills in."""
+
+    id: str
+    fields: dict[str, str]
+
+
 class ValueJson(TypedDict):
-    """A score from the side to move, as numbers and as English words."""
+    """A score from the side to move, as numbers and as words: ``words`` in English, ``text``
+    the same words for the page to translate (:func:`zermelo.core.scores.value_text`, the one
+    rule of the terminal and the page); ``estimate`` is in the game's ``unit``."""
 
     score: float
     exact: bool
     kind: str
     moves: int
     estimate: float
+    unit: str
     words: str
+    text: TextJson
 
 
 class SearchJson(TypedDict):
@@ -134,12 +146,15 @@ class GameJson(TypedDict):
     game: str
     title: str
     start: str
+    start_to_move: str
     moves: list[str]
     position: str
     to_move: str
     ply: int
     terminal: bool
     winner: str | None
+    reason: str | None
+    record: str
     legal: list[str]
     board: Board
     last: list[int] | None
@@ -186,6 +201,7 @@ MAX_ACCEPTED = 10**12
 them, and a bigger integer need not fit a float."""
 MAX_SEED = 2**32 - 1
 SYMBOLS = {Player.FIRST: "X", Player.SECOND: "O"}
+"""The marks the boards draw the sides with (the API names the sides by the game's names)."""
 _log = logging.getLogger("zermelo.web")
 URGENT_THREADS = 16
 MIN_SEARCH = 0.15
@@ -419,15 +435,19 @@ def load_game(data: Mapping[str, object]) -> Game:
     spec = adapter.spec
     position = data.get("position")
     options = adapter.check_options(data.get("options"))
+    first = _first(spec.sides, spec.first_mover, data.get("first"))
     if position is not None and position != "":
         if not isinstance(position, str) or len(position) > 2000:
             raise ParseError(f"position {str(position)[:60]!r}: expected the game's notation")
-        if options:
+        if options and spec.parse_on is None:
             raise ParseError("give either a position or options, not both")
-        start = spec.parse(position)
+        start = spec.read(position, options)
     else:
         position = None
-        start = spec.new(**options)
+        start = spec.new(**options) if first is None else spec.new(first=first, **options)
+        if first is not None:
+            # A search process rebuilds this start from its notation (see game_data).
+            position = start.notation()
     moves_text = data.get("moves", [])
     if not isinstance(moves_text, list) or len(moves_text) > MAX_MOVES:
         raise ParseError(f"moves: expected a list of at most {MAX_MOVES} moves in notation")
@@ -439,6 +459,20 @@ def load_game(data: Mapping[str, object]) -> Game:
         states.append(state)
         moves.append(move)
     return Game(adapter, start, tuple(moves), tuple(states), options, position)
+
+
+def _first(sides: tuple[str, str], fixed: Player | None, first: object) -> Player | None:
+    """The side that starts, from a request's ``first`` (a side's name): only a game whose rules
+    let either side start takes it; ``None`` for the game's usual start."""
+    if first is None:
+        return None
+    names = {name.lower(): Player(index) for index, name in enumerate(sides)}
+    if not isinstance(first, str) or first.lower() not in names:
+        raise ParseError(f"first {_short(first)}: expected one of {', '.join(sides)}")
+    player = names[first.lower()]
+    if fixed is not None and player != fixed:
+        raise ParseError(f"first {first!r}: in this game {sides[fixed]} always moves first")
+    return None if fixed is not None else player
 
 
 MAX_MOVE_TEXT = 80
@@ -496,18 +530,23 @@ def game_json(game: Game) -> GameJson:
     """The current position as the page needs it."""
     state = game.state
     winner = state.winner
+    sides = game.adapter.spec.sides
+    moves = [
+        before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
+    ]
     answer: GameJson = {
         "game": game.adapter.name,
         "title": game.adapter.spec.title,
         "start": game.start.notation(),
-        "moves": [
-            before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
-        ],
+        "start_to_move": sides[game.start.to_move],
+        "moves": moves,
         "position": state.notation(),
-        "to_move": SYMBOLS[state.to_move],
+        "to_move": sides[state.to_move],
         "ply": state.ply,
         "terminal": state.is_terminal(),
-        "winner": None if winner is None else SYMBOLS[winner],
+        "winner": None if winner is None else sides[winner],
+        "reason": end_reason(state),
+        "record": game_record(game, moves),
         "legal": [state.format_move(m) for m in sorted(state.legal_moves())],
         "board": game.adapter.board(state),
         "last": None,
@@ -522,16 +561,29 @@ def game_json(game: Game) -> GameJson:
     return answer
 
 
-def value_json(value: float, exact: bool) -> ValueJson:
-    """A score from the side to move, as numbers and as English words."""
+def game_record(game: Game, moves: Sequence[str]) -> str:
+    """The game so far as text the page exports and :func:`import_game` reads back: the game's
+    own file format where it has one (chess: PGN), else the start position's notation on one
+    line and the moves on the next (the terminal's saved game)."""
+    saver = game.adapter.spec.saver
+    if saver is not None:
+        return saver.resolve().save(game.state)
+    return f"{game.start.notation()}\n{' '.join(moves)}\n"
+
+
+def value_json(value: float, exact: bool, unit: Unit = POINTS) -> ValueJson:
+    """A score from the side to move, as numbers and as words (:func:`value_text`)."""
     outcome = outcome_of(value, exact=exact)
+    words, fields = value_text(value, exact=exact, unit=unit)
     return {
         "score": value,
         "exact": exact,
         "kind": outcome.kind,
         "moves": outcome.moves,
-        "estimate": outcome.estimate,
-        "words": describe(value, exact=exact),
+        "estimate": outcome.estimate / unit.per,
+        "unit": unit.words,
+        "words": describe(value, exact=exact, unit=unit),
+        "text": {"id": words, "fields": fields},
     }
 
 
@@ -546,7 +598,7 @@ def _line(state: AnyState, line: tuple[Hashable, ...]) -> list[str]:
 def search_json(state: AnyState, result: SearchResult[Hashable]) -> SearchJson:
     return {
         "move": None if result.move is None else state.format_move(result.move),
-        "value": value_json(result.value, result.exact),
+        "value": value_json(result.value, result.exact, unit_of(state)),
         "pv": _line(state, result.pv),
         "depth": result.depth,
         "nodes": result.stats.nodes,
@@ -560,18 +612,19 @@ def analysis_json(state: AnyState, analysis: SearchResult[Hashable]) -> Analysis
     if not analysis.moves:
         return {"moves": [], "best": None, "pv": [], "value": None, "nodes": 0, "time_ms": 0.0}
     best = analysis.moves[0]
+    unit = unit_of(state)
     return {
         "moves": [
             {
                 "move": state.format_move(entry.move),
-                "value": value_json(entry.value, entry.exact),
+                "value": value_json(entry.value, entry.exact, unit),
                 "pv": _line(state, entry.pv),
             }
             for entry in analysis.moves
         ],
         "best": state.format_move(best.move),
         "pv": _line(state, best.pv),
-        "value": value_json(best.value, best.exact),
+        "value": value_json(best.value, best.exact, unit),
         "nodes": analysis.stats.nodes,
         "time_ms": round(analysis.stats.elapsed * 1000, 3),
     }
@@ -662,7 +715,10 @@ def game_data(game: Game) -> GameData:
     ]
     name, expect = game.adapter.name, fingerprint(game.state)
     if game.position is not None:
-        return {"game": name, "moves": moves, "position": game.position, "expect": expect}
+        data: GameData = {"game": name, "moves": moves, "position": game.position, "expect": expect}
+        if game.options:  # a position on the board the options make (see GameSpec.read)
+            data["options"] = dict(game.options)
+        return data
     return {"game": name, "moves": moves, "options": dict(game.options), "expect": expect}
 
 
@@ -708,6 +764,86 @@ def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
     return _extended(game, move, after), played
 
 
+MAX_IMPORT = 32 * 1024
+"""Longest text a person may import (a long PGN game is a few kilobytes)."""
+
+
+class ImportJson(TypedDict):
+    """``/api/import``'s answer: what the page sends from now on to replay the imported game
+    (``position`` ``None`` for the usual start), and the game's position as ``/api/state``
+    gives it."""
+
+    request: dict[str, Json]
+    state: GameJson
+
+
+def import_game(data: Mapping[str, object]) -> ImportJson:
+    """Read ``data["text"]`` as a game of ``data["game"]`` (on the board of its ``options``):
+    a position in the game's notation (a FEN), the game's own file format (a PGN), the
+    terminal's saved game (a position's line, then a line of moves), or a list of moves from the
+    usual start. The first reading whose replay the game accepts is the answer; when none is,
+    one line says what the text is not."""
+    text = data.get("text")
+    if not isinstance(text, str) or len(text) > MAX_IMPORT:
+        raise ParseError(f"text {str(text)[:40]!r}: expected a position or a game, as text")
+    text = text.strip()
+    if not text:
+        raise ParseError("nothing to import: paste a position or a list of moves")
+    adapter = adapter_for(data.get("game", game_names()[0]))
+    spec = adapter.spec
+    options = adapter.check_options(data.get("options"))
+    base: dict[str, Json] = {"game": adapter.name, "options": dict(options)}
+    if spec.parse_on is None and options:
+        base_position: dict[str, Json] = {"game": adapter.name}
+    else:
+        base_position = base
+    readings: list[dict[str, Json]] = [{**base_position, "position": text, "moves": []}]
+    saver: object = spec.saver.resolve() if spec.saver is not None else None
+    if isinstance(saver, Loads):
+        try:
+            start, moves = saver.load(text)
+        except ZermeloError as error:
+            readings.append({"error": str(error)})
+        else:
+            readings.append({**base_position, "position": start or None, "moves": list(moves)})
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) == 2:
+        readings.append({**base_position, "position": lines[0], "moves": _words(lines[1])})
+    readings.append({**base, "moves": _words(text)})
+    problems: list[str] = []
+    file_problem: str | None = None  # the game's own file format's, which says most
+    for request in readings:
+        if "error" in request:
+            file_problem = str(request["error"])
+            continue
+        if request.get("position") is None:
+            request.pop("position", None)
+        try:
+            game = load_game(request)
+        except ZermeloError as error:
+            problems.append(str(error))
+            continue
+        return {"request": request, "state": game_json(game)}
+    first, last = problems[0], file_problem or problems[-1]
+    raise ParseError(
+        f"{text[:40]!r} is neither a position of {spec.title} ({first}) nor its moves ({last})"
+    )
+
+
+def _words(text: str) -> list[Json]:
+    """A list of moves written with spaces or commas between them, and move numbers ("1.",
+    "12...") left out."""
+    words = text.replace(",", " ").split()
+    moves: list[Json] = []
+    for word in words:
+        cleaned = (
+            word.lstrip("0123456789").lstrip(".") if word[:1].isdigit() and "." in word else word
+        )
+        if cleaned:
+            moves.append(cleaned)
+    return moves
+
+
 def _extended(game: Game, move: Hashable, state: AnyState) -> Game:
     return dataclasses.replace(game, moves=(*game.moves, move), states=(*game.states, state))
 
@@ -731,6 +867,10 @@ class Api:
                     "kind": adapter.kind,
                     "marks": adapter.board_kind.marks,
                     "sides": list(spec.sides),
+                    # Who must start (the first side's name), or null when either side may.
+                    "first_mover": None
+                    if spec.first_mover is None
+                    else spec.sides[spec.first_mover],
                     "notation": spec.notation,
                     "options": {
                         option.name: {**option.describe(), "help": option.help}
@@ -763,6 +903,11 @@ class Api:
     async def state(self, request: Request) -> JSONResponse:
         data = await read_json(request)
         return JSONResponse(await self.lanes.fast.run(lambda: game_json(load_game(data))))
+
+    async def import_(self, request: Request) -> JSONResponse:
+        """Read a pasted position or game (see :func:`import_game`)."""
+        data = await read_json(request)
+        return JSONResponse(await self.lanes.fast.run(lambda: import_game(data)))
 
     async def play(self, request: Request) -> JSONResponse:
         """Play the person's ``move`` (if any), then let the AI reply when ``ai`` is true."""
@@ -860,7 +1005,7 @@ class Api:
         game = await self.lanes.fast.run(load_game, data, deadline=clock.hard)
         result, degraded = await self._analysis(game, budget, clock)
         result["position"] = game.state.notation()
-        result["to_move"] = SYMBOLS[game.state.to_move]
+        result["to_move"] = game.adapter.spec.sides[game.state.to_move]
         result["degraded"] = degraded
         return JSONResponse(result)
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from zermelo.i18n import LANGUAGES, translation_for
 
 __all__ = [
+    "END_REASONS",
     "PREPARING",
     "WEB_MESSAGES",
     "WEB_PLURALS",
@@ -37,6 +38,30 @@ def ngettext(singular: str, plural: str) -> tuple[str, str]:
     """Mark a singular/plural pair for extraction, like ``N_``; it translates nothing."""
     return singular, plural
 
+
+END_REASONS: tuple[str, ...] = (
+    N_("checkmate"),
+    N_("stalemate"),
+    N_("threefold repetition"),
+    N_("fifty-move rule"),
+    N_("insufficient material"),
+    N_("one in a row"),
+    N_("two in a row"),
+    N_("three in a row"),
+    N_("four in a row"),
+    N_("five in a row"),
+    N_("six in a row"),
+    N_("seven in a row"),
+    N_("a full line"),
+    N_("board full"),
+    N_("no pieces"),
+    N_("no moves"),
+    N_("draw rule"),
+    N_("disc count"),
+    N_("last stone taken"),
+    N_("game over"),
+)
+"""Every reason a game here gives for its end (tests/web check each game's are listed)."""
 
 WEB_PLURALS: tuple[tuple[str, str], ...] = (
     ngettext("{nodes} node in {ms} ms", "{nodes} nodes in {ms} ms"),
@@ -70,6 +95,16 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("Undo"),
     N_("Show thinking"),
     N_("Explain"),
+    # the review panel (js/review.js)
+    N_("Review"),
+    N_("Review the game"),
+    N_("Reviewing every move..."),
+    N_("Evaluation graph"),
+    N_("inaccuracy"),
+    N_("mistake"),
+    N_("blunder"),
+    N_("{ply}. {move} {sign} {mark}; best {best}"),
+    N_("{moves} moves: {inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders"),
     N_("Language"),
     N_("Board"),
     N_("API"),
@@ -217,6 +252,26 @@ WEB_MESSAGES: tuple[str, ...] = (
         "{limit} nodes a search."
     ),
     N_("Counting the nodes of {game}..."),
+    # the move list and the position as text
+    N_("Moves"),
+    N_("First move"),
+    N_("Previous move"),
+    N_("Next move"),
+    N_("Last move"),
+    N_("Play from here"),
+    N_("Move {n} of {total}"),
+    N_("Position as text"),
+    N_("Position"),
+    N_("Game record"),
+    N_("Paste a position or a game"),
+    N_("Import"),
+    N_("Could not import: {reason}"),
+    # the end's reason (the games' termination(), shown in "Game over: {reason}.")
+    N_("Game over: {reason}."),
+    *END_REASONS,
+    # values in a game's unit (zermelo.core.scores.value_text; bare "{value}" needs no words)
+    N_("{value} pawns"),
+    N_("{value} men"),
 )
 
 

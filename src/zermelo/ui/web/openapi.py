@@ -139,6 +139,13 @@ def openapi() -> dict[str, Json]:
                 "The position after the moves: board, side to move, legal moves, result.",
                 {},
             ),
+            "/api/import": _post(
+                "Read a pasted position or game",
+                "text in the game's notation (a FEN for chess), the game's own file format (a "
+                "PGN), a saved game's two lines (position, then moves) or a list of moves; "
+                "returns the request that replays it from now on and its position.",
+                {"text": {"type": "string", "description": "The position or game, as text."}},
+            ),
             "/api/play": _post(
                 "Play a move and let the AI reply",
                 "Plays move (if given) for the side to move, then, when ai is true and the game "
@@ -186,6 +193,7 @@ def openapi() -> dict[str, Json]:
                 },
             ),
             **_LEARN_PATHS,
+            **_REVIEW_PATHS,
         },
     }
 
@@ -238,4 +246,47 @@ _LEARN_PATHS: dict[str, Json] = {
             }
         ],
     ),
+}
+
+
+_REVIEW_PATHS: dict[str, Json] = {
+    "/api/review": {
+        "post": {
+            "summary": "Every move of a game judged",
+            "description": (
+                "Each move's value, the best move and its value, the winning chances lost and the "
+                "mark (inaccuracy, mistake, blunder), with the first player's chances after each "
+                "move for the evaluation graph. At most 80 moves are reviewed, at 20-500 ms each."
+            ),
+            "requestBody": {
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {
+                                **_GAME_FIELDS,
+                                "pgn": {
+                                    "type": "string",
+                                    "maxLength": 200_000,
+                                    "description": "Or a PGN text to review instead of the game's "
+                                    "fields (chess by default).",
+                                },
+                                "index": {
+                                    "type": "integer",
+                                    "minimum": 1,
+                                    "description": "Which game of the PGN text (default 1).",
+                                },
+                                "time_ms": {
+                                    "type": "number",
+                                    "description": "Search time per move in milliseconds, "
+                                    "clamped to 20..500 (default 100).",
+                                },
+                            },
+                        }
+                    }
+                }
+            },
+            "responses": {"200": {"description": "The review, as JSON."}, "400": _ERROR},
+        }
+    },
 }

@@ -17,7 +17,7 @@ import { t, loadMessages } from "./js/i18n.js";
 import { buildOptions, translateOptions, writeOptions, readOptions } from "./js/options.js";
 import { renderOverlay, renderThinking } from "./js/overlay.js";
 import { page, registerBoard, rendererFor } from "./js/registry.js";
-import { $, other, ui } from "./js/state.js";
+import { $, markOf, other, ui } from "./js/state.js";
 import { loadTree } from "./js/tree.js";
 
 // One drawing per board kind (the "kind" of the board the API sends); any other kind is a grid.
@@ -31,8 +31,18 @@ registerBoard("grid", gridBoard);
 // -- the game ------------------------------------------------------------------------------------
 
 export function sideAfter(count) {
-  // Every game here starts with X (the first player).
-  return count % 2 === 0 ? "X" : "O";
+  // The side to move after count moves of this game (its start may have either side to move).
+  const first = ui.view ? markOf(ui.view.start_to_move) : "X";
+  return count % 2 === 0 ? first : other(first);
+}
+
+// The marks of the side to move and of the winner (the API names sides by the game's names).
+export function mover(view) {
+  return markOf(view.to_move);
+}
+
+export function winnerMark(view) {
+  return markOf(view.winner);
 }
 
 export function sideName(mark) {
@@ -43,7 +53,7 @@ export function sideName(mark) {
 }
 
 export function humansTurn() {
-  return ui.view && !ui.view.terminal && ui.view.to_move === ui.human;
+  return Boolean(ui.view) && ui.cursor === null && !ui.view.terminal && mover(ui.view) === ui.human;
 }
 
 export async function newGame(setup = {}) {
@@ -54,7 +64,19 @@ export async function newGame(setup = {}) {
   const previous = changed ? {} : ui.options;
   ui.options = readOptions();
   ui.moves = [];
-  ui.human = document.querySelector('input[name="starts"]:checked').value === "ai" ? "O" : "X";
+  ui.position = setup.position || null;
+  ui.cursor = null;
+  ui.past = null;
+  const aiStarts = document.querySelector('input[name="starts"]:checked').value === "ai";
+  if (ui.game.first_mover === null && ui.position === null) {
+    // Either side may start (tic-tac-toe): you play O, as in the terminal and the tutorial, and
+    // who starts decides which side moves first.
+    ui.human = "O";
+    ui.first = ui.game.sides[aiStarts ? 0 : 1];
+  } else {
+    ui.human = aiStarts ? "O" : "X";
+    ui.first = null;
+  }
   if (setup.seed !== undefined) {
     ui.seed = setup.seed;
   } else {
@@ -70,7 +92,8 @@ export async function newGame(setup = {}) {
   $("#explain-switch").hidden = !ui.game.explain;
   $("#explain-panel").hidden = !(ui.game.explain && $("#explain").checked);
   ui.view = ui.game.initial;
-  if ((setup.moves && setup.moves.length) || Object.keys(ui.options).length) {
+  const usual = ui.first === null || ui.first === ui.game.initial.to_move;
+  if (!usual || ui.position !== null || (setup.moves && setup.moves.length) || Object.keys(ui.options).length) {
     // Other options, or a shared link's moves: the server builds (and checks) the position.
     try {
       ui.view = await postJson("/api/state", gameRequest({ moves: setup.moves || [] }));
@@ -78,8 +101,9 @@ export async function newGame(setup = {}) {
     } catch (error) {
       // Options the game refuses: say why, and go back to the last ones that worked.
       ui.options = previous;
+      ui.position = null;
       writeOptions(previous);
-      ui.view = Object.keys(previous).length
+      ui.view = Object.keys(previous).length || !usual
         ? await postJson("/api/state", gameRequest({ moves: [] }))
         : ui.game.initial;
       render();
@@ -87,8 +111,9 @@ export async function newGame(setup = {}) {
       return;
     }
   }
+  if (setup.ply !== undefined && setup.ply < ui.moves.length) await goTo(setup.ply, { quiet: true });
   render();
-  if (!ui.view.terminal && ui.view.to_move !== ui.human) {
+  if (ui.cursor === null && !ui.view.terminal && mover(ui.view) !== ui.human) {
     await play(null);
   } else {
     await afterChange();
@@ -115,6 +140,7 @@ export async function play(move) {
     ui.view = answer;
     ui.moves = answer.moves;
     ui.thinking = answer.thinking;
+    leaveHistory();
     if (answer.preparing) setMessage(t(answer.preparing));
   } catch (error) {
     if (id !== ui.requestId) return;
@@ -135,7 +161,7 @@ export function showError(error) {
 }
 
 export async function clickMove(move) {
-  if (ui.busy || !ui.view) return;
+  if (ui.busy || !ui.view || ui.cursor !== null) return;
   if (!ui.view.terminal && !humansTurn()) return;
   if (ui.view.terminal || !ui.view.legal.includes(move)) {
     // Let the server say why: the game is over, or the square is taken.
@@ -149,10 +175,16 @@ export async function clickMove(move) {
   await play(move);
 }
 
+// The fewest moves undo leaves: the AI's first move stays when it started.
+export function undoMinimum() {
+  return sideAfter(0) === ui.human ? 0 : 1;
+}
+
 export async function undo() {
   if (ui.busy || !ui.moves.length) return;
+  if (ui.cursor !== null) leaveHistory();
   const moves = ui.moves.slice(0, -1);
-  const minimum = ui.human === "X" ? 0 : 1;
+  const minimum = undoMinimum();
   while (moves.length > minimum && sideAfter(moves.length) !== ui.human) {
     moves.pop();
   }
@@ -207,20 +239,31 @@ export function setMessage(text) {
   $("#message").textContent = text;
 }
 
+// Why the game ended, in words ("Game over: checkmate."), or "" while it runs.
+export function reasonText(view) {
+  return view && view.terminal && view.reason ? t("Game over: {reason}.", { reason: t(view.reason) }) : "";
+}
+
 export function statusText() {
   const view = ui.view;
   if (!view) return "";
-  if (view.terminal) {
-    if (view.winner === null) return t("It's a draw.");
-    return view.winner === ui.human ? t("You win!") : t("The AI wins.");
+  if (ui.cursor !== null) {
+    return t("Move {n} of {total}", { n: ui.cursor, total: ui.moves.length });
   }
-  if (view.to_move === ui.human) return t("Your turn ({mark})", { mark: sideName(ui.human) });
+  if (view.terminal) {
+    const reason = reasonText(view);
+    const result =
+      view.winner === null ? t("It's a draw.") : winnerMark(view) === ui.human ? t("You win!") : t("The AI wins.");
+    return reason ? `${reason} ${result}` : result;
+  }
+  if (mover(view) === ui.human) return t("Your turn ({mark})", { mark: sideName(ui.human) });
   return t("The AI is thinking…");
 }
 
 export function render() {
   translateDynamic();
-  const view = ui.view;
+  // The position viewed in the move list, else the game's last one.
+  const view = ui.cursor !== null && ui.past ? ui.past : ui.view;
   const board = $("#board");
   const focused = board.contains(document.activeElement) ? document.activeElement.dataset.move : null;
   const focusedSquare = board.contains(document.activeElement) ? document.activeElement.dataset.square : null;
@@ -245,11 +288,168 @@ export function render() {
     if (again) again.focus();
   }
   setStatus(ui.busy ? t("The AI is thinking…") : statusText());
-  $("#status").dataset.state = view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
+  $("#status").dataset.state =
+    ui.cursor !== null ? "viewing" : view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
   $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
-  $("#undo").disabled = ui.busy || ui.moves.length <= (ui.human === "X" ? 0 : 1);
-  $("#save-pgn").hidden = !view.board.pgn;
+  $("#undo").disabled = ui.busy || ui.moves.length <= undoMinimum();
+  $("#save-pgn").hidden = !ui.view.board.pgn;
+  renderMoves();
+  renderText(view);
+  syncUrl();
   renderOverlay();
+}
+
+// -- the move list: every move in the game's notation (numbered pairs), and the position after
+// any of them viewed (view-only until "Play from here") ---------------------------------------
+
+export function renderMoves() {
+  const list = $("#move-list");
+  list.replaceChildren();
+  const first = ui.view ? markOf(ui.view.start_to_move) : "X";
+  const offset = first === "X" ? 0 : 1; // a start with the second side to move opens with "1…"
+  const shown = ui.cursor === null ? ui.moves.length : ui.cursor;
+  let row = null;
+  ui.moves.forEach((move, index) => {
+    const slot = index + offset;
+    if (row === null || slot % 2 === 0) {
+      row = document.createElement("li");
+      row.className = "move-row";
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${Math.floor(slot / 2) + 1}.${slot % 2 === 1 ? "…" : ""}`;
+      row.append(number);
+      list.append(row);
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move-item";
+    button.dataset.ply = String(index + 1);
+    button.textContent = move;
+    if (index + 1 === shown) button.setAttribute("aria-current", "step");
+    button.addEventListener("click", () => goTo(index + 1));
+    row.append(button);
+  });
+  const viewing = ui.cursor !== null;
+  $("#nav-first").disabled = ui.busy || shown === 0;
+  $("#nav-back").disabled = ui.busy || shown === 0;
+  $("#nav-next").disabled = ui.busy || !viewing;
+  $("#nav-last").disabled = ui.busy || !viewing;
+  $("#play-here").hidden = !viewing;
+  $("#play-here").disabled = ui.busy;
+  const current = list.querySelector('[aria-current="step"]');
+  if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+}
+
+// View the position after the first count moves; count = the number of moves is the game itself.
+export async function goTo(count, { quiet = false } = {}) {
+  if (ui.busy && !quiet) return;
+  const target = Math.max(0, Math.min(count, ui.moves.length));
+  if (target === ui.moves.length) {
+    leaveHistory();
+  } else {
+    const id = ++ui.requestId;
+    try {
+      const past = await postJson("/api/state", gameRequest({ moves: ui.moves.slice(0, target) }));
+      if (id !== ui.requestId) return;
+      ui.past = past;
+      ui.cursor = target;
+    } catch (error) {
+      showError(error);
+      return;
+    }
+  }
+  ui.selection = [];
+  if (!quiet) {
+    render();
+    renderThinking();
+  }
+}
+
+export function leaveHistory() {
+  ui.cursor = null;
+  ui.past = null;
+}
+
+// Play on from the position viewed: the moves after it are dropped.
+export async function playFromHere() {
+  if (ui.busy || ui.cursor === null) return;
+  ui.moves = ui.moves.slice(0, ui.cursor);
+  ui.view = ui.past;
+  leaveHistory();
+  ui.thinking = null;
+  setMessage("");
+  render();
+  if (!ui.view.terminal && mover(ui.view) !== ui.human) {
+    await play(null);
+  } else {
+    await afterChange();
+  }
+}
+
+// ←/→ step through the moves and Home/End jump to the start and the end, anywhere but on the
+// board (whose arrow keys move between its points) and in the page's fields.
+export function onHistoryKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target && target.closest && target.closest("#board, input, select, textarea, [contenteditable]")) return;
+  const shown = ui.cursor === null ? ui.moves.length : ui.cursor;
+  const wanted = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: ui.moves.length }[event.key];
+  if (wanted === undefined || !ui.view) return;
+  event.preventDefault();
+  if (wanted < 0 || wanted > ui.moves.length || wanted === shown) return;
+  goTo(wanted);
+}
+
+// -- the position as text: its notation (a FEN for chess) and the game's record (a PGN for chess,
+// else the start and the moves), and a pasted position or game read back ----------------------
+
+export function renderText(view) {
+  $("#export-position").value = view.position;
+  $("#export-record").value = ui.cursor === null ? ui.view.record : view.record;
+}
+
+export async function importText() {
+  if (ui.busy) return;
+  const text = $("#import-text").value;
+  try {
+    const answer = await postJson("/api/import", { game: ui.game.name, options: ui.options, text });
+    const request = answer.request;
+    ui.requestId++;
+    ui.options = request.options || {};
+    ui.position = request.position === undefined ? null : request.position;
+    ui.first = null;
+    ui.moves = request.moves;
+    ui.view = answer.state;
+    leaveHistory();
+    ui.thinking = null;
+    ui.selection = [];
+    // You take the side to move; the AI the other.
+    ui.human = mover(ui.view);
+    setMessage("");
+    $("#import-text").value = "";
+    render();
+    await afterChange();
+  } catch (error) {
+    setMessage(t("Could not import: {reason}", { reason: error.message }));
+  }
+}
+
+// The address keeps the game: its moves (and where the move list is), so a link opens it again.
+export function syncUrl() {
+  if (!ui.game || !history.replaceState) return;
+  const params = new URLSearchParams(location.search);
+  params.set("game", ui.game.name);
+  if (ui.moves.length) params.set("moves", ui.moves.join(","));
+  else params.delete("moves");
+  if (ui.cursor !== null) params.set("ply", String(ui.cursor));
+  else params.delete("ply");
+  if (ui.position !== null) params.set("position", ui.position);
+  else params.delete("position");
+  // Who started: in a game where either side may, it says which side the moves begin with.
+  if (document.querySelector('input[name="starts"]:checked').value === "ai") params.set("starts", "ai");
+  else params.delete("starts");
+  const query = params.toString();
+  if (query !== location.search.replace(/^\?/, "")) history.replaceState(null, "", `${location.pathname}?${query}`);
 }
 
 export function showPending(move) {
@@ -303,6 +503,9 @@ export async function start() {
   const seed = Number.parseInt(params.get("seed") || "", 10);
   if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32) setup.seed = seed;
   if (params.get("moves")) setup.moves = params.get("moves").split(",").filter(Boolean).slice(0, 512);
+  if (params.get("position")) setup.position = params.get("position").slice(0, 2000);
+  const ply = Number.parseInt(params.get("ply") || "", 10);
+  if (Number.isInteger(ply) && ply >= 0) setup.ply = ply;
 
   $("#lang").addEventListener("change", async (event) => {
     localStorage.setItem("zermelo.lang", event.target.value);
@@ -320,6 +523,13 @@ export async function start() {
   $("#undo").addEventListener("click", () => undo());
   $("#save-pgn").addEventListener("click", () => downloadPgn());
   $("#board").addEventListener("keydown", onBoardKey);
+  document.addEventListener("keydown", onHistoryKey);
+  $("#nav-first").addEventListener("click", () => goTo(0));
+  $("#nav-back").addEventListener("click", () => goTo((ui.cursor === null ? ui.moves.length : ui.cursor) - 1));
+  $("#nav-next").addEventListener("click", () => goTo((ui.cursor === null ? ui.moves.length : ui.cursor) + 1));
+  $("#nav-last").addEventListener("click", () => goTo(ui.moves.length));
+  $("#play-here").addEventListener("click", () => playFromHere());
+  $("#import").addEventListener("click", () => importText());
   $("#thinking").addEventListener("change", async () => {
     renderThinking();
     renderOverlay();

@@ -41,5 +41,8 @@ export async function postJson(url, data) {
 }
 
 export function gameRequest(extra = {}) {
-  return { game: ui.game.name, options: ui.options, moves: ui.moves, ...extra };
+  const request = { game: ui.game.name, options: ui.options, moves: ui.moves };
+  if (ui.position !== null) request.position = ui.position;
+  else if (ui.first !== null) request.first = ui.first;
+  return { ...request, ...extra };
 }

@@ -23,6 +23,10 @@ export function translateStatic() {
   for (const element of document.querySelectorAll("[data-i18n]")) {
     element.textContent = t(element.dataset.i18n);
   }
+  for (const element of document.querySelectorAll("[data-i18n-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nLabel));
+    element.title = t(element.dataset.i18nLabel);
+  }
   document.title = `${t("zermelo")} · ${t("Play against the AI and watch it think")}`;
 }
 

@@ -25,7 +25,11 @@ export function estimateText(estimate) {
   return estimate > 0 && Number(text) !== 0 ? `+${text}` : text.replace(/^-(0(\.0+)?)$/, "$1");
 }
 
+// The words of a value: the API sends them as a message id and its fields (the one rule of
+// zermelo.core.scores.value_text, which the terminal uses too); an older answer without them is
+// read by the same rule here.
 export function valueWords(value) {
+  if (value.text) return t(value.text.id, value.text.fields);
   if (value.kind === "win") return value.moves ? t("win in {n}", { n: value.moves }) : t("won");
   if (value.kind === "loss") return value.moves ? t("loss in {n}", { n: value.moves }) : t("lost");
   if (value.kind === "draw") return t("draw");
@@ -41,7 +45,8 @@ export function valueShort(value) {
 
 export function renderOverlay() {
   const board = $("#board");
-  const on = $("#thinking").checked && ui.analysis && !ui.view.terminal;
+  // Values belong to the game's last position: none while an earlier one is viewed.
+  const on = $("#thinking").checked && ui.analysis && !ui.view.terminal && ui.cursor === null;
   board.classList.toggle("thinking-on", Boolean(on));
   for (const element of board.querySelectorAll("[data-move]")) {
     element.classList.remove("win", "loss", "draw", "estimate-up", "estimate-down", "best");
@@ -101,6 +106,16 @@ export function renderMoveList(on) {
   }
 }
 
+// The search's nodes and time; nothing for a value from an opening book or a solver that counts
+// no nodes (it was not "0 nodes in 0 ms").
+export function searchText(search) {
+  if (!search.nodes) return "–";
+  return tn("{nodes} nodes in {ms} ms", search.nodes, {
+    nodes: search.nodes.toLocaleString(ui.lang),
+    ms: search.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
+  });
+}
+
 export function renderThinking() {
   const panel = $("#thinking-panel");
   panel.hidden = !$("#thinking").checked;
@@ -115,10 +130,7 @@ export function renderThinking() {
   } else if (analysis) {
     $("#best").textContent = `${analysis.best} · ${valueWords(analysis.value)}`;
     $("#pv").textContent = analysis.pv.join(" ");
-    $("#stats").textContent = tn("{nodes} nodes in {ms} ms", analysis.nodes, {
-      nodes: analysis.nodes.toLocaleString(ui.lang),
-      ms: analysis.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
-    });
+    $("#stats").textContent = searchText(analysis);
   } else {
     $("#best").textContent = "…";
     $("#pv").textContent = "…";
@@ -128,11 +140,8 @@ export function renderThinking() {
   if (last) {
     $("#ai-last").textContent =
       `${t("The AI's last move: {move}", { move: last.move })} · ${valueWords(last.value)} · ` +
-      `${t("Principal variation: {line}", { line: last.pv.join(" ") })} · ` +
-      tn("{nodes} nodes in {ms} ms", last.nodes, {
-        nodes: last.nodes.toLocaleString(ui.lang),
-        ms: last.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
-      });
+      `${t("Principal variation: {line}", { line: last.pv.join(" ") })}` +
+      (last.nodes ? ` · ${searchText(last)}` : "");
   } else {
     $("#ai-last").textContent = "";
   }

@@ -7,6 +7,14 @@ export function other(mark) {
   return mark === "X" ? "O" : "X";
 }
 
+// The mark ("X" for the first player, "O" for the second) of a side the API names by the game's
+// own names ("White", "Black"); the boards and the page's turn logic work with marks.
+export function markOf(side) {
+  if (side === null || side === undefined) return null;
+  const sides = (ui.game && ui.game.sides) || ["X", "O"];
+  return sides.indexOf(side) === 1 ? "O" : "X";
+}
+
 export const ui = {
   lang: "en",
   messages: {},
@@ -23,4 +31,8 @@ export const ui = {
   analysis: null,
   requestId: 0,
   selection: [], // draughts and chess: the squares clicked so far for the move being made
+  position: null, // the start position's notation when the game was imported, else null
+  first: null, // the side that starts, by name, in a game whose rules let either side start
+  cursor: null, // the number of moves of the position viewed in the move list; null: the last
+  past: null, // the answer of /api/state for the position viewed, while cursor is not null
 };
