@@ -22,8 +22,10 @@ from pathlib import Path
 
 import httpx2 as httpx
 import pytest
+from starlette.testclient import TestClient
 
 from conftest import english_env
+from zermelo.ui.web import api
 
 HOST = "127.0.0.1"
 STARTUP = 180.0
@@ -190,3 +192,17 @@ def test_a_search_process_on_a_cold_cache_serves_the_plain_copies(tmp_path: Path
         "()",
     ]
     assert not list((tmp_path / "numba").rglob("*.nbi"))  # no index: nothing was compiled
+
+
+def test_the_play_answer_carries_the_note_the_page_translates(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = {"game": "tictactoe", "moves": [], "move": "4", "level": "hard", "seed": 0}
+    assert client.post("/api/play", json=body).json()["preparing"] is None  # no kernel to build
+    monkeypatch.setattr(api, "preparing", lambda game: ("chess",) if game == "tictactoe" else ())
+    assert client.post("/api/play", json=body).json()["preparing"] == PREPARING
+    dutch = client.get("/api/messages", params={"lang": "nl"}).json()["messages"]
+    assert dutch[PREPARING] == (
+        "De snelle engine wordt voorbereid (eerste keer): intussen speelt de AI met een tragere "
+        "kopie."
+    )
