@@ -26,6 +26,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -44,6 +45,8 @@ __all__ = [
     "build_in_background",
     "is_built",
     "kernels_for",
+    "preparing",
+    "serve_while_cold",
     "wait_background",
 ]
 
@@ -272,6 +275,86 @@ def wait_background(timeout: float | None = None) -> bool:
     for thread in threads:
         thread.join(timeout)
     return not any(thread.is_alive() for thread in threads)
+
+
+_CHECK_EVERY: Final = 1.0
+"""Seconds between two looks at numba's cache by :func:`serve_while_cold` for one kernel."""
+_NEXT_LOOK: dict[str, float] = {}
+_LOADED: set[str] = set()
+
+
+def serve_while_cold(names: Sequence[str] = PLAY_KERNELS, *, wait: bool = False) -> tuple[str, ...]:
+    """For a process that must never compile, since its calls have deadlines (a web server's
+    search processes): hold each of kernels ``names`` that numba's cache does not hold yet on its
+    plain copy (engines made with ``compiled=None`` play with it), and once the cache holds it
+    (someone else's :func:`build_in_background`; looked at no more than once a second, reading
+    the index files only), load it in a thread and let the engines follow it. With ``wait``, a
+    built kernel is loaded here and now instead (a second or two: for a process's start, which
+    has no deadline). Returns the kernels still served plain.
+
+    Cheap enough to call at the start of every search: a kernel already loaded costs a set
+    lookup."""
+    if not available():
+        return ()
+    plain: list[str] = []
+    for name in names:
+        with _BACKGROUND_LOCK:
+            if name in _LOADED:
+                continue
+            thread = _BACKGROUND.get(name)
+            now = time.monotonic()
+            if (thread is not None and thread.is_alive()) or now < _NEXT_LOOK.get(name, 0.0):
+                plain.append(name)
+                continue
+            module_name = KERNELS[name].module
+            if not is_built(name):
+                _jit.serve_plain(module_name, True)
+                _NEXT_LOOK[name] = now + _CHECK_EVERY
+                plain.append(name)
+                continue
+            _jit.serve_plain(module_name, True)
+            thread = threading.Thread(
+                target=_load_built, args=(name,), name="zermelo-kernel-load", daemon=True
+            )
+            _BACKGROUND[name] = thread
+            thread.start()
+        if wait:
+            thread.join()
+        if not wait or _jit.serving_plain(KERNELS[name].module):
+            plain.append(name)
+    return tuple(plain)
+
+
+def _load_built(name: str) -> None:
+    """Load built kernel ``name`` (every entry point with the types play gives it, from the
+    cache), then serve it; the plain copy serves until then, and on if loading fails."""
+    try:
+        build([name])
+    except Exception:
+        with _BACKGROUND_LOCK:
+            _NEXT_LOOK[name] = float("inf")  # the plain copy goes on: no second try
+        return
+    _jit.serve_plain(KERNELS[name].module, False)
+    with _BACKGROUND_LOCK:
+        _LOADED.add(name)
+
+
+def preparing(game: str) -> tuple[str, ...]:
+    """The kernels game ``game`` plays with whose compiled code is not built yet (read from
+    numba's cache index, compiling nothing): its engines play with the plain copies meanwhile."""
+    cold = []
+    for name in kernels_for(game):
+        if name in _BUILT_SEEN:
+            continue
+        if is_built(name):
+            _BUILT_SEEN.add(name)
+        else:
+            cold.append(name)
+    return tuple(cold)
+
+
+_BUILT_SEEN: set[str] = set()
+"""Kernels :func:`preparing` found built (a cache stays built: no second look)."""
 
 
 def _main(argv: Sequence[str]) -> int:

@@ -258,6 +258,16 @@ CONNECT4_VALUES_MIN_PLY = 8
 second (the deadline still guards it); earlier, the overlay shows alpha-beta's values."""
 
 
+def _cold() -> bool:  # pragma: no cover - child process
+    """True while the compiled kernel is not ready in this process (numba's cache does not hold
+    it yet, or it is being loaded from there; :func:`zermelo.solvers.kernels.serve_while_cold`):
+    the solver declines at once, since its plain copy is far too slow for a request's node
+    budget, and alpha-beta answers. It never compiles here, under a request's deadline."""
+    from zermelo.solvers.kernels import serve_while_cold
+
+    return bool(serve_while_cold(("connect4",)))
+
+
 @functools.lru_cache(maxsize=2)
 def _solver(width: int, height: int) -> Connect4Solver:  # pragma: no cover - child process
     from zermelo.solvers.connect4.solver import Connect4Solver
@@ -281,7 +291,10 @@ def connect4_best(
     notation: str, width: int, height: int, seed: int, pv_limit: int, budget: int
 ) -> dict[str, Any]:  # pragma: no cover - child process
     """A best move (drawn with ``seed`` among equals), its negamax value and the line after it;
-    declined when the solver needs more than ``budget`` nodes."""
+    declined when the solver needs more than ``budget`` nodes, or while its compiled kernel is
+    being built (see :func:`_cold`)."""
+    if _cold():
+        return {"declined": True}
     solver = _solver(width, height)
     state = solver.position(notation)
     if not _within_reach(solver, state, CONNECT4_BEST_MIN_PLY):
@@ -321,6 +334,8 @@ def connect4_values_exact(
     from zermelo.core.errors import BudgetError
     from zermelo.solvers.connect4.scores import to_negamax
 
+    if _cold():
+        return {"declined": True}
     started = time.perf_counter()
     solver = _solver(width, height)
     state = solver.position(notation)

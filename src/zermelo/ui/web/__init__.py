@@ -249,10 +249,12 @@ async def _openapi(request: Request) -> Response:
 def _load_fast_lane(api: Api) -> None:
     """Import and build what the fast lane answers from (every game, the opening books of the
     games' own web engines), so that no request pays for it."""
+    from zermelo.solvers.kernels import preparing
     from zermelo.ui.web.adapters import adapter_for, available_games
 
     api.games_json()
     for name in available_games():
+        preparing(name)  # loads the kernels' modules, which the answer's note reads the cache of
         engine = adapter_for(name).engine
         if engine is not None and engine.book_values is not None:
             engine.book_values(load_game({"game": name}).state)

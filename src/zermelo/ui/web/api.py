@@ -52,6 +52,7 @@ from zermelo.games.registry import game_names
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.i18n import LANGUAGES, translation_for
 from zermelo.search.result import SearchResult
+from zermelo.solvers.kernels import preparing
 from zermelo.ui.web.adapters import (
     Adapter,
     Board,
@@ -61,7 +62,7 @@ from zermelo.ui.web.adapters import (
 from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
 from zermelo.ui.web.explain import ExplainNode, explain
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
-from zermelo.ui.web.messages import best_language, messages_for, plurals_for
+from zermelo.ui.web.messages import PREPARING, best_language, messages_for, plurals_for
 from zermelo.workers import WorkerFailed, WorkerTimeout
 
 __all__ = [
@@ -139,7 +140,8 @@ class AnalysisJson(TypedDict):
 
 class GameJson(TypedDict):
     """A position as the page needs it; ``/api/play`` adds the moves played, the AI's
-    thinking and whether its move is degraded."""
+    thinking, whether its move is degraded, and ``preparing``: the page's note while the game's
+    compiled engine is being built (the plain copy played), else ``None``."""
 
     game: str
     title: str
@@ -160,6 +162,7 @@ class GameJson(TypedDict):
     played: NotRequired[list[dict[str, str]]]
     thinking: NotRequired[SearchJson | None]
     degraded: NotRequired[bool]
+    preparing: NotRequired[str | None]
 
 
 class GameData(TypedDict):
@@ -937,7 +940,9 @@ class Api:
 
         def finish() -> GameJson:
             after, theirs = _with_ai_move(game, move_text_ai)
-            return _answer(after, [*played, theirs], thinking, degraded)
+            answer = _answer(after, [*played, theirs], thinking, degraded)
+            answer["preparing"] = PREPARING if preparing(game.adapter.name) else None
+            return answer
 
         return JSONResponse(await self.lanes.urgent.run(finish))
 

@@ -20,6 +20,7 @@ from zermelo.i18n import LANGUAGES, translation_for
 
 __all__ = [
     "END_REASONS",
+    "PREPARING",
     "WEB_MESSAGES",
     "WEB_PLURALS",
     "best_language",
@@ -70,6 +71,9 @@ WEB_PLURALS: tuple[tuple[str, str], ...] = (
     ngettext("{nodes} node", "{nodes} nodes"),
 )
 
+
+PREPARING = N_("Preparing the fast engine (first run): the AI plays with a slower copy meanwhile.")
+"""The note of an AI move played while the game's compiled kernel is built (``preparing``)."""
 
 WEB_MESSAGES: tuple[str, ...] = (
     # page and controls
@@ -136,6 +140,7 @@ WEB_MESSAGES: tuple[str, ...] = (
     # status
     N_("Your turn ({mark})"),
     N_("The AI is thinking…"),
+    PREPARING,
     N_("You win!"),
     N_("The AI wins."),
     N_("It's a draw."),

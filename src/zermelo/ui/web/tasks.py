@@ -18,6 +18,7 @@ from zermelo.core import limits
 from zermelo.core.errors import BudgetError
 from zermelo.core.state import Evaluates
 from zermelo.search.alphabeta import alphabeta
+from zermelo.solvers.kernels import serve_while_cold
 from zermelo.ui.web.api import (
     AnalysisJson,
     Budget,
@@ -45,6 +46,7 @@ def ready() -> bool:
     from zermelo.core.record import LEVELS
     from zermelo.ui.web.adapters import adapter_for, available_games
 
+    serve_while_cold(wait=True)  # a cold kernel is never compiled here: its plain copy plays
     for name in available_games():
         adapter = adapter_for(name)
         adapter.engine  # noqa: B018 - imports the game's own web engine
@@ -72,6 +74,7 @@ def choose(
 
     ``alphabeta_only`` plays alpha-beta under the clock instead of the game's own engine (Connect
     Four's solver, which the server has asked already)."""
+    serve_while_cold()
     game = replay(data)
     state = game.state
     thinking: SearchJson | None
@@ -96,6 +99,7 @@ def analyze(
 ) -> AnalysisJson | Degraded:
     """Every legal move's value in ``data``'s game, as ``/api/analyze`` answers it; ``generic``:
     alpha-beta's values instead of the game's own engine's."""
+    serve_while_cold()
     game = replay(data)
     try:
         with _limits(seconds):

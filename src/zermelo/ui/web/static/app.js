@@ -141,6 +141,7 @@ export async function play(move) {
     ui.moves = answer.moves;
     ui.thinking = answer.thinking;
     leaveHistory();
+    if (answer.preparing) setMessage(t(answer.preparing));
   } catch (error) {
     if (id !== ui.requestId) return;
     showError(error);
