@@ -104,4 +104,4 @@ def test_every_game_takes_moves_and_rules_and_prints_each_depth(
 def re_depths(out: str) -> list[str]:
     import re
 
-    return re.findall(r"^depth (\d+): \S+ \S+, [\d,]+ nodes, [\d.]+ s, line ", out, re.M)
+    return re.findall(r"^depth (\d+): \S+ [^,]+, [\d,]+ nodes, [\d.]+ s, line ", out, re.M)

@@ -142,7 +142,7 @@ def test_without_matplotlib_the_plot_is_one_line(
     code, _, err = run_main(
         capsys, "learn-minimax", "--nodes", "--game", "tictactoe", "--plot", str(tmp_path / "p.png")
     )
-    assert code == 1
+    assert code == 2  # every error line ends the command with 2
     assert err.strip() == (
         "zermelo: error: --plot needs matplotlib: pip install 'zermelo[plot]' "
         "(or pip install matplotlib)"
@@ -212,7 +212,7 @@ def test_a_plot_that_cannot_be_written_is_one_line_before_any_counting(
     code, out, err = run_main(
         capsys, "learn-minimax", "--nodes", "--game", "tictactoe", "--plot", str(missing)
     )
-    assert code == 1
+    assert code == 2  # every error line ends the command with 2
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert err.startswith(f"zermelo: error: {missing}: cannot write the plot there")
     assert "nodes searched" not in out

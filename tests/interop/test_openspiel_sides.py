@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from tests.conftest import run_cli
 
-pytest.importorskip("pyspiel")
-
 from zermelo.games.registry import get_game
 
 

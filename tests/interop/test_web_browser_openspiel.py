@@ -57,7 +57,7 @@ def test_an_openspiel_game_is_played_by_clicking_its_moves(page: Any, server: st
     page.goto(f"{server}/?game={quote(GAME)}&level=hard&seed=5")
     page.wait_for_selector("body[data-ready=true]")
     status = page.locator("[data-testid=status]")
-    expect(status).to_have_text("Your turn (X)")
+    expect(status).to_have_text("Your turn (x)")  # the side as the board draws it
     assert page.locator("#board .cell").count() == 9  # OpenSpiel's drawing, a cell a character
     clicks = 0
     while True:

@@ -30,7 +30,7 @@ def test_the_page_lists_the_games_asked_for_with_a_text_board(client: TestClient
     initial = game["initial"]
     assert initial["board"]["cells"] == [[".", ".", "."]] * 3
     assert initial["legal"][:2] == ["x(0,0)", "x(0,1)"]
-    assert initial["to_move"] == "X"
+    assert initial["to_move"] == "x"  # the game's own drawing names its sides
 
 
 def test_a_move_and_the_perfect_reply(client: TestClient) -> None:

@@ -268,7 +268,6 @@ def test_a_page_opened_from_a_link_does_not_replay_the_drops(page: Any, live_ser
 def hex_game() -> dict[str, Any]:
     """The game entry of OpenSpiel's 11x11 hex, as a server started with --game openspiel:hex
     lists it."""
-    pytest.importorskip("pyspiel")
     with TestClient(create_app(games=["openspiel:hex"]), base_url="http://127.0.0.1") as client:
         games = client.get("/api/games").json()["games"]
     entry: dict[str, Any] = next(game for game in games if game["name"] == "openspiel:hex")

@@ -10,7 +10,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_review_draws_the_graph_and_marks_the_blunder(page: Page, live_server: str) -> None:  # noqa: F811
-    # X on 0, then the AI (O) answers; take back nothing: review the two moves on the board.
+    # O (the person, who starts) on 0, then the AI (X) answers: review the two moves. The page
+    # sends who started ("first"), which the review endpoint must accept.
     open_page(page, live_server, "?game=tictactoe&level=hard&seed=11")
     page.click('#board [data-move="0"]')
     page.wait_for_selector('[data-testid=status][data-state="your-turn"]')

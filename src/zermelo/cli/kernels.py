@@ -22,15 +22,21 @@ from rich.progress import (
 )
 
 from zermelo.i18n import gettext as _
-from zermelo.solvers.kernels import KernelEvent, build, build_in_background, is_built, kernels_for
+from zermelo.solvers.kernels import (
+    KERNELS,
+    KernelEvent,
+    build,
+    build_in_background,
+    is_built,
+    kernels_for,
+)
 
 __all__ = ["compile_first", "compile_in_background", "event_line", "kernel_title"]
 
 
 def kernel_title(name: str) -> str:
     """The kernel's name for people."""
-    titles = {"chess": _("the chess engine"), "connect4": _("the Connect Four solver")}
-    return titles.get(name, name)
+    return _(KERNELS[name].title) if name in KERNELS else name
 
 
 def event_line(event: KernelEvent) -> str | None:

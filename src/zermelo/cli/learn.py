@@ -27,15 +27,18 @@ from zermelo.cli.common import Command, console, fail, lang_option
 from zermelo.core.state import AnyState
 from zermelo.i18n import gettext as _
 from zermelo.i18n import ngettext
-from zermelo.search.depth_nodes import VARIANTS, DepthCount, branching, nodes_by_depth
-from zermelo.search.trace import EXAMPLES, Trace, TraceNode, played, trace
+from zermelo.search.depth_nodes import (
+    MAX_DEPTHS,
+    NODE_GAMES,
+    VARIANTS,
+    DepthCount,
+    branching,
+    nodes_by_depth,
+)
+from zermelo.search.trace import EXAMPLES, TUTORIAL_GAME, Trace, TraceNode, played, trace
 
 __all__ = ["command", "draw_plot", "node_table", "variant_label"]
 
-NODE_GAMES = ("tictactoe", "connect4", "chess")
-"""The games of ``--nodes``: a small tree, a middling one and a wide one."""
-
-MAX_DEPTHS = {"tictactoe": 9, "connect4": 12, "chess": 6}
 NODE_LIMIT = 400_000
 """The most nodes one measurement of ``--nodes`` may read."""
 
@@ -426,7 +429,7 @@ def command() -> click.Command:
         from zermelo.games.registry import get_game
 
         text = EXAMPLES[int(example or "1")] if moves is None else moves
-        state = played(get_game("tictactoe").new(), text)
+        state = played(get_game(TUTORIAL_GAME).new(), text)
         interactive = not no_pause and sys.stdin.isatty() and sys.stdout.isatty()
         run_steps(out, state, show_alphabeta, interactive)
 

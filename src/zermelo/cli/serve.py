@@ -63,8 +63,9 @@ def command() -> click.Command:
             get_game(name)  # a bad name is one line before the server starts
 
         from zermelo.cli.kernels import compile_in_background
+        from zermelo.solvers.kernels import GAME_KERNELS
 
-        for name in games or ("chess", "connect4"):
+        for name in games or tuple(GAME_KERNELS):
             compile_in_background(get_game(name).name, lambda line: click.echo(line, err=True))
         shown = f"[{host}]" if ":" in host else host
         click.echo(

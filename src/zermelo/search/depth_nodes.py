@@ -37,6 +37,15 @@ from zermelo.search.table import TranspositionTable
 __all__ = ["VARIANTS", "DepthCount", "NoTable", "count_nodes", "nodes_by_depth"]
 
 VARIANTS = ("minimax", "alphabeta", "table", "ordering")
+
+NODE_GAMES = ("tictactoe", "connect4", "chess")
+"""The games nodes are counted on: a small tree, a middling one and a wide one."""
+
+MAX_DEPTHS = {"tictactoe": 9, "connect4": 12, "chess": 6}
+"""How deep ``zermelo learn-minimax --nodes`` counts each game, at most."""
+
+QUICK_MAX_DEPTHS = {"tictactoe": 9, "connect4": 10, "chess": 5}
+"""How deep the Learn page's counts go, measured on a request: less than the command's."""
 """The four searches compared, from the plainest to the engine's own."""
 
 

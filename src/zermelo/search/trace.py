@@ -32,6 +32,9 @@ M = TypeVar("M", bound=SortableMove)
 
 INF = math.inf
 
+TUTORIAL_GAME = "tictactoe"
+"""The registry name of the tutorial's game, whose worked examples :data:`EXAMPLES` are."""
+
 EXAMPLES = {1: "0 1", 2: "0 1 3 4"}
 """The tutorial's worked examples, as tic-tac-toe squares played from the empty board: X on 0 and
 O on 1, where the AI (X) answers 3; then X on 3 and O on 4, where it answers 6."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Final, Literal
 
+from zermelo.core.record import N_
 from zermelo.solvers import _jit
 
 __all__ = [
@@ -104,6 +105,8 @@ def _connect4_steps() -> list[Callable[[], object]]:
 
 @dataclass(frozen=True, slots=True)
 class _Kernel:
+    title: str
+    """Its name for people, marked for translation (the faces translate it)."""
     module: str
     entry_points: tuple[str, ...]
     """The functions Python calls: the kernel is built when numba's cache holds each of them."""
@@ -113,11 +116,13 @@ class _Kernel:
 
 KERNELS: Final = {
     "chess": _Kernel(
+        N_("the chess engine"),
         "zermelo.solvers.chess.kernel",
         ("negamax", "perft", "quiesce", "legal_moves", "compute_hash", "evaluate"),
         _chess_steps,
     ),
     "connect4": _Kernel(
+        N_("the Connect Four solver"),
         "zermelo.solvers.connect4.kernel",
         ("solve", "at_most", "mirror", "has_alignment", "canonical", "solve_many"),
         _connect4_steps,

@@ -28,8 +28,14 @@ from zermelo.core.errors import BudgetError, InvalidOptionError
 from zermelo.core.state import Player
 from zermelo.games.registry import get_game
 from zermelo.games.tictactoe import TicTacToeState
-from zermelo.search.depth_nodes import VARIANTS, branching, nodes_by_depth
-from zermelo.search.trace import EXAMPLES, MAX_MOVES_TEXT, TraceNode, played, trace
+from zermelo.search.depth_nodes import (
+    NODE_GAMES,
+    QUICK_MAX_DEPTHS,
+    VARIANTS,
+    branching,
+    nodes_by_depth,
+)
+from zermelo.search.trace import EXAMPLES, MAX_MOVES_TEXT, TUTORIAL_GAME, TraceNode, played, trace
 from zermelo.ui.web.lanes import FastLane
 
 __all__ = ["NODE_GAMES", "nodes_json", "routes", "trace_json"]
@@ -41,10 +47,8 @@ TRACE_NODES = 100_000
 TRACE_PLIES = 3
 """The plies of tree the page gets: the root's moves and two plies below each."""
 TRACE_CACHE = 256
-NODE_GAMES = ("tictactoe", "connect4", "chess")
 COUNT_NODES = 100_000
 COUNT_SECONDS = 1.0
-MAX_DEPTHS = {"tictactoe": 9, "connect4": 10, "chess": 5}
 COUNT_WAITING = 16
 """Requests for counts that may wait for the counting thread; more get a 503."""
 
@@ -109,7 +113,7 @@ def trace_json(example: str | None, moves: str | None) -> dict[str, object]:
         raise BudgetError(
             f"a list of {len(moves)} characters is too long: expected at most {MAX_MOVES_TEXT}"
         )
-    board = played(get_game("tictactoe").new(), moves)
+    board = played(get_game(TUTORIAL_GAME).new(), moves)
     assert isinstance(board, TicTacToeState)
     too_big = BudgetError(
         f"this position needs more than {TRACE_NODES:,} nodes of plain minimax: "
@@ -132,7 +136,7 @@ _counting = threading.Lock()
 
 def nodes_json(game: str | None) -> dict[str, object]:
     """The node counts of ``game`` against depth, measured once and then kept."""
-    name = game if game is not None else "tictactoe"
+    name = game if game is not None else TUTORIAL_GAME
     if name not in NODE_GAMES:
         raise InvalidOptionError(
             f"unknown game {name[:40]!r}: expected one of {', '.join(NODE_GAMES)}"
@@ -142,7 +146,7 @@ def nodes_json(game: str | None) -> dict[str, object]:
             state = get_game(name).new()
             counts = nodes_by_depth(
                 state,
-                max_depth=MAX_DEPTHS[name],
+                max_depth=QUICK_MAX_DEPTHS[name],
                 node_limit=COUNT_NODES,
                 seconds=COUNT_SECONDS,
             )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from zermelo.core.jsontext import Json
+from zermelo.search.depth_nodes import NODE_GAMES
+from zermelo.search.trace import TUTORIAL_GAME
 
 __all__ = ["openapi"]
 
@@ -241,8 +243,8 @@ _LEARN_PATHS: dict[str, Json] = {
             {
                 "name": "game",
                 "in": "query",
-                "schema": {"type": "string", "enum": ["tictactoe", "connect4", "chess"]},
-                "description": "The game (default tictactoe).",
+                "schema": {"type": "string", "enum": list(NODE_GAMES)},
+                "description": f"The game (default {TUTORIAL_GAME}).",
             }
         ],
     ),

@@ -37,7 +37,7 @@ MAX_TIME = 0.5
 DEFAULT_TIME = 0.1
 MAX_PGN = 200_000
 """Characters of PGN text accepted."""
-_FIELDS = frozenset({"game", "options", "position", "moves", "pgn", "index", "time_ms"})
+_FIELDS = frozenset({"game", "options", "position", "first", "moves", "pgn", "index", "time_ms"})
 
 
 def _game(data: Mapping[str, object]) -> tuple[GameToReview, str]:

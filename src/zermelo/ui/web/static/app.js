@@ -239,9 +239,14 @@ export function setMessage(text) {
   $("#message").textContent = text;
 }
 
-// Why the game ended, in words ("Game over: checkmate."), or "" while it runs.
+// The reason of a game that gives none (zermelo.core.state.GAME_OVER): the result alone says it.
+const NO_REASON = "game over";
+
+// Why the game ended, in words ("Game over: checkmate."), or "" while it runs or when the game
+// gives no reason.
 export function reasonText(view) {
-  return view && view.terminal && view.reason ? t("Game over: {reason}.", { reason: t(view.reason) }) : "";
+  if (!view || !view.terminal || !view.reason || view.reason === NO_REASON) return "";
+  return t("Game over: {reason}.", { reason: t(view.reason) });
 }
 
 export function statusText() {
