@@ -20,6 +20,30 @@ SRC = REPO / "src"
 EXAMPLE = REPO / "examples" / "zermelo-nim"
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the numba kernels once, before any test (and before pytest-xdist starts its
+    workers: this runs in the controller only). On a cold cache, every test process that
+    touched a kernel would otherwise start its own background build, and the builds, the two
+    test processes and the plain-Python copies playing meanwhile would share two cores: a
+    clock test flags. The tests of the cold path use caches of their own."""
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker
+        return
+    from zermelo.solvers.kernels import PLAY_KERNELS, available, is_built
+
+    if not available() or all(is_built(name) for name in PLAY_KERNELS):
+        return
+    print("\nCompiling the numba kernels once for the tests (zermelo warm-up)...", flush=True)
+    subprocess.run(
+        [sys.executable, "-m", "zermelo", "warm-up"],
+        env=english_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=900,
+        check=False,
+    )
+
+
 def english_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """This process's environment, without locale settings (so English), running ``src``."""
     environment = {

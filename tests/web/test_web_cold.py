@@ -139,15 +139,19 @@ def test_a_cold_server_answers_connect4_and_chess_at_once(cold_server: tuple[str
     # loaded the compiled engine: its second of search counts many times the plain copy's nodes.
     plain_nodes = _chess_nodes(answer)
     deadline = time.monotonic() + BUILD_LIMIT
+    # While the build takes a core, a loaded machine (a CI run's two test processes) may leave a
+    # search short of its budget: the answer is then degraded, a legal move within the time, and
+    # it must be no more than that.
     while answer["preparing"] is not None:
         assert time.monotonic() < deadline, "the background build did not finish"
-        answer, elapsed, _ = _ai_move(base, "chess", CHESS_MOVES)
-        assert answer["degraded"] is False and elapsed < SLOW_ANSWER, (elapsed, answer)
-        plain_nodes = max(plain_nodes, _chess_nodes(answer))
+        answer, elapsed, legal = _ai_move(base, "chess", CHESS_MOVES)
+        assert answer["played"][-1]["move"] in legal and elapsed < SLOW_ANSWER, (elapsed, answer)
+        if not answer["degraded"]:
+            plain_nodes = max(plain_nodes, _chess_nodes(answer))
     for _ in range(10):  # two search processes, each loads it in a thread at its next search
-        answer, elapsed, _ = _ai_move(base, "chess", CHESS_MOVES)
-        assert answer["degraded"] is False and elapsed < SLOW_ANSWER, (elapsed, answer)
-        if _chess_nodes(answer) > 5 * plain_nodes:
+        answer, elapsed, legal = _ai_move(base, "chess", CHESS_MOVES)
+        assert answer["played"][-1]["move"] in legal and elapsed < SLOW_ANSWER, (elapsed, answer)
+        if not answer["degraded"] and _chess_nodes(answer) > 5 * plain_nodes:
             break
     else:
         pytest.fail(f"the compiled engine never served: {plain_nodes} nodes, then {answer}")
