@@ -19,6 +19,7 @@ from zermelo.cli.common import (
     console,
     fail,
     lang_option,
+    rated_progress,
     read_text_lines,
 )
 from zermelo.core.record import GameSpec
@@ -127,15 +128,6 @@ def command() -> click.Command:
         cluster: str | None,
         resume: str | None,
     ) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
         from zermelo.agents.spec import parse_agent
         from zermelo.games.registry import get_game
         from zermelo.play import (
@@ -166,16 +158,7 @@ def command() -> click.Command:
         workers = jobs if jobs is not None else os.cpu_count() or 1
         err = Console(stderr=True, highlight=False)
         began = time.perf_counter()
-        progress = Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=False,
-        )
+        progress = rated_progress(err, transient=False)
         with progress:
             bar = progress.add_task(_("Games"), total=len(tasks), rate="")
 

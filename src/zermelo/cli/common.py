@@ -20,7 +20,16 @@ from typing import IO, NoReturn, TypeVar
 
 import click
 from rich.console import Console
-from rich.progress import ProgressColumn, Task
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.text import Text
 
 from zermelo.core.errors import N_, CapabilityError, ZermeloError
@@ -181,6 +190,22 @@ class Failure(click.ClickException):
 def fail(message: str) -> NoReturn:
     """End the command with ``message`` (already translated) as its one error line, status 2."""
     raise Failure(message)
+
+
+def rated_progress(console: Console, *, transient: bool, disable: bool = False) -> Progress:
+    """A bar for counted work whose tasks carry a ``rate`` field in words ("1.5 games/min"):
+    the description, the bar, done of total, the rate, the time spent and the time left."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=transient,
+        disable=disable,
+    )
 
 
 class RateColumn(ProgressColumn):

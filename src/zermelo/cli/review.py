@@ -9,7 +9,15 @@ import click
 from rich.markup import escape
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, fail, lang_option, read_text_lines, time_option
+from zermelo.cli.common import (
+    Command,
+    console,
+    fail,
+    lang_option,
+    rated_progress,
+    read_text_lines,
+    time_option,
+)
 from zermelo.core.errors import ZermeloError
 from zermelo.core.record import GameSpec
 from zermelo.core.state import Player
@@ -119,30 +127,12 @@ def _run(
     quiet: bool,
 ) -> list[GameReview]:
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     from zermelo.play.review import MoveReview, review_game
 
     err = Console(stderr=True, highlight=False)
     total = sum(len(game.moves) for game in games)
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    )
+    progress = rated_progress(err, transient=True, disable=quiet)
     began = time.perf_counter()
     reviews = []
     with progress:
