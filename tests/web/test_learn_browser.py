@@ -8,43 +8,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, expect
+from tests.web.test_web_browser import WAIT_MS, browser  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path(os.environ.get("ZERMELO_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-WAIT_MS = 15_000
 CHART_MS = 90_000
 """The counts are measured live on the first request: seconds of search on a loaded machine."""
 
-try:
-    from playwright.sync_api import Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if sync_playwright is None:
-        pytest.fail("the playwright package is not installed (pip install zermelo[test])")
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"no Chromium at {CHROMIUM}: scripts/install-browser.sh did not install it")
-        pytest.skip(f"no Chromium at {CHROMIUM}: run scripts/install-browser.sh")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
-        )
-        yield chromium
-        chromium.close()
-
 
 @pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Page]:
+def page(browser: Any, live_server: str) -> Iterator[Page]:  # noqa: F811 - the shared browser
     context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
