@@ -67,7 +67,8 @@ def _l3_lines(count: int) -> list[tuple[str, int]]:
 
 def test_importing_a_kernel_compiles_nothing_and_the_cache_reads_cold(tmp_path: Path) -> None:
     code = (
-        "from zermelo.solvers import _jit, kernels\n"
+        "from zermelo.core import jit as _jit\n"
+        "from zermelo.solvers import kernels\n"
         "from zermelo.solvers.chess import kernel\n"
         "print(_jit.pending(kernel), kernels.is_built('chess'), kernels.is_built('connect4'))\n"
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from zermelo.solvers import _jit
+from zermelo.core import jit as _jit
 from zermelo.solvers.chess import kernel_module as chess_kernel_module
 from zermelo.solvers.connect4 import aot
 from zermelo.solvers.connect4 import kernel_module as connect4_kernel_module

@@ -171,7 +171,8 @@ def test_a_search_process_on_a_cold_cache_serves_the_plain_copies(tmp_path: Path
     # What a search process does first (tasks.ready): nothing is compiled, the engines made
     # afterwards play with the plain copies, and the page is told the engine is being prepared.
     code = (
-        "from zermelo.solvers import _jit, kernels\n"
+        "from zermelo.core import jit as _jit\n"
+        "from zermelo.solvers import kernels\n"
         "from zermelo.solvers.chess import ChessEngine, kernel\n"
         "from zermelo.solvers.connect4.solver import default_solver\n"
         "print(kernels.serve_while_cold(wait=True), _jit.pending(kernel))\n"

@@ -9,7 +9,7 @@ compiles nothing) and choose between two ways through it:
 * :func:`build`, in the foreground: compile now, reporting each step through a callback, for a
   face that needs the real kernel at once (perft counts with it, a timed benchmark times it);
 * :func:`build_in_background`: a child process compiles while this one plays with the plain-Python
-  copy of the same kernel source (:func:`zermelo.solvers._jit.kernel_variant`: same moves and
+  copy of the same kernel source (:func:`zermelo.core.jit.kernel_variant`: same moves and
   values at a given depth, fewer nodes in a given time), then this process loads the compiled code
   from the cache and switches (engines and solvers made with ``compiled=None`` follow it at their
   next search).
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Final, Literal
 
+from zermelo.core import jit as _jit
 from zermelo.core.record import N_
-from zermelo.solvers import _jit
 
 __all__ = [
     "GAME_KERNELS",

@@ -25,10 +25,10 @@ from typing import Final
 import chess
 
 from zermelo.core.errors import BudgetError, InvalidOptionError
+from zermelo.core.jit import FloatArray, IntArray, kernel_variant
 from zermelo.core.scores import WIN
 from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.solvers._jit import FloatArray, IntArray, kernel_variant
 from zermelo.solvers.chess import kernel as compiled_kernel
 
 __all__ = [

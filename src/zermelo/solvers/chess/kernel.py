@@ -44,8 +44,8 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+from zermelo.core.jit import NUMBA_AVAILABLE, make_jit, make_popcount, numba_disabled
 from zermelo.core.scores import WIN
-from zermelo.solvers._jit import NUMBA_AVAILABLE, make_jit, make_popcount, numba_disabled
 from zermelo.solvers.chess.pesto import (
     EG_TABLES,
     EG_VALUES,
@@ -56,7 +56,7 @@ from zermelo.solvers.chess.pesto import (
 )
 
 if TYPE_CHECKING:
-    from zermelo.solvers._jit import FloatArray, IntArray
+    from zermelo.core.jit import FloatArray, IntArray
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""

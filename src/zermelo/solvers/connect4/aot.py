@@ -109,10 +109,12 @@ def cpu_level(flags: Iterable[str]) -> str:
 
 
 def _module_name() -> str:
-    from zermelo.solvers._jit import numba_version
+    from zermelo.core.jit import numba_version
 
     source = (Path(__file__).parent / "kernel.py").read_bytes()
-    shared = (Path(__file__).parents[1] / "_jit.py").read_bytes()  # popcount is compiled from it
+    shared = (
+        Path(__file__).parents[2] / "core" / "jit.py"
+    ).read_bytes()  # popcount is compiled from it
     facts = [
         source,
         shared,

@@ -32,7 +32,7 @@ three halves the cost of a call). Its areas:
 
 from __future__ import annotations
 
-from zermelo.solvers._jit import (
+from zermelo.core.jit import (
     ByteArray,
     IntArray,
     OutBytes,

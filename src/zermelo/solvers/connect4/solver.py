@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from zermelo.core.errors import BudgetError, InvalidPositionError
+from zermelo.core.jit import ByteArray, IntArray, OutBytes, kernel_variant
 from zermelo.games.connect4 import Connect4State, geometry
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
-from zermelo.solvers._jit import ByteArray, IntArray, OutBytes, kernel_variant
 from zermelo.solvers.connect4 import kernel as compiled_kernel
 from zermelo.solvers.connect4.book import book_depth, canonical_column, load_best, load_book
 from zermelo.solvers.connect4.scores import score_bounds, to_negamax
