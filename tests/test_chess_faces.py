@@ -404,3 +404,22 @@ def test_the_board_on_a_terminal_has_figures_and_marks_the_last_move() -> None:
     assert drawn.count("#cdd26a") + drawn.count("#aaa23a") == 2  # e2 and e4
     checked = ChessState.parse("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
     assert "#d9534f" in view.render(checked, None, rich=True)
+
+
+def test_undo_in_two_words_is_understood_in_turkish() -> None:
+    # "undo" is two words in Turkish ("geri al"): the whole line is the command, not its first word.
+    done = run_cli(
+        "play",
+        "chess",
+        "--lang",
+        "tr",
+        "--first",
+        "human",
+        "--level",
+        "easy",
+        "--once",
+        "--seed",
+        "2",
+        stdin="e4\ngeri  al\n",
+    )
+    assert done.stdout.count("Son hamlen geri alındı.") == 1

@@ -297,7 +297,8 @@ class Session:
         while True:
             line = self.ask("\n" + self.view.prompt(state))
             word, _space, rest = line.strip().partition(" ")
-            if word.lower() in ("undo", _("undo").lower()) and not rest:
+            # The whole line: a language may say undo in two words (vi "đi lại", tr "geri al").
+            if " ".join(line.split()).lower() in ("undo", " ".join(_("undo").split()).lower()):
                 return _UNDO
             if word.lower() in ("save", _("save").lower()):
                 if rest.strip():
