@@ -237,6 +237,37 @@ def _captures(
 
 
 @jit()
+def king_captures(table: IntArray, royal: int, opp: int, empty: int) -> int:
+    """The kings of ``royal`` that can take a piece of ``opp`` (with ``empty`` the free squares):
+    every ray is slid at once, so the cost is the board's length, not the number of kings."""
+    result = 0
+    if not royal:
+        return result
+    dirs = table[T_KING_DIRS]
+    flies = table[T_KING_FLIES] != 0
+    for d in range(table[T_NDIRS]):
+        if not (dirs >> d) & 1:
+            continue
+        o = table[T_OPPOSITE + d]
+        if not flies:
+            result |= shift(table, shift(table, royal, d) & opp & shift(table, empty, o), o)
+            continue
+        # the first piece on each king's ray, when it is the opponent's with a free square behind
+        ray = shift(table, royal, d)
+        victims = 0
+        while ray:
+            victims |= ray & opp
+            ray = shift(table, ray & empty, d)
+        victims &= shift(table, empty, o)
+        # back along the rays, over the free squares, to the kings that see those pieces
+        ray = shift(table, victims, o)
+        while ray:
+            result |= ray & royal
+            ray = shift(table, ray & empty, o)
+    return result
+
+
+@jit()
 def gen_captures(
     table: IntArray,
     white: int,
@@ -254,7 +285,7 @@ def gen_captures(
     opp = white if side else black
     empty = table[T_BOARD] & ~(white | black)
     men = own & ~kings
-    starts = own & kings
+    starts = king_captures(table, own & kings, opp, empty)
     dirs = table[T_MAN_CAPTURES + side]
     for d in range(table[T_NDIRS]):
         if (dirs >> d) & 1:
@@ -288,23 +319,19 @@ def has_capture(table: IntArray, white: int, black: int, kings: int, side: int) 
     royal = own & kings
     if not royal:
         return False
-    flies = table[T_KING_FLIES] != 0
+    if table[T_KING_FLIES] == 0:
+        return king_captures(table, royal, opp, empty) != 0
     dirs = table[T_KING_DIRS]
     for d in range(nd):
-        if not (dirs >> d) & 1:
-            continue
-        if not flies:
-            if shift(table, shift(table, royal, d) & opp, d) & empty:
-                return True
-            continue
-        rest = royal
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            victim = shift(table, bit, d)
-            while victim & empty:
-                victim = shift(table, victim, d)
-            if victim & opp and shift(table, victim, d) & empty:
+        if (dirs >> d) & 1:
+            # every king's ray at once; its first piece, if the opponent's with a free square
+            # behind, is a capture
+            ray = shift(table, royal, d)
+            victims = 0
+            while ray:
+                victims |= ray & opp
+                ray = shift(table, ray & empty, d)
+            if shift(table, victims, d) & empty:
                 return True
     return False
 
