@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import english_env
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import kernel_variant
 from zermelo.games.draughts import kernel
 from zermelo.games.draughts.kernel import KMove, count, legal, paths, play
@@ -395,11 +395,36 @@ def test_bad_positions_get_one_clear_error(white: int, black: int, kings: int, s
         count(INTL, white, black, kings, side, 1)
 
 
-def test_bad_perft_depth() -> None:
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), -1)
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), 10_000)
+@pytest.mark.parametrize("depth", [-1, 21, 10_000, 2.0, True])
+def test_bad_perft_depth(depth: object) -> None:
+    with pytest.raises(BudgetError, match="perft depth"):
+        count(INTL, *fen(INTL, INTERNATIONAL_START), depth)  # type: ignore[arg-type]
+
+
+def test_perft_depth_zero_is_one() -> None:
+    assert count(INTL, *fen(INTL, INTERNATIONAL_START), 0) == 1
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    st.one_of(
+        st.builds(
+            KMove,
+            st.tuples(*[st.integers(-2, 52)] * 2) | st.lists(st.integers(0, 49)).map(tuple),
+            st.integers(-1, 1 << 50),
+        ),
+        st.integers(),
+        st.tuples(st.text(), st.integers()),
+        st.none(),
+    )
+)
+def test_fuzz_play_refuses_every_illegal_move(move: object) -> None:
+    position = fen(INTL, "W:W33,45:B28,17,40")
+    (legal_move,) = legal(INTL, *position)
+    if move == legal_move:
+        return
+    with pytest.raises(IllegalMoveError):
+        play(INTL, *position, move)  # type: ignore[arg-type]
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)

@@ -54,7 +54,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import (
     NUMBA_AVAILABLE,
     kernel_variant,
@@ -110,8 +110,9 @@ popcount = make_popcount(COMPILED)
 
 MAX_MOVES = 256
 """Room for the moves of one position (``out`` holds ``3 * MAX_MOVES`` words per ply)."""
-MAX_DEPTH = 60
-"""The deepest perft :func:`count` runs (its ``out`` array grows with the depth)."""
+MAX_DEPTH = 20
+"""The deepest perft :func:`count` runs (as for chess: its ``out`` array grows with the
+depth, and a deeper one would not end in a lifetime)."""
 
 _MASK64 = (1 << 64) - 1
 
@@ -696,6 +697,13 @@ def play(
 ) -> tuple[int, int, int]:
     """(white, black, kings) after ``side`` plays the legal ``move``."""
     _check(rules, white, black, kings, side)
+    if not (
+        isinstance(move, tuple)
+        and len(move) == 2
+        and isinstance(move[0], tuple)
+        and isinstance(move[1], int)
+    ):
+        raise IllegalMoveError("a kernel move is (path, captured mask): see KMove")
     path, captured = move
     if len(path) < 2 or not all(isinstance(sq, int) and 0 <= sq < rules.squares for sq in path):
         raise IllegalMoveError("a move is its origin and at least one landing square on the board")
@@ -720,8 +728,8 @@ def play(
 def count(rules: Rules, white: int, black: int, kings: int, side: int, depth: int) -> int:
     """perft: the leaf nodes ``depth`` plies below the position (through the kernel)."""
     _check(rules, white, black, kings, side)
-    if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise InvalidPositionError(f"the perft depth must be a whole number from 0 to {MAX_DEPTH}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise BudgetError(f"invalid perft depth {depth!r}: expected a depth from 0 to {MAX_DEPTH}")
     kernel = _active()
     if kernel is not sys.modules[__name__]:
         total: int = kernel.count(rules, white, black, kings, side, depth)
