@@ -6,8 +6,10 @@ draughts``) from the oracle tests."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from draughts_positions import (
@@ -459,3 +461,54 @@ def test_importing_the_kernel_compiles_nothing() -> None:
         env=english_env(),
     ).stdout.split()
     assert out[1] == "True"
+
+
+@needs_numba
+@pytest.mark.parametrize("rules", [INTL, DAMA], ids=["international", "dama"])
+def test_plain_copy_gives_the_compiled_moves(rules: Rules) -> None:
+    copy = plain()
+    start = fen(rules, INTERNATIONAL_START if rules is INTL else DAMA_START)
+    for text, _ in [*RULEBOOK, *PUBLISHED.values()] if rules is INTL else [(None, None)]:
+        position = fen(INTL, text) if text else start
+        assert copy.legal(rules, *position) == legal(rules, *position)  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    white, black, kings, side = start
+    for _ in range(150):
+        moves = legal(rules, white, black, kings, side)
+        assert copy.legal(rules, white, black, kings, side) == moves  # type: ignore[attr-defined]
+        assert copy.count(rules, white, black, kings, side, 2) == count(  # type: ignore[attr-defined]
+            rules, white, black, kings, side, 2
+        )
+        if not moves:
+            break
+        white, black, kings = play(rules, white, black, kings, side, rng.choice(moves))
+        side = 1 - side
+
+
+@pytest.mark.slow
+@needs_numba
+def test_compiling_in_any_order_leaves_a_cache_that_loads(tmp_path: Path) -> None:
+    """Regression: capture search was recursive, and numba caches a recursive function safely
+    only when it is compiled from its declared signature first. A process whose first call was
+    play() compiled it by inference instead, and the next process to load that cache crashed
+    (a segmentation fault in legal()). The search now runs on an explicit stack."""
+    environment = english_env({"NUMBA_CACHE_DIR": str(tmp_path)})
+    setup = (
+        "from zermelo.games.draughts import kernel as k\n"
+        "from zermelo.games.draughts.rules import INTERNATIONAL as r\n"
+        "w = sum(1 << s for s in range(30, 50)); b = (1 << 20) - 1\n"
+    )
+    first = (
+        setup + "print(k.play(r, w, b, 0, 0, k.KMove((30, 25), 0))[0] == w ^ (1 << 30) ^ (1 << 25))"
+    )
+    second = setup + "print(len(k.legal(r, w, b, 0, 0)), k.count(r, w, b, 0, 0, 4))"
+    for code, expected in ((first, "True"), (second, "9 4265")):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=environment,
+            check=False,
+        )
+        assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr[-2000:]

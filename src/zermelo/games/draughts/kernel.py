@@ -168,73 +168,122 @@ def _record(
     return n + 1
 
 
-@jit(
-    "int64(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, int64,"
-    " int64[::1], int64, int64, boolean)"
-)
+FRAME = 8
+"""Words per level of :func:`_captures`' stack: the square (a mask), the opponent's pieces still
+to take, the free squares, the pieces taken, the direction of the last capture, the direction
+being tried, its next landing square (a mask, 0 when none is left) and its victim."""
+STACK_WORDS = FRAME * 34
+"""Room for a capture of up to 33 pieces (a side has at most 20 in international draughts, 16 in
+dama)."""
+
+if COMPILED:
+    import numpy as np
+
+    @jit()
+    def _scratch() -> IntArray:
+        return np.empty(STACK_WORDS, np.int64)
+
+else:
+
+    def _scratch() -> IntArray:
+        return [0] * STACK_WORDS
+
+
+@jit()
 def _captures(
     table: IntArray,
     origin: int,
-    at: int,
+    start: int,
     king: int,
     side: int,
     opp: int,
     empty: int,
-    captured: int,
-    taken: int,
-    last: int,
     out: IntArray,
     base: int,
     n: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
-    """Every way to go on capturing from the square ``at`` (a mask), having taken ``captured``
-    (``taken`` pieces, the last in direction ``last``, -1 before the first): complete captures
-    are recorded by :func:`_record`. ``opp`` is the opponent's pieces still to take; ``empty`` the
-    free squares, the moving piece's origin included (and, under ``F_IMMEDIATE``, the squares of
-    the pieces taken). Returns the new number of moves."""
+    """Every capture of the piece on ``start`` (a mask; square ``origin``), found depth first on
+    an explicit ``stack`` (no recursion: numba caches recursive functions safely only when they
+    are compiled from their declared signature first); complete captures are recorded by
+    :func:`_record`. ``opp`` is the opponent's pieces; ``empty`` the free squares, the moving
+    piece's origin included (under ``F_IMMEDIATE`` a taken piece's square joins them at once,
+    otherwise it stays occupied, and so blocks, until the move ends). Returns the new number of
+    moves."""
     flags = table[T_FLAGS]
+    immediate = flags & F_IMMEDIATE
+    no_reverse = flags & F_NO_REVERSE
     dirs = table[T_KING_DIRS] if king else table[T_MAN_CAPTURES + side]
-    avoid = -1
-    if last >= 0 and flags & F_NO_REVERSE:
-        avoid = table[T_OPPOSITE + last]
+    nd = table[T_NDIRS]
     flies = king != 0 and table[T_KING_FLIES] != 0
-    extended = False
-    for d in range(table[T_NDIRS]):
-        if not (dirs >> d) & 1 or d == avoid:
+    # the current level lives in locals; the levels below it on the stack
+    level = 0
+    at = start
+    left = opp
+    free = empty
+    captured = 0
+    last = -1
+    d = -1
+    land = 0
+    victim = 0
+    went = 0
+    while True:
+        if land:
+            # capture ``victim`` landing on ``land``: save this level (with its next landing
+            # square) and go one deeper
+            beyond = free | victim if immediate else free
+            f = level * FRAME
+            stack[f] = at
+            stack[f + 1] = left
+            stack[f + 2] = free
+            stack[f + 3] = captured
+            stack[f + 4] = last
+            stack[f + 5] = d
+            stack[f + 6] = shift(table, land, d) & beyond if flies else 0
+            stack[f + 7] = victim
+            level += 1
+            at = land
+            left &= ~victim
+            free = beyond
+            captured |= victim
+            last = d
+            d = -1
+            land = 0
+            went = 0
             continue
-        victim = shift(table, at, d)
-        if flies:
-            while victim & empty:
-                victim = shift(table, victim, d)
-        if not victim & opp:
+        # the next direction with a piece to take
+        avoid = table[T_OPPOSITE + last] if last >= 0 and no_reverse else -1
+        d += 1
+        while d < nd:
+            if (dirs >> d) & 1 and d != avoid:
+                victim = shift(table, at, d)
+                if flies:
+                    while victim & free:
+                        victim = shift(table, victim, d)
+                if victim & left:
+                    land = shift(table, victim, d) & (free | victim if immediate else free)
+                    if land:
+                        break
+            d += 1
+        if land:
             continue
-        free = empty | victim if flags & F_IMMEDIATE else empty
-        land = shift(table, victim, d) & free
-        while land:
-            extended = True
-            n = _captures(
-                table,
-                origin,
-                land,
-                king,
-                side,
-                opp & ~victim,
-                free,
-                captured | victim,
-                taken + 1,
-                d,
-                out,
-                base,
-                n,
-                once,
-            )
-            if not flies:
-                break
-            land = shift(table, land, d) & free
-    if not extended and taken > 0:
-        n = _record(out, base, n, origin, bit_index(at), captured, taken, once)
-    return n
+        # no capture left from here: a complete one if this level was reached by capturing
+        if level == 0:
+            return n
+        if not went:
+            n = _record(out, base, n, origin, bit_index(at), captured, level, once)
+        level -= 1
+        f = level * FRAME
+        at = stack[f]
+        left = stack[f + 1]
+        free = stack[f + 2]
+        captured = stack[f + 3]
+        last = stack[f + 4]
+        d = stack[f + 5]
+        land = stack[f + 6]
+        victim = stack[f + 7]
+        went = 1
 
 
 @jit()
@@ -269,6 +318,52 @@ def king_captures(table: IntArray, royal: int, opp: int, empty: int) -> int:
 
 
 @jit()
+def capture_starts(table: IntArray, white: int, black: int, kings: int, side: int) -> int:
+    """The pieces of ``side`` that can take something (a mask; 0 when no capture is due)."""
+    own = black if side else white
+    opp = white if side else black
+    empty = table[T_BOARD] & ~(white | black)
+    men = own & ~kings
+    starts = king_captures(table, own & kings, opp, empty)
+    dirs = table[T_MAN_CAPTURES + side]
+    for d in range(table[T_NDIRS]):
+        if (dirs >> d) & 1:
+            land = shift(table, shift(table, men, d) & opp, d) & empty
+            if land:
+                o = table[T_OPPOSITE + d]
+                starts |= shift(table, shift(table, land, o), o)
+    return starts
+
+
+@jit()
+def _gen_captures_from(
+    table: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    starts: int,
+    out: IntArray,
+    base: int,
+    once: bool,
+    stack: IntArray,
+) -> int:
+    """The maximum captures of the pieces ``starts`` at ``out[base]`` (``stack``: scratch of
+    ``STACK_WORDS``)."""
+    opp = white if side else black
+    empty = table[T_BOARD] & ~(white | black)
+    n = 0
+    while starts:
+        bit = starts & -starts
+        starts ^= bit
+        king = 1 if bit & kings else 0
+        n = _captures(
+            table, bit_index(bit), bit, king, side, opp, empty | bit, out, base, n, once, stack
+        )
+    return n
+
+
+@jit()
 def gen_captures(
     table: IntArray,
     white: int,
@@ -282,27 +377,10 @@ def gen_captures(
     """The maximum captures of ``side`` at ``out[base]``; 0 if none. With ``once``, moves with
     the same (from, to, captured) are written once (:func:`gen_moves`); without, once per capture
     path (the sequence of landing squares: dama's perft convention)."""
-    own = black if side else white
-    opp = white if side else black
-    empty = table[T_BOARD] & ~(white | black)
-    men = own & ~kings
-    starts = king_captures(table, own & kings, opp, empty)
-    dirs = table[T_MAN_CAPTURES + side]
-    for d in range(table[T_NDIRS]):
-        if (dirs >> d) & 1:
-            land = shift(table, shift(table, men, d) & opp, d) & empty
-            if land:
-                o = table[T_OPPOSITE + d]
-                starts |= shift(table, shift(table, land, o), o)
-    n = 0
-    while starts:
-        bit = starts & -starts
-        starts ^= bit
-        king = 1 if bit & kings else 0
-        n = _captures(
-            table, bit_index(bit), bit, king, side, opp, empty | bit, 0, 0, -1, out, base, n, once
-        )
-    return n
+    starts = capture_starts(table, white, black, kings, side)
+    if not starts:
+        return 0
+    return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, _scratch())
 
 
 @jit()
@@ -422,9 +500,11 @@ def gen_moves(
     """Write the legal moves of ``side`` as triples ``out[base + 3*i .. +2] = from_sq, to_sq,
     captured``: the maximum captures when there is a capture, else every step; moves with the same
     (from, to, captured) once. Returns the count (at most ``MAX_MOVES``)."""
-    n = gen_captures(table, white, black, kings, side, out, base, True)
-    if n:
-        return n
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        return _gen_captures_from(
+            table, white, black, kings, side, starts, out, base, True, _scratch()
+        )
     return gen_steps(table, white, black, kings, side, out, base)
 
 
@@ -438,11 +518,13 @@ def count_moves(
     out: IntArray,
     base: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
-    """How many legal moves ``side`` has (``out[base]`` is scratch for the captures; ``once``
-    as for :func:`gen_captures`)."""
-    if has_capture(table, white, black, kings, side):
-        return gen_captures(table, white, black, kings, side, out, base, once)
+    """How many legal moves ``side`` has (``out[base]`` and ``stack`` are scratch for the
+    captures; ``once`` as for :func:`gen_captures`)."""
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
     return count_steps(table, white, black, kings, side)
 
 
@@ -475,7 +557,7 @@ def make_move(
     return white, black, kings
 
 
-@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64, boolean)")
+@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64, boolean, int64[::1])")
 def _perft(
     table: IntArray,
     white: int,
@@ -486,18 +568,21 @@ def _perft(
     out: IntArray,
     base: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
     if depth == 1:
-        return count_moves(table, white, black, kings, side, out, base, once)
-    n = gen_captures(table, white, black, kings, side, out, base, once)
-    if not n:
+        return count_moves(table, white, black, kings, side, out, base, once, stack)
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        n = _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
+    else:
         n = gen_steps(table, white, black, kings, side, out, base)
     total = 0
     below = base + 3 * MAX_MOVES
     for i in range(n):
         j = base + 3 * i
         w, b, k = make_move(table, white, black, kings, side, out[j], out[j + 1], out[j + 2])
-        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below, once)
+        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below, once, stack)
     return total
 
 
@@ -508,11 +593,12 @@ def perft(
     """Leaf nodes of the legal move tree ``depth`` plies below the position (``out`` holds
     ``MAX_MOVES * 3 * (depth + 1)`` words; the last ply is counted, not made). Captures are
     counted by the game's convention: once per (from, to, captured), or once per capture path
-    when the table has ``F_COUNT_PATHS`` (dama)."""
+    when the table has ``F_COUNT_PATHS`` (dama). Recursive: compiled code that calls it must
+    come after :func:`zermelo.core.jit.finish` of this module (``kernel_variant`` does it)."""
     if depth <= 0:
         return 1
     once = not table[T_FLAGS] & F_COUNT_PATHS
-    return _perft(table, white, black, kings, side, depth, out, 0, once)
+    return _perft(table, white, black, kings, side, depth, out, 0, once, _scratch())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -684,6 +770,12 @@ def paths(
     """Every landing path (origin, landings..., dest) of the legal move (origin, dest, captured),
     sorted; () when that is no legal move."""
     _check(rules, white, black, kings, side)
+    kernel = _active()
+    if kernel is not sys.modules[__name__]:
+        listed: tuple[tuple[int, ...], ...] = kernel.paths(
+            rules, white, black, kings, side, origin, dest, captured
+        )
+        return listed
     if (origin, dest, captured) not in _triples(rules, white, black, kings, side):
         return ()
     if not captured:
@@ -697,6 +789,10 @@ def play(
 ) -> tuple[int, int, int]:
     """(white, black, kings) after ``side`` plays the legal ``move``."""
     _check(rules, white, black, kings, side)
+    kernel = _active()
+    if kernel is not sys.modules[__name__]:
+        after: tuple[int, int, int] = kernel.play(rules, white, black, kings, side, move)
+        return after
     if not (
         isinstance(move, tuple)
         and len(move) == 2
