@@ -5,8 +5,8 @@ squares): the game is the ``table`` argument, built by :mod:`zermelo.games.draug
 docstring lays the table out). Compiled by numba when it is installed (``nopython``, no GIL);
 without numba, or with ``ZERMELO_NO_NUMBA=1``, the same functions run as ordinary Python on ints
 and lists. Importing this module compiles nothing: numba compiles a function on its first call,
-and the recursive ones (explicit signatures) when :func:`zermelo.core.jit.finish` runs, which
-:func:`zermelo.core.jit.kernel_variant` does before it hands the compiled module out.
+and nothing here is recursive (the capture search and perft keep explicit stacks), so they may
+be compiled in any order, from Python or from another kernel's compiled code.
 
 Masks: bit ``sq`` is the 0-based square ``sq``. Compiled, a mask is a signed 64-bit word (dama's
 h8 is the sign bit); plain, a Python int below 2**64. Code here never compares a mask with
@@ -180,13 +180,19 @@ if COMPILED:
     import numpy as np
 
     @jit()
-    def _scratch() -> IntArray:
-        return np.empty(STACK_WORDS, np.int64)
+    def _words(size: int) -> IntArray:
+        return np.empty(size, np.int64)
 
 else:
 
-    def _scratch() -> IntArray:
-        return [0] * STACK_WORDS
+    def _words(size: int) -> IntArray:
+        return [0] * size
+
+
+@jit()
+def _scratch() -> IntArray:
+    """A stack for :func:`_captures`."""
+    return _words(STACK_WORDS)
 
 
 @jit()
@@ -557,33 +563,23 @@ def make_move(
     return white, black, kings
 
 
-@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64, boolean, int64[::1])")
-def _perft(
+@jit()
+def _moves_at(
     table: IntArray,
     white: int,
     black: int,
     kings: int,
     side: int,
-    depth: int,
     out: IntArray,
     base: int,
     once: bool,
     stack: IntArray,
 ) -> int:
-    if depth == 1:
-        return count_moves(table, white, black, kings, side, out, base, once, stack)
+    """:func:`gen_moves` with the counting convention ``once`` and a given ``stack``."""
     starts = capture_starts(table, white, black, kings, side)
     if starts:
-        n = _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
-    else:
-        n = gen_steps(table, white, black, kings, side, out, base)
-    total = 0
-    below = base + 3 * MAX_MOVES
-    for i in range(n):
-        j = base + 3 * i
-        w, b, k = make_move(table, white, black, kings, side, out[j], out[j + 1], out[j + 2])
-        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below, once, stack)
-    return total
+        return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
+    return gen_steps(table, white, black, kings, side, out, base)
 
 
 @jit()
@@ -593,12 +589,49 @@ def perft(
     """Leaf nodes of the legal move tree ``depth`` plies below the position (``out`` holds
     ``MAX_MOVES * 3 * (depth + 1)`` words; the last ply is counted, not made). Captures are
     counted by the game's convention: once per (from, to, captured), or once per capture path
-    when the table has ``F_COUNT_PATHS`` (dama). Recursive: compiled code that calls it must
-    come after :func:`zermelo.core.jit.finish` of this module (``kernel_variant`` does it)."""
+    when the table has ``F_COUNT_PATHS`` (dama). Iterative, like the capture search: nothing in
+    this kernel is recursive, so numba may compile it in any order."""
     if depth <= 0:
         return 1
     once = not table[T_FLAGS] & F_COUNT_PATHS
-    return _perft(table, white, black, kings, side, depth, out, 0, once, _scratch())
+    stack = _scratch()
+    if depth == 1:
+        return count_moves(table, white, black, kings, side, out, 0, once, stack)
+    # per ply below the root: the position, the next move to make and the number of moves
+    plies = _words(6 * depth)
+    plies[0] = white
+    plies[1] = black
+    plies[2] = kings
+    plies[3] = side
+    plies[4] = 0
+    plies[5] = _moves_at(table, white, black, kings, side, out, 0, once, stack)
+    total = 0
+    ply = 0
+    while ply >= 0:
+        f = 6 * ply
+        i = plies[f + 4]
+        if i >= plies[f + 5]:
+            ply -= 1
+            continue
+        plies[f + 4] = i + 1
+        j = 3 * MAX_MOVES * ply + 3 * i
+        mover = plies[f + 3]
+        w, b, k = make_move(
+            table, plies[f], plies[f + 1], plies[f + 2], mover, out[j], out[j + 1], out[j + 2]
+        )
+        below = 3 * MAX_MOVES * (ply + 1)
+        if ply + 2 == depth:
+            total += count_moves(table, w, b, k, 1 - mover, out, below, once, stack)
+            continue
+        ply += 1
+        g = 6 * ply
+        plies[g] = w
+        plies[g + 1] = b
+        plies[g + 2] = k
+        plies[g + 3] = 1 - mover
+        plies[g + 4] = 0
+        plies[g + 5] = _moves_at(table, w, b, k, 1 - mover, out, below, once, stack)
+    return total
 
 
 # ---------------------------------------------------------------------------------------------
