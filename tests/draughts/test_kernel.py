@@ -512,3 +512,36 @@ def test_compiling_in_any_order_leaves_a_cache_that_loads(tmp_path: Path) -> Non
             check=False,
         )
         assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("rules", [INTL, DAMA], ids=["international", "dama"])
+def test_the_in_kernel_api_as_an_engine_calls_it(rules: Rules) -> None:
+    """gen_moves, gen_moves_with, has_capture and make_move on the kernel's own words (signed
+    when compiled: dama's h8 is the sign bit), against the Python front."""
+    table = kernel.table_array(rules)
+    out = kernel._array([0] * (3 * kernel.MAX_MOVES))
+    other = kernel._array([0] * (3 * kernel.MAX_MOVES))
+    stack = kernel.new_stack()
+    word, back = kernel.to_word, kernel.from_word
+    rng = random.Random(11)
+    white, black, kings, side = fen(rules, INTERNATIONAL_START if rules is INTL else DAMA_START)
+    seen_h8 = False
+    for _ in range(200):
+        args = (table, word(white), word(black), word(kings), side)
+        n = kernel.gen_moves(*args, out, 0)
+        triples = sorted(
+            (int(out[3 * i]), int(out[3 * i + 1]), back(out[3 * i + 2])) for i in range(n)
+        )
+        moves = legal(rules, white, black, kings, side)
+        assert triples == sorted((m.path[0], m.path[-1], m.captured) for m in moves)
+        assert kernel.gen_moves_with(*args, other, 0, True, stack) == n
+        assert kernel.has_capture(*args) == bool(moves and moves[0].captured)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        after = kernel.make_move(*args, move.path[0], move.path[-1], word(move.captured))
+        assert tuple(back(x) for x in after) == play(rules, white, black, kings, side, move)
+        white, black, kings = (back(x) for x in after)
+        side = 1 - side
+        seen_h8 |= rules is DAMA and bool((white | black) >> 63)
+    assert rules is INTL or seen_h8

@@ -92,9 +92,11 @@ __all__ = [
     "count",
     "from_word",
     "gen_moves",
+    "gen_moves_with",
     "has_capture",
     "legal",
     "make_move",
+    "new_stack",
     "paths",
     "perft",
     "play",
@@ -190,8 +192,8 @@ else:
 
 
 @jit()
-def _scratch() -> IntArray:
-    """A stack for :func:`_captures`."""
+def new_stack() -> IntArray:
+    """Scratch for the capture search (``STACK_WORDS`` words): see :func:`gen_moves_with`."""
     return _words(STACK_WORDS)
 
 
@@ -386,7 +388,9 @@ def gen_captures(
     starts = capture_starts(table, white, black, kings, side)
     if not starts:
         return 0
-    return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, _scratch())
+    return _gen_captures_from(
+        table, white, black, kings, side, starts, out, base, once, new_stack()
+    )
 
 
 @jit()
@@ -509,7 +513,7 @@ def gen_moves(
     starts = capture_starts(table, white, black, kings, side)
     if starts:
         return _gen_captures_from(
-            table, white, black, kings, side, starts, out, base, True, _scratch()
+            table, white, black, kings, side, starts, out, base, True, new_stack()
         )
     return gen_steps(table, white, black, kings, side, out, base)
 
@@ -564,7 +568,7 @@ def make_move(
 
 
 @jit()
-def _moves_at(
+def gen_moves_with(
     table: IntArray,
     white: int,
     black: int,
@@ -575,7 +579,10 @@ def _moves_at(
     once: bool,
     stack: IntArray,
 ) -> int:
-    """:func:`gen_moves` with the counting convention ``once`` and a given ``stack``."""
+    """:func:`gen_moves` (with ``once``; without, one move per capture path) on a ``stack`` of
+    ``STACK_WORDS`` from :func:`new_stack`, allocated once by the caller: :func:`gen_moves`
+    allocates one whenever a capture is due, which a search calling it at every node may
+    rather not."""
     starts = capture_starts(table, white, black, kings, side)
     if starts:
         return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
@@ -594,7 +601,7 @@ def perft(
     if depth <= 0:
         return 1
     once = not table[T_FLAGS] & F_COUNT_PATHS
-    stack = _scratch()
+    stack = new_stack()
     if depth == 1:
         return count_moves(table, white, black, kings, side, out, 0, once, stack)
     # per ply below the root: the position, the next move to make and the number of moves
@@ -604,7 +611,7 @@ def perft(
     plies[2] = kings
     plies[3] = side
     plies[4] = 0
-    plies[5] = _moves_at(table, white, black, kings, side, out, 0, once, stack)
+    plies[5] = gen_moves_with(table, white, black, kings, side, out, 0, once, stack)
     total = 0
     ply = 0
     while ply >= 0:
@@ -630,7 +637,7 @@ def perft(
         plies[g + 2] = k
         plies[g + 3] = 1 - mover
         plies[g + 4] = 0
-        plies[g + 5] = _moves_at(table, w, b, k, 1 - mover, out, below, once, stack)
+        plies[g + 5] = gen_moves_with(table, w, b, k, 1 - mover, out, below, once, stack)
     return total
 
 
