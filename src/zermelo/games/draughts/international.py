@@ -301,8 +301,8 @@ class InternationalState(_Fields):
             self.origin,
         )
 
-    def _illegal(self, move: object) -> IllegalMoveError:
-        text = _describe(move)
+    def _illegal(self, move: object, shown: str | None = None) -> IllegalMoveError:
+        text = _describe(move) if shown is None else repr(shown)
         moves = self.legal_moves()
         if not moves:
             return IllegalMoveError(
@@ -395,7 +395,7 @@ class InternationalState(_Fields):
         if len(fits) == 1:
             return fits[0]
         if not fits:
-            raise self._illegal(squares)
+            raise self._illegal(squares, text.strip())
         raise ParseError(
             N_("ambiguous move {text!r}: it fits {moves}; give the squares in between"),
             text=text.strip()[:60],
