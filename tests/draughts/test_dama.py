@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 import re
 
-import draughts  # pydraughts, the test-only oracle (GPL)
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import draughts  # pydraughts, the test-only oracle (GPL)
 from conftest import run_cli, start_cli
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.games.draughts.dama import (
@@ -282,7 +282,10 @@ def test_positions_read_and_write() -> None:
     kings = DamaState.parse("B:WKd4,e3,Ka1-a2:BKe8,a7")
     assert kings.notation() == "B:We3,Ka1,Ka2,Kd4:Ba7,Ke8"
     assert DamaState.parse(kings.notation()) == kings
-    assert kings.diagram() == "B:....B.../b......./......../......../...W..../....w.../W......./W......."
+    assert (
+        kings.diagram()
+        == "B:....B.../b......./......../......../...W..../....w.../W......./W......."
+    )
     assert DamaState.parse(kings.diagram()) == kings
     lines = "\n".join(initial.rows())
     assert DamaState.parse("W\n" + lines) == initial

@@ -27,9 +27,12 @@ The rules (Turkish draughts as played in Turkey; the issue's rules, then the sou
 * A man that reaches the last row in a capture goes on capturing as a man, and is crowned when the
   move ends there.
 
-The move generator is :mod:`zermelo.games.draughts.kernel` (one capture counts once per origin,
-destination and set of pieces taken, as the published perft tables count: 8, 64, 708, 7,538 ...);
-this module is the game around it.
+The move generator is :mod:`zermelo.games.draughts.kernel`; this module is the game around it.
+A legal move is one per (origin, destination, pieces taken): two landing paths that take the same
+pieces from the same square to the same square leave the same position, so they are one move here
+(either path is read). Perft (:data:`PERFT`) is the kernel's count, which for dama counts a capture
+once per landing path, the convention of the published table (8, 64, 708, 7,538, 85,090, 931,312,
+10,782,382 from the start).
 
 How a game ends, in this order:
 
@@ -495,7 +498,7 @@ class DamaState(_Fields):
             raise ParseError(
                 N_("invalid position {text!r}: expected text"), text=_shown(repr(text))
             )
-        compact = re.sub(r"\s+", "", text).rstrip(".")
+        compact = re.sub(r"\s+", "", text)
         shown = _shown(text)
         expected = Phrase(
             N_(
@@ -506,7 +509,7 @@ class DamaState(_Fields):
         diagram = re.fullmatch(r"([WwBb])[:/]?((?:[.wbWB]{8}/?){8})", compact)
         if diagram is not None and len(compact) <= 75:
             return cls._from_rows(shown, diagram.group(1).upper(), diagram.group(2))
-        fields = compact.upper().split(":")
+        fields = compact.rstrip(".").upper().split(":")
         if len(fields) != 3 or fields[0] not in ("B", "W"):
             raise ParseError(
                 N_("invalid position {text!r}: {expected}"), text=shown, expected=expected
