@@ -177,12 +177,12 @@ def test_finds_the_shot() -> None:
     assert best.move == (32, 27, 0)
     assert best.score >= 100  # a man up, once the captures are over
     assert all(best.score - other.score >= 40 for other in others)
-    # the game's move, through the analysis capability (values in men)
+    # the game's move, through the analysis capability
     result = ANALYSIS.analyze(SHOT, Limits(depth=3))
     assert result.move == (33, 28)
     assert result.pv[:3] == ((33, 28), (22, 33), (39, 28, 19))
     assert {entry.move for entry in result.moves} == set(SHOT.legal_moves())
-    assert result.moves[0].value == pytest.approx(best.score / 100)
+    assert result.moves[0].value == best.score  # hundredths: the states' unit shows men
 
 
 @pytest.mark.parametrize("rules", [INTERNATIONAL, DAMA])
@@ -321,3 +321,18 @@ def test_other_games_get_one_line() -> None:
         ANALYSIS.analyze(CheckersState.initial(), Limits(depth=1))
     with pytest.raises(InvalidPositionError, match="international draughts and dama"):
         easy(0, None).choose(CheckersState.initial())
+
+
+def test_review_reads_draughts_values_in_the_states_unit() -> None:
+    """A review's winning chances read a value through the game's unit: hundredths of a man
+    for draughts (a whole man is worth about a pawn), not pawns. Read as pawns, the shot's
+    +1.6 men would be 160 pawns: certain, and every small slip a blunder."""
+    from zermelo.games.registry import get_game
+    from zermelo.play.review import GameToReview, review_game
+
+    spec = get_game("international")
+    game = GameToReview("game 1", SHOT, ("33-28", "22x33", "39x19"))
+    reviewed = review_game(spec, game, depth=3)
+    first = reviewed.moves[0]
+    assert first.move == first.best == "33-28"
+    assert 0.2 < first.chances < 0.9  # a man up: winning chances, not a certain win

@@ -132,7 +132,7 @@ class DraughtsAgent:
         )
         if found.move is None:
             raise IllegalMoveError("the game is over; there is no move to choose")
-        self.last = result_of(game, found, in_men=False)
+        self.last = result_of(game, found)
         frm, to, captured = found.move
         return game.from_kernel(frm, to, captured)
 
