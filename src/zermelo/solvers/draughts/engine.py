@@ -361,6 +361,7 @@ class DraughtsEngine:
         k = self.kernel
         return int(
             k.evaluate(
+                self._table,
                 self._geo,
                 _word(k, white),
                 _word(k, black),

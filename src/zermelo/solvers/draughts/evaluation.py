@@ -157,6 +157,14 @@ def geometry_values(rules: Rules) -> list[int]:
     values[kernel.G_BACK + 1] = _mask(
         [sq for sq in range(rules.squares) if rules.rank_of(sq, 1) == 0]
     )
+    for side in (0, 1):
+        for row in range(size):
+            values[kernel.G_ROWS + 16 * side + row] = _mask(
+                [sq for sq in range(rules.squares) if rules.rank_of(sq, side) == row]
+            )
+        values[kernel.G_FAR + side] = _mask(
+            [sq for sq in range(rules.squares) if rules.rank_of(sq, side) >= half]
+        )
     values[kernel.G_SIZE] = size
     values[kernel.G_PIECES] = _start_pieces(rules)
     rng = random.Random(24_000 + rules.squares)

@@ -39,6 +39,7 @@ from zermelo.core.jit import (
 )
 from zermelo.core.scores import WIN
 from zermelo.games.draughts import kernel as _movegen
+from zermelo.games.draughts.rules import T_BOARD, T_MAN_STEPS, T_NDIRS, T_OPPOSITE
 
 if TYPE_CHECKING:
     from zermelo.core.jit import FloatArray, IntArray
@@ -82,6 +83,7 @@ if COMPILED:
 
 gen_moves = MOVEGEN.gen_moves
 has_capture = MOVEGEN.has_capture
+_shift = MOVEGEN.shift
 
 MAX_MOVES: int = int(MOVEGEN.MAX_MOVES)
 MAX_PLY = 96
@@ -154,7 +156,11 @@ G_PIECES = 518
 G_ZOBRIST = 520
 """Per piece kind (White man, White king, Black man, Black king) 64 keys, then the side key."""
 G_SIDE_KEY = G_ZOBRIST + 4 * 64
-GEO_SIZE = G_SIDE_KEY + 1
+G_ROWS = G_SIDE_KEY + 1
+"""Per side 16 masks: the squares ``r`` rows from the side's own back row."""
+G_FAR = G_ROWS + 32
+"""Two words: the half of the board beyond the middle, for White, for Black."""
+GEO_SIZE = G_FAR + 2
 
 # evaluation terms, in the order of evaluation.TERMS; features[F_PHASE] is the middle-game share
 F_MEN = 0
@@ -212,6 +218,7 @@ def lsb(x: int) -> int:
 
 @jit()
 def evaluate(
+    table: IntArray,
     geo: IntArray,
     white: int,
     black: int,
@@ -222,11 +229,16 @@ def evaluate(
 ) -> int:
     """The static evaluation in hundredths of a man from ``side``'s point of view: each term's
     feature (White's count minus Black's, written into ``features``) times its weight, tapered
-    from the middle game (all pieces on) to the endgame by the share of pieces left."""
+    from the middle game (all pieces on) to the endgame by the share of pieces left.
+
+    Whole-board terms are popcounts of masks (rows, centre, back row; the men with a free step
+    are the empty squares shifted back along each step direction of the move generator's
+    table); only the men beyond the middle are visited one by one."""
     occupied = white | black
+    empty = table[T_BOARD] & ~occupied
     size = geo[G_SIZE]
-    half = size // 2
     centre = geo[G_CENTRE]
+    directions = table[T_NDIRS]
     men_term = 0.0
     kings_term = 0.0
     tempo_term = 0.0
@@ -246,27 +258,29 @@ def evaluate(
         centre_term += sign * popcount(men & centre)
         back_term += sign * popcount(men & geo[G_BACK + colour])
         tempo = 0
+        for row in range(1, size):
+            tempo += row * popcount(men & geo[G_ROWS + 16 * colour + row])
+        steps = table[T_MAN_STEPS + colour]
+        free = 0
+        for d in range(directions):
+            if steps >> d & 1:
+                free |= _shift(table, empty, table[T_OPPOSITE + d])
+        locked = popcount(men & ~free)
         outposts = 0
-        locked = 0
         breakthroughs = 0
         runners = 0
         at = colour * 64
-        pieces = men
+        pieces = men & geo[G_FAR + colour]
         while pieces != 0:
             sq = lsb(pieces)
             pieces &= pieces - 1
-            rank = geo[G_RANK + at + sq]
-            tempo += rank
-            if geo[G_STEP + at + sq] & ~occupied == 0:
-                locked += 1
-            if rank >= half:
-                support = geo[G_SUPPORT + at + sq]
-                if support & us == support:
-                    outposts += 1
-                if geo[G_CONE + at + sq] & them == 0:
-                    runners += rank
-                elif rank >= size - 4:
-                    breakthroughs += 1
+            support = geo[G_SUPPORT + at + sq]
+            if support & us == support:
+                outposts += 1
+            if geo[G_CONE + at + sq] & them == 0:
+                runners += geo[G_RANK + at + sq]
+            elif geo[G_RANK + at + sq] >= size - 4:
+                breakthroughs += 1
         tempo_term += sign * tempo
         outpost_term += sign * outposts
         locked_term += sign * locked
@@ -569,7 +583,7 @@ def quiesce(
     if (white if side == 0 else black) == 0:
         return -(WIN - ply)
     if ply >= MAX_PLY or not has_capture(table, white, black, kings, side):
-        return evaluate(geo, white, black, kings, side, weights, features)
+        return evaluate(table, geo, white, black, kings, side, weights, features)
     count = generate(table, stack, moves, ply)
     score_moves(geo, stack, moves, order, work, ply, count, NO_MOVE, 0)
     start = ply * MAX_MOVES
