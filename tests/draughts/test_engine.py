@@ -336,3 +336,15 @@ def test_review_reads_draughts_values_in_the_states_unit() -> None:
     first = reviewed.moves[0]
     assert first.move == first.best == "33-28"
     assert 0.2 < first.chances < 0.9  # a man up: winning chances, not a certain win
+
+
+def test_web_engine_values_every_move_and_plays_the_level() -> None:
+    from zermelo.agents.draughts import WEB
+
+    for state in (SHOT, DamaState.initial()):
+        values = WEB.values(state, 0.5, 200_000)
+        assert sorted(entry.move for entry in values.moves) == sorted(state.legal_moves())
+        choice = WEB.choose(state, "hard", 0, 0.05)
+        assert choice.move in state.legal_moves()
+        assert choice.result is not None and choice.result.move == choice.move
+    assert WEB.values(SHOT, 0.5, 200_000).move == (33, 28)

@@ -4,7 +4,7 @@
 * easy: every legal move valued two plies deep (plus the forced captures), each value blurred
   with seeded Gaussian noise of 0.8 men: it takes what hangs and sees a one-move shot, and often
   plays a loose move;
-* medium: six plies, noise of 0.15 men;
+* medium: four plies, noise of 0.2 men;
 * hard: iterative deepening for the time per move (1 s unless asked otherwise), without noise.
 
 Wins and losses are never blurred. A requested thinking time caps easy and medium too. Without a
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from zermelo.agents.base import Agent
+from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import IllegalMoveError
-from zermelo.core.result import SearchResult
+from zermelo.core.result import Choice, SearchResult
 from zermelo.core.state import AnyState
 from zermelo.solvers.draughts.engine import (
     MATE_BOUND,
@@ -32,7 +33,18 @@ from zermelo.solvers.draughts.engine import (
 )
 from zermelo.solvers.draughts.evaluation import as_draughts, position_of
 
-__all__ = ["AGENT_HASH_MB", "LEVELS", "DraughtsAgent", "Level", "easy", "hard", "medium"]
+__all__ = [
+    "AGENT_HASH_MB",
+    "LEVELS",
+    "WEB",
+    "DraughtsAgent",
+    "Level",
+    "easy",
+    "hard",
+    "medium",
+    "web_choose",
+    "web_values",
+]
 
 AGENT_HASH_MB: Final = 16
 """The transposition table of each agent's engine, in MiB."""
@@ -49,7 +61,7 @@ class Level:
 
 LEVELS: Final = {
     "easy": Level(2, 80.0),
-    "medium": Level(6, 15.0),
+    "medium": Level(4, 20.0),
     "hard": Level(None, 0.0),
 }
 """The one definition of the draughts levels behind every face."""
@@ -156,3 +168,24 @@ def medium(seed: int | None, time_limit: float | None) -> Agent:
 
 def hard(seed: int | None, time_limit: float | None) -> Agent:
     return _level("hard", seed, time_limit)
+
+
+def web_choose(state: AnyState, level: str, seed: int, time_limit: float) -> Choice[Hashable]:
+    """The level's move within ``time_limit``, with the search behind it (the page's AI)."""
+    agent = _level(level, seed, time_limit)
+    move = agent.choose(state)
+    return Choice(move, agent.last if isinstance(agent, DraughtsAgent) else None)
+
+
+def web_values(state: AnyState, time_limit: float, node_limit: int) -> SearchResult[Hashable]:
+    """Every legal move's value from the engine (best first), within the page's budget."""
+    from zermelo.core.limits import Limits
+    from zermelo.solvers.draughts.engine import ANALYSIS
+
+    return ANALYSIS.analyze(state, Limits(time=max(time_limit, 1e-3), nodes=max(node_limit, 1)))
+
+
+WEB: Final[WebEngine[AnyState]] = WebEngine(web_choose, web_values)
+"""The draughts games' own engines for the web page (a record's ``web_engine``): the levels'
+moves and the analysis' values, in place of the generic alpha-beta, which has no evaluation of
+these games."""
