@@ -9,6 +9,8 @@ from collections.abc import Hashable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zermelo.agents.base import Reports
 from zermelo.agents.draughts import easy, hard, medium
@@ -348,3 +350,42 @@ def test_web_engine_values_every_move_and_plays_the_level() -> None:
         assert choice.move in state.legal_moves()
         assert choice.result is not None and choice.result.move == choice.move
     assert WEB.values(SHOT, 0.5, 200_000).move == (33, 28)
+
+
+masks = st.integers(min_value=-(1 << 65), max_value=1 << 66)
+
+
+@settings(max_examples=150, deadline=None)
+@given(white=masks, black=masks, kings=masks, side=st.integers(-1, 2), dama=st.booleans())
+def test_bad_positions_get_one_line(
+    white: int, black: int, kings: int, side: int, dama: bool
+) -> None:
+    """Any masks and side: the engine answers a legal move of a valid position, or refuses the
+    position with one InvalidPositionError line (never a crash of the compiled kernel)."""
+    rules = DAMA if dama else INTERNATIONAL
+    engine = ENGINES[rules.name]
+    try:
+        found = engine.search(white, black, kings, side, depth=1)
+    except InvalidPositionError as error:
+        assert "\n" not in str(error)
+        return
+    legal = kernel.legal(rules, white, black, kings, side)
+    assert (found.move is None) == (not legal)
+    if found.move is not None:
+        assert found.move in {(m.path[0], m.path[-1], m.captured) for m in legal}
+
+
+ENGINES = {rules.name: DraughtsEngine(rules, hash_mb=1) for rules in (INTERNATIONAL, DAMA)}
+
+
+@settings(max_examples=60, deadline=None)
+@given(raw=st.binary(max_size=300))
+def test_weights_files_of_any_bytes_get_one_line(
+    raw: bytes, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    path = tmp_path_factory.mktemp("weights") / "w.json"
+    path.write_bytes(raw)
+    try:
+        EXPLAINER.explain(InternationalState.initial(), str(path))
+    except ParseError as error:
+        assert "\n" not in str(error)

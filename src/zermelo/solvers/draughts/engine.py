@@ -21,7 +21,12 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
-from zermelo.core.errors import BudgetError, InvalidOptionError, ZermeloError
+from zermelo.core.errors import (
+    BudgetError,
+    InvalidOptionError,
+    InvalidPositionError,
+    ZermeloError,
+)
 from zermelo.core.jit import FloatArray, IntArray, kernel_variant
 from zermelo.core.limits import Limits
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
@@ -277,12 +282,29 @@ class DraughtsEngine:
 
     # -- positions ---------------------------------------------------------------------------
 
+    def _check(self, white: int, black: int, kings: int, side: int) -> None:
+        """One clear line for a position the kernel must not be given: masks that are not ints
+        of the board's squares, a square with two pieces, a king on an empty square, or a side
+        that is neither 0 nor 1."""
+        board = (1 << self.rules.squares) - 1
+        for name, mask in (("white", white), ("black", black), ("kings", kings)):
+            if isinstance(mask, bool) or not isinstance(mask, int) or mask < 0 or mask & ~board:
+                raise InvalidPositionError(
+                    f"invalid {name} mask {mask!r}: expected a non-negative int of the board's "
+                    f"{self.rules.squares} squares"
+                )
+        if white & black:
+            raise InvalidPositionError("invalid position: a square holds a white and a black piece")
+        if kings & ~(white | black):
+            raise InvalidPositionError("invalid position: a king stands on an empty square")
+        if isinstance(side, bool) or side not in (0, 1):
+            raise InvalidPositionError(f"invalid side {side!r}: expected 0 (White) or 1 (Black)")
+
     def _load(
         self, white: int, black: int, kings: int, side: int, ply: int = 0, quiet: int = 0
     ) -> None:
         k = self.kernel
-        if side not in (0, 1):
-            raise InvalidOptionError(f"invalid side {side!r}: expected 0 (White) or 1 (Black)")
+        self._check(white, black, kings, side)
         k.set_position(
             self._geo,
             self._stack,
@@ -359,6 +381,7 @@ class DraughtsEngine:
     def evaluate(self, white: int, black: int, kings: int, side: int) -> int:
         """The static evaluation in hundredths of a man, from ``side``'s point of view."""
         k = self.kernel
+        self._check(white, black, kings, side)
         return int(
             k.evaluate(
                 self._table,
