@@ -438,10 +438,10 @@ class InternationalState(_Fields):
             raise ParseError(
                 N_("invalid position {text!r}: {expected}"), text=shown, expected=_EXPECTED
             )
-        cleaned = re.sub(r"\s+", "", text).rstrip(".").upper()
+        cleaned = re.sub(r"\s+", "", text).upper()
         if cleaned.startswith('[FEN"') and cleaned.endswith('"]'):
             cleaned = cleaned[5:-2]
-        cleaned = cleaned.strip('"')
+        cleaned = cleaned.strip('"').rstrip(".")
         fields = cleaned.split(":")
         if len(fields) != 3 or fields[0] not in ("B", "W"):
             raise ParseError(

@@ -251,6 +251,12 @@ def _games(text: str) -> list[tuple[dict[str, str], list[str], int]]:
                 raise ParseError(N_("PDN game {number}: a ')' closes no variation"), number=where)
             depth -= 1
             continue
+        if token in ("[", "{", "}"):
+            raise ParseError(
+                N_("PDN game {number}: {token!r} is not closed or opened"),
+                number=where,
+                token=token,
+            )
         if depth or token.startswith(("{", ";", "$")):
             continue
         if token.startswith("["):
@@ -264,12 +270,6 @@ def _games(text: str) -> list[tuple[dict[str, str], list[str], int]]:
             started = True
             finish()
             continue
-        if token in ("[", "{", "}"):
-            raise ParseError(
-                N_("PDN game {number}: {token!r} is not closed or opened"),
-                number=where,
-                token=token,
-            )
         word = _NUMBER.sub("", token, count=1) if _NUMBER.match(token) else token
         started = True
         word = word.rstrip("!?*+")
