@@ -198,6 +198,11 @@ def test_the_maximum_capture_is_compulsory() -> None:
         state.play((18, 29))
     with pytest.raises(IllegalMoveError, match="a capture of 2 pieces is compulsory"):
         state.parse_move("18-22")
+    start = S.initial()
+    with pytest.raises(IllegalMoveError, match=r"^move '19-23' is not legal: White has no piece"):
+        start.parse_move("19-23")
+    with pytest.raises(IllegalMoveError, match=r"^move '32-26' is not legal; legal moves: 31-26"):
+        start.parse_move("32-26")
     one = S.parse("W:W28:B23")
     with pytest.raises(IllegalMoveError, match=r"a capture is mandatory \(28x19\)"):
         one.parse_move("28-22")

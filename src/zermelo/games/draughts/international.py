@@ -96,6 +96,8 @@ INITIAL_FEN: Final = (
 _CROWN: Final = {WHITE: 0b11111, BLACK: 0b11111 << 45}
 """The rows where each side's men are crowned (White on 1-5, Black on 46-50)."""
 MAX_PIECES: Final = 20
+SPEC_SIDES: Final = (N_("White"), N_("Black"))
+"""The sides' names, :attr:`Player.FIRST` first (the record's ``sides``)."""
 
 MEN: Final = Unit(N_("{value} men"), 100.0)
 """Draughts values are hundredths of a man; people read them in men."""
@@ -327,6 +329,16 @@ class InternationalState(_Fields):
                 count=count,
                 moves=listed,
             )
+        if isinstance(move, tuple) and move and isinstance(move[0], int) and 1 <= move[0] <= 50:
+            own = self.white if self.to_move is WHITE else self.black
+            if not own >> (move[0] - 1) & 1:
+                return IllegalMoveError(
+                    N_("move {move} is not legal: {side} has no piece on {square} ({moves})"),
+                    move=text,
+                    side=Phrase(SPEC_SIDES[self.to_move]),
+                    square=move[0],
+                    moves=listed,
+                )
         return IllegalMoveError(
             N_("move {move} is not legal; legal moves: {moves}"), move=text, moves=listed
         )
@@ -645,7 +657,7 @@ SPEC: Final = GameSpec(
     parse=InternationalState.parse,
     aliases=("dammen", "international-draughts", "dam", "co-dam"),
     first_mover=WHITE,
-    sides=(N_("White"), N_("Black")),
+    sides=SPEC_SIDES,
     default_time=1.0,
     levels={
         "easy": Ref("zermelo.agents.draughts:easy"),
