@@ -18,9 +18,12 @@ The rules (men step diagonally forward and capture both ways; kings fly; the cap
 the most pieces is compulsory; pieces leave the board when the capture ends; a man crossing the
 crowning row inside a capture stays a man) live in :mod:`zermelo.games.draughts.kernel`. This
 module adds what the kernel does not know: the end of the game and the draw rules of the FMJD's
-official rules (Annex 1, article 6, "the draw"; read in the FMJD's English text as published at
+official rules (Annex 1, "Official FMJD rules for international draughts", article 6 on the
+draw; the annex is published at
 https://e-dama.net/e/dama/Annex_1_official_FMJD_rules_of_international_draughts.htm and
-https://docest.com/doc/355197/annex-1-official-fmjd-rules-for-international-draughts):
+https://docest.com/doc/355197/annex-1-official-fmjd-rules-for-international-draughts; the four
+rules below follow its article as Wikipedia's "International draughts" summarises it, citing the
+French federation's rules, https://www.ffjd.fr/Web/site/technique/regle-jeu.php):
 
 * a player who cannot move (no pieces, or all blocked) loses; this is checked first, so a move
   that blocks the last enemy piece wins even on the ply a draw rule would end the game;
