@@ -338,6 +338,14 @@ def test_pdn_write_read_round_trip() -> None:
     assert state == final
 
 
+def test_pdn_tags_keep_odd_player_names_on_one_line() -> None:
+    played = S.initial().play((32, 28))
+    text = INTERNATIONAL_PDN.save(played, ('say "hi"\nthen \\ go', "B"))
+    assert '[White "say \\"hi\\" then \\\\ go"]' in text
+    game = INTERNATIONAL_PDN.read(text)
+    assert game.tags["White"] == 'say "hi" then \\ go'
+
+
 def test_pdn_from_a_position_with_black_to_move() -> None:
     state = S.parse("B:W31-50:B1-20")
     state = state.play(state.parse_move("19-23")).play(state.play((19, 23)).parse_move("32-28"))
