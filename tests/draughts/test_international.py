@@ -450,6 +450,10 @@ def test_cli_replay_of_a_pdn_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"Final position: {final.notation()}" in out
     assert f"{final.ply:>3}. " in out
     assert "The game is over" in out
+    # A PDN that opens with a comment is a game file too, not saved games.
+    path.write_text("{from a book}\n1. 32-28 19-23 *\n", encoding="utf-8")
+    main(["replay", str(path)])
+    assert "  2. Black: 19-23" in capsys.readouterr().out
     # A wrong move: one line naming it.
     path.write_text("1. 32-28 19-23 2. 28-22 *\n", encoding="utf-8")
     with pytest.raises(SystemExit) as caught:

@@ -100,7 +100,7 @@ def command() -> click.Command:
 def _is_records(file: str) -> bool:
     """True when ``file`` looks like saved games (JSON lines, or text that is not UTF-8, which
     :func:`~zermelo.play.load_records` refuses in its own words), not a game's own file format
-    (PGN, PDN: text that starts with a tag pair ``[Event ...`` or with moves)."""
+    (PGN, PDN: text that starts with a tag pair ``[Event ...``, a comment or moves)."""
     try:
         with open(file, "rb") as stream:
             head = stream.read(4096)
@@ -113,8 +113,10 @@ def _is_records(file: str) -> bool:
             return True
         text = head[: error.start].decode("utf-8")
     stripped = text.lstrip("\ufeff \t\r\n")
-    if not stripped or stripped.startswith("{"):
+    if not stripped:
         return True
+    if stripped.startswith("{"):  # a JSON object, or a PGN/PDN comment
+        return re.match(r'\{\s*("|\}|$)', stripped) is not None
     if stripped.startswith("["):
         return re.match(r"\[\s*[A-Za-z]", stripped) is None
     return False
