@@ -5,10 +5,17 @@ analysis capability, the levels and the tuner."""
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
+from pathlib import Path
 
 import pytest
 
+from zermelo.agents.base import Reports
+from zermelo.agents.draughts import easy, hard, medium
+from zermelo.core.capabilities import TuneRequest
+from zermelo.core.errors import InvalidPositionError, ParseError
 from zermelo.core.limits import Limits
+from zermelo.core.result import SearchResult
 from zermelo.core.scores import WIN
 from zermelo.games.draughts import kernel
 from zermelo.games.draughts.dama import DamaState
@@ -16,7 +23,8 @@ from zermelo.games.draughts.international import InternationalState
 from zermelo.games.draughts.rules import DAMA, INTERNATIONAL, KMove, Rules
 from zermelo.solvers.draughts import search
 from zermelo.solvers.draughts.engine import ANALYSIS, MAX_DEPTH, DraughtsEngine
-from zermelo.solvers.draughts.evaluation import EXPLAINER
+from zermelo.solvers.draughts.evaluation import EXPLAINER, default_weights
+from zermelo.solvers.draughts.tuning import DAMA_TUNER, fit, self_play
 from zermelo.solvers.kernels import GAME_KERNELS, KERNELS
 
 ORDERING_ONLY = search.SW_TT_MOVE | search.SW_KILLERS | search.SW_HISTORY
@@ -169,12 +177,12 @@ def test_finds_the_shot() -> None:
     assert best.move == (32, 27, 0)
     assert best.score >= 100  # a man up, once the captures are over
     assert all(best.score - other.score >= 40 for other in others)
-    # the game's move, through the analysis capability (values in men)
+    # the game's move, through the analysis capability
     result = ANALYSIS.analyze(SHOT, Limits(depth=3))
     assert result.move == (33, 28)
     assert result.pv[:3] == ((33, 28), (22, 33), (39, 28, 19))
     assert {entry.move for entry in result.moves} == set(SHOT.legal_moves())
-    assert result.moves[0].value == pytest.approx(best.score / 100)
+    assert result.moves[0].value == best.score  # hundredths: the states' unit shows men
 
 
 @pytest.mark.parametrize("rules", [INTERNATIONAL, DAMA])
@@ -249,3 +257,82 @@ def test_bad_limits_get_one_line() -> None:
         engine.search(*position, nodes=0)
     with pytest.raises(Exception, match="invalid time"):
         engine.search(*position, time_limit=-1.0)
+
+
+def test_tuner_lowers_the_loss_on_a_tiny_seeded_run() -> None:
+    start = InternationalState.initial()
+    samples = self_play(start, 3, seed=7, nodes=150)
+    again = self_play(start, 3, seed=7, nodes=150)
+    assert samples == again  # seeded: the same games, the same positions
+    assert len(samples) > 50
+    found = fit(samples, default_weights("international"), iterations=20)
+    assert found.error_after < found.error_before
+    assert found.weights[:2] == (100.0, 100.0)  # a man stays the scale
+
+
+def test_tuner_capability_reports_weights_the_explainer_reads(tmp_path: Path) -> None:
+    report = DAMA_TUNER.tune(TuneRequest(games=2, match_games=2, seed=3), lambda *_: None)
+    assert report.match is not None and sum(report.match) == 2
+    before, after = (float(value) for _, value in report.rows[1:3])
+    assert after <= before
+    path = tmp_path / "dama_weights.json"
+    path.write_text(report.weights_json)
+    state = DamaState.initial().play(DamaState.initial().legal_moves()[0])
+    breakdown = EXPLAINER.explain(state, str(path))
+    assert sum(t.contribution for t in breakdown.terms) == pytest.approx(
+        breakdown.total, abs=0.0101
+    )
+    with pytest.raises(ParseError, match="not international"):
+        EXPLAINER.explain(InternationalState.initial(), str(path))
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_levels_play_legal_seeded_moves(level: str) -> None:
+    factory = {"easy": easy, "medium": medium, "hard": hard}[level]
+    for state in (SHOT, DamaState.initial()):
+        assert factory(5, 0.05).choose(state) in state.legal_moves()
+        if level != "hard":  # depth-bound: the same seed, the same move
+            first = factory(5, None).choose(state)
+            assert factory(5, None).choose(state) == first
+    agent = hard(0, None if level == "hard" else 0.05)
+    move = agent.choose(SHOT)
+    assert isinstance(agent, Reports) and agent.last is not None
+    assert agent.last.move == move and agent.last.pv[0] == move
+    assert not agent.last.moves or agent.last.moves[0].move == move
+
+
+def test_analyze_deepens_with_a_line_per_depth() -> None:
+    from zermelo.games.registry import get_game
+    from zermelo.play.review import deepen
+
+    heard: list[SearchResult[Hashable]] = []
+    result = deepen(
+        get_game("international"), SHOT, depth=4, time_limit=None, on_depth=heard.append
+    )
+    assert [found.depth for found in heard] == [1, 2, 3, 4]
+    assert result.move == (33, 28)
+    assert all(len(found.moves) == len(SHOT.legal_moves()) for found in heard)
+
+
+def test_other_games_get_one_line() -> None:
+    from zermelo.games.checkers import CheckersState
+
+    with pytest.raises(InvalidPositionError, match="international draughts and dama"):
+        ANALYSIS.analyze(CheckersState.initial(), Limits(depth=1))
+    with pytest.raises(InvalidPositionError, match="international draughts and dama"):
+        easy(0, None).choose(CheckersState.initial())
+
+
+def test_review_reads_draughts_values_in_the_states_unit() -> None:
+    """A review's winning chances read a value through the game's unit: hundredths of a man
+    for draughts (a whole man is worth about a pawn), not pawns. Read as pawns, the shot's
+    +1.6 men would be 160 pawns: certain, and every small slip a blunder."""
+    from zermelo.games.registry import get_game
+    from zermelo.play.review import GameToReview, review_game
+
+    spec = get_game("international")
+    game = GameToReview("game 1", SHOT, ("33-28", "22x33", "39x19"))
+    reviewed = review_game(spec, game, depth=3)
+    first = reviewed.moves[0]
+    assert first.move == first.best == "33-28"
+    assert 0.2 < first.chances < 0.9  # a man up: winning chances, not a certain win
