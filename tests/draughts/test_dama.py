@@ -519,3 +519,30 @@ def test_a_game_in_the_terminal_through_stdin() -> None:
     assert "'hello' is not a move" in transcript
     assert "d2-d3" in transcript and "legal moves: a3-a4, b3-b4" in transcript.lower()
     assert "AI's turn..." in transcript
+
+
+def test_the_game_keeps_its_moves_for_pdn_and_the_last_move() -> None:
+    from zermelo.games.draughts.pdn import DAMA_PDN
+
+    rng = random.Random(11)
+    state = DamaState.initial()
+    assert state.origin == "" and state.line == ()
+    for _ in range(40):
+        state = state.play(rng.choice(state.legal_moves()))
+    assert len(state.line) == 40 and state.plies == 40
+    text = DAMA_PDN.save(state, ("Ali", "Ayşe"))
+    assert '[GameType "30"]' in text and '[White "Ali"]' in text and "1. " in text
+    start, moves = DAMA_PDN.load(text)
+    assert start == "" and len(moves) == 40
+    replayed = SPEC.new()
+    for word in moves:
+        replayed = replayed.play(replayed.parse_move(word))
+    assert replayed == state
+    last = state.line[-1]
+    assert SPEC.grid(state).last == tuple((7 - s // 8, s % 8) for s in last)
+    # A game from a set-up position keeps that position as its origin, and PDN says so.
+    set_up = DamaState.parse("W:Wc3,h3:Bc4,c6,h4")
+    assert set_up.origin == "W:Wc3,h3:Bc4,h4,c6"
+    after = set_up.play(set_up.parse_move("c3xc7"))
+    assert DAMA_PDN.load(DAMA_PDN.save(after)) == ("W:Wc3,h3:Bc4,h4,c6", ["c3xc7"])
+    assert DamaState.initial(BLACK).origin == DamaState.initial(BLACK).notation()
