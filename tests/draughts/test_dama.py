@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -491,6 +492,25 @@ def test_perft_at_the_command_line() -> None:
     done = run_cli("perft", "dama", "--depth", "4")
     assert done.returncode == 0, done.stderr
     assert "perft 4: 7,538 leaves" in done.stdout
+
+
+def test_replay_of_a_pdn_file_and_its_wrong_move(tmp_path: Path) -> None:
+    from zermelo.games.draughts.pdn import DAMA_PDN
+
+    state = DamaState.initial()
+    for text in ("c3-c4", "b6-b5", "d3-c3", "b5-a5"):
+        state = state.play(state.parse_move(text))
+    good = tmp_path / "good.pdn"
+    good.write_text(DAMA_PDN.save(state), encoding="utf-8")
+    done = run_cli("replay", "--rules", "dama", str(good))
+    assert done.returncode == 0, done.stderr
+    assert "1. White: c3-c4" in done.stdout and "4. Black: b5-a5" in done.stdout
+    bad = tmp_path / "bad.pdn"
+    bad.write_text(DAMA_PDN.save(state).replace("2. d3-c3", "2. d3-d5"), encoding="utf-8")
+    done = run_cli("replay", "--rules", "dama", str(bad))
+    assert done.returncode == 2
+    assert "move 2. d3-d5: move 'd3-d5' is not legal; legal moves: c2-c3," in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
 
 
 PROMPT = re.compile(r"Your move \(e\.g\. (\S+)\): $")
