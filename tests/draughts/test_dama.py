@@ -536,9 +536,13 @@ def test_a_game_in_the_terminal_through_stdin() -> None:
     process.wait(timeout=120)
     assert transcript.startswith("Welcome to Turkish draughts!\n"), transcript[:400]
     assert "You are 'White' and the AI is 'Black'" in transcript
-    assert "'hello' is not a move" in transcript
-    assert "d2-d3" in transcript and "legal moves: a3-a4, b3-b4" in transcript.lower()
+    listed = "a3-a4, b3-b4, c3-c4, d3-d4, e3-e4, f3-f4, g3-g4, h3-h4"
+    assert "Your move (e.g. a3-a4): hello\n'hello' is not a move: type squares a1-h8" in transcript
+    assert f"'d2-d3' is not legal here; legal moves: {listed}\n" in transcript
+    assert f"Your move (e.g. a3-a4): ?\nLegal moves: {listed}\n" in transcript
+    assert "Last move: d3-d4\n" in transcript
     assert "AI's turn..." in transcript
+    assert " 4   .  .  .  w  .  .  .  . 4" in transcript  # the man stepped to d4
 
 
 def test_the_game_keeps_its_moves_for_pdn_and_the_last_move() -> None:
