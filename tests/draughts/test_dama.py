@@ -238,14 +238,28 @@ def test_the_third_repetition_draws_at_once() -> None:
     assert state.notation() == _kings().notation() and state.quiet == 8
 
 
+def test_the_engine_reads_the_positions_the_repetition_rule_counts() -> None:
+    from zermelo.solvers.draughts.engine import game_history
+
+    state = _kings()
+    for a, b in [("a1", "a2"), ("h8", "h7"), ("a2", "a1")]:
+        state = state.play((sq(a), sq(b)))
+    start = _kings()
+    assert game_history(state) == [
+        (start.white, start.black, start.kings, 0),
+        (mask("a2", "c1"), start.black, mask("a2", "c1", "h8", "f8"), 1),
+        (mask("a2", "c1"), mask("h7", "f8"), mask("a2", "c1", "h7", "f8"), 0),
+    ]
+
+
 def test_a_capture_or_a_forward_step_forgets_the_positions_before() -> None:
     state = DamaState.parse("W:WKa1,d3:BKh8,e6")
     state = state.play((sq("a1"), sq("a2"))).play((sq("h8"), sq("h7")))
-    assert state.quiet == 2 and len(state.seen) == 2
+    assert state.quiet == 2 and len(state.history) == 2
     stepped = state.play((sq("d3"), sq("d4")))
-    assert stepped.quiet == 0 and stepped.seen == ()
+    assert stepped.quiet == 0 and stepped.history == ()
     sideways = state.play((sq("d3"), sq("c3")))
-    assert sideways.quiet == 3 and len(sideways.seen) == 3
+    assert sideways.quiet == 3 and len(sideways.history) == 3
 
 
 def test_the_fifty_move_rule_draws_at_the_hundredth_quiet_ply() -> None:

@@ -52,9 +52,10 @@ How a game ends, in this order:
    so that every game ends (kish draws after 150 plies without a capture; we count forward steps
    too, so that a game of men shuffling sideways is not drawn while the men still advance).
 
-The counter (``quiet``), the positions seen since the last capture or forward step (``seen``, for
-the repetition rule), the plies played and the game's moves (``line``, from ``origin``) are part of
-the state but not of the position notation: a position read from FEN starts them at 0.
+The counter (``quiet``), the positions seen since the last capture or forward step (``history``,
+for the repetition rule, which the engine reads too), the plies played and the game's moves
+(``line``, from ``origin``) are part of the state but not of the position notation: a position
+read from FEN starts them at 0.
 
 Move notation: the squares visited, ``d3-d4`` for a move (a king's too: ``d1-d7``), and for a
 capture every landing square joined by ``x``: ``d4xd6xf6``. A capture may be shortened to fewer
@@ -221,7 +222,7 @@ class _Fields(NamedTuple):
     kings: int
     to_move: Player = WHITE
     quiet: int = 0
-    seen: tuple[tuple[int, int, int], ...] = ()
+    history: tuple[tuple[int, int, int], ...] = ()
     plies: int = 0
     line: tuple[DamaMove, ...] = ()
     origin: str = ""
@@ -232,8 +233,8 @@ class DamaState(_Fields):
 
     ``white`` and ``black`` are the masks of each side's pieces, ``kings`` the mask of the kings
     of both (bit = square index, a1 = 0). ``quiet`` counts the plies since the last capture or
-    forward step of a man (see :data:`DRAW_PLIES`); ``seen`` holds the positions ``(white, black,
-    kings)`` since then, oldest first, for the repetition rule; ``plies`` the moves played;
+    forward step of a man (see :data:`DRAW_PLIES`); ``history`` holds the positions ``(white,
+    black, kings)`` since then, oldest first, for the repetition rule; ``plies`` the moves played;
     ``line`` the game's moves from ``origin``, the start position's FEN (``""`` for the usual
     start), for the game's file (PDN) and the board's last move. (A subclass of the named tuple
     of these fields, so that it can hold the class attribute ``RULES``.)
@@ -276,7 +277,7 @@ class DamaState(_Fields):
         """How many times this position, with this side to move, has stood on the board since the
         last capture or forward step (1 the first time)."""
         here = (self.white, self.black, self.kings)
-        seen = self.seen
+        seen = self.history
         return 1 + sum(1 for i in range(len(seen) - 2, -1, -2) if seen[i] == here)
 
     def termination(self) -> str | None:
@@ -318,7 +319,7 @@ class DamaState(_Fields):
     def key(self) -> Hashable:
         """The position and what the draw rules read (not the ply count, which does not change
         the game's value)."""
-        return (self.white, self.black, self.kings, self.to_move, self.quiet, self.seen)
+        return (self.white, self.black, self.kings, self.to_move, self.quiet, self.history)
 
     def piece(self, square: int) -> str:
         """What stands on the 0-based ``square``: ``"w"``/``"b"`` for men, ``"W"``/``"B"`` for
@@ -380,7 +381,7 @@ class DamaState(_Fields):
         if found.captured or forward:
             quiet = 0
         else:
-            quiet, seen = self.quiet + 1, (*self.seen, (self.white, self.black, self.kings))
+            quiet, seen = self.quiet + 1, (*self.history, (self.white, self.black, self.kings))
         return DamaState(
             white, black, kings, side.opponent, quiet, seen, self.plies + 1, line, self.origin
         )
