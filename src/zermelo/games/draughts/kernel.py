@@ -28,12 +28,24 @@ the most pieces (kings and men count the same). A king or man passing its promot
 middle of a capture goes on as it was; only the square where the move ends crowns a man (which
 is international draughts' rule and dama's "crowned when the move ends" alike).
 
-**Counting convention.** Moves with the same (from, to, captured) are one move, however many
-capture orders or landing paths lead to them: a move is what it does to the position. This is the
-convention of the published perft tables for both games: international draughts' start position
-gives 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, and dama's 8, 64, 708, 7538,
-85090, 931312, 10782382 (both matched by ``tests/draughts/test_kernel.py``). Counting every
-capture path instead gives larger dama numbers from depth 5 on (see the tests).
+**Counting convention.** A move is what it does to the position: :func:`gen_moves` (and so
+:func:`legal`, and the engine) gives moves with the same (from, to, captured) once, however many
+capture orders or landing paths lead to them. perft follows each game's published table:
+
+* international draughts counts each (from, to, captured) once: the start position gives 9, 81,
+  658, 4265, 27117, 167140, 1049442, 6483961, 41022423 (counting paths instead gives 6483971 at
+  depth 8), and the FMJD forum's perft positions (Woldouby, random178, all kings, almost
+  promotion) match the same way;
+* dama's table counts each capture *path* (sequence of landing squares) once: 8, 64, 708, 7538,
+  85090, 931312, 10782382 at depth 7 (and 123290300 at depth 8, as the kish crate's tests give);
+  counting (from, to, captured) once gives 10782308 at depth 7. The table says so with
+  ``F_COUNT_PATHS``: :func:`perft` then keeps one entry per path at every ply.
+
+**Room.** ``MAX_MOVES`` (256) bounds the moves of a position. Steps cannot exceed it: each
+(empty square, direction) pair is the target of at most one step (that of the nearest piece
+behind it, when it may move that way), so a position has at most ``4 * empty squares`` steps
+(200 on the 10x10 board, 248 on dama's with two pieces). Captures of the maximum length are far
+fewer in any position reached in play; should one ever have more, the extra ones are dropped.
 """
 
 from __future__ import annotations
@@ -78,6 +90,7 @@ __all__ = [
     "MAX_MOVES",
     "KMove",
     "count",
+    "from_word",
     "gen_moves",
     "has_capture",
     "legal",
@@ -85,6 +98,8 @@ __all__ = [
     "paths",
     "perft",
     "play",
+    "table_array",
+    "to_word",
 ]
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
@@ -479,14 +494,17 @@ def perft(
 _TABLES: dict[tuple[int, ...], IntArray] = {}
 
 
-def _table(rules: Rules) -> IntArray:
-    """The rules' table as this copy's kernel reads it (keyed by the table: variants may share a
-    name)."""
+def table_array(rules: Rules) -> IntArray:
+    """The rules' table as this copy's kernel reads it: an int64 array compiled, a list plain
+    (cached, keyed by the table: variants may share a name)."""
     array = _TABLES.get(rules.table)
     if array is None:
         array = _array(list(rules.table))
         _TABLES[rules.table] = array
     return array
+
+
+_table = table_array
 
 
 def _array(values: list[int]) -> IntArray:
@@ -497,11 +515,20 @@ def _array(values: list[int]) -> IntArray:
     return values
 
 
-def _word(value: int) -> int:
-    """A mask as this copy's kernel takes it: a signed word when compiled."""
+def to_word(value: int) -> int:
+    """A mask (a non-negative int) as this copy's kernel takes it: a signed word when compiled
+    (dama's h8 is the sign bit)."""
     if COMPILED and value >= 1 << 63:
         return value - (1 << 64)
     return value
+
+
+def from_word(word: int) -> int:
+    """A mask the kernel gave back, as a non-negative int."""
+    return int(word) & _MASK64
+
+
+_word = to_word
 
 
 def _active() -> ModuleType:
