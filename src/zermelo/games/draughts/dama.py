@@ -3,14 +3,14 @@
 The board, as White sees it (White at the bottom, moving up)::
 
           a  b  c  d  e  f  g  h
-      8   .  .  .  .  .  .  .  .      Black's men are crowned here
+      8   .  .  .  .  .  .  .  .      White's men are crowned here
       7   b  b  b  b  b  b  b  b
       6   b  b  b  b  b  b  b  b      Square index = rank * 8 + file, 0-based:
       5   .  .  .  .  .  .  .  .      a1 = 0, h1 = 7, a8 = 56, h8 = 63; a mask
       4   .  .  .  .  .  .  .  .      has bit ``index`` set for each piece.
       3   w  w  w  w  w  w  w  w
       2   w  w  w  w  w  w  w  w
-      1   .  .  .  .  .  .  .  .      White's men are crowned here
+      1   .  .  .  .  .  .  .  .      Black's men are crowned here
 
 The rules (Turkish draughts as played in Turkey; the issue's rules, then the sources below):
 
@@ -44,7 +44,8 @@ How a game ends, in this order:
    kish engine draw it too. English-language summaries that say a king beats a lone man are not
    followed here.
 3. **Threefold repetition**: the same position with the same side to move for the third time
-   (pydraughts, kish, and the rule of every draughts federation).
+   (pydraughts and kish draw it; so do the Turkish rules of alemanni.pagesperso-orange.fr,
+   "the same position is encountered 3 times").
 4. **The fifty-move rule**: 100 plies (50 moves by each side) in a row with neither a capture nor
    a man stepping forward. A forward step and a capture can never be undone, so the positions
    before one never come back; a man's sideways step can, so it does not reset the count. This is
