@@ -576,7 +576,9 @@ class DraughtsEngine:
                 found: list[MoveScore] = []
                 for move in root:
                     k.make_move(self._geo, self._stack, 0, move[0], move[1], _word(k, move[2]))
-                    score = -self._negamax(1, iteration - 1, -INFINITY, INFINITY)
+                    # one legal move costs no depth, as everywhere in the tree
+                    child = iteration if len(root) == 1 else iteration - 1
+                    score = -self._negamax(1, child, -INFINITY, INFINITY)
                     if work[k.W_STOP]:
                         break
                     found.append(MoveScore(move, score, (move, *self._pv(1))))
