@@ -450,6 +450,9 @@ def test_cli_replay_of_a_pdn_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"Final position: {final.notation()}" in out
     assert f"{final.ply:>3}. " in out
     assert "The game is over" in out
+    with pytest.raises(SystemExit):
+        main(["replay", str(path), "--game", "2"])
+    assert "the first game is shown" in capsys.readouterr().err
     # A PDN that opens with a comment is a game file too, not saved games.
     path.write_text("{from a book}\n1. 32-28 19-23 *\n", encoding="utf-8")
     main(["replay", str(path)])

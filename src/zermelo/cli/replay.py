@@ -50,6 +50,13 @@ def command() -> click.Command:
         from zermelo.play import load_records, replay
 
         if rules is not None or not _is_records(file):
+            if number != 1:
+                fail(
+                    _(
+                        "--game counts the games of a file saved by the arena; of a PGN or PDN "
+                        "file, the first game is shown"
+                    )
+                )
             _replay_game_file(file, rules)
             return
         records = load_records(file)
