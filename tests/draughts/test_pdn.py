@@ -58,11 +58,13 @@ def test_each_game_refuses_the_others_pdn() -> None:
         INTERNATIONAL_PDN.load('[GameType "30"]\n1. c3-c4 *')
 
 
-def test_dama_saved_position_reads_back() -> None:
+def test_dama_saved_game_reads_back() -> None:
     final, _ = _dama_game(2, 30)
     text = DAMA_PDN.save(final, ("A", "B"))
     assert '[GameType "30"]' in text and '[White "A"]' in text
+    assert "[FEN" not in text and text.rstrip().endswith("*")
     start, moves = DAMA_PDN.load(text)
+    assert start == "" and len(moves) == 30  # the state keeps its game: every move is written
     spec = get_game("dama")
     state = spec.parse(start) if start else spec.new()
     for move in moves:
