@@ -5,6 +5,8 @@ through /api/state are tested below them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from starlette.testclient import TestClient
 from tests.draughts.board_fakes import (
     DAMA,
@@ -17,6 +19,9 @@ from tests.draughts.board_fakes import (
     spec_of,
 )
 
+from zermelo.core.limits import Limits
+from zermelo.core.record import Ref
+from zermelo.core.result import MoveValue, SearchResult
 from zermelo.games.registry import get_game
 from zermelo.ui.web.adapters import KINDS, Adapter
 
@@ -187,3 +192,44 @@ def test_dama_king_captures_come_with_every_landing_square(client: TestClient) -
         ).json()
         assert played["moves"] == [path["move"]]
         assert played["board"]["last"] == path["path"]
+
+
+# -- the values of a game whose engine is its record's engine_analysis ----------------------------
+
+
+class _Analysis:
+    """An engine_analysis that values each legal move by its index, its depth the node budget."""
+
+    def analyze(self, state: object, limits: Limits) -> SearchResult[object]:
+        assert limits.time == 0.5
+        assert isinstance(state, FakeInternational)
+        moves = tuple(
+            MoveValue(move, 0.5 - index, False, (move,))
+            for index, move in enumerate(state.legal_moves())
+        )
+        return SearchResult(
+            moves[0].move, moves[0].value, (moves[0].move,), limits.nodes or 0, False, moves=moves
+        )
+
+
+ANALYSIS = _Analysis()
+
+
+def test_the_page_values_come_from_the_records_engine_analysis() -> None:
+    # The draughts states have no evaluate(): the generic search cannot value their moves.
+    state = INTL_MAX
+    spec = dataclasses.replace(
+        spec_of("fake-international", state),
+        engine_analysis=Ref("tests.web.test_web_draughts_boards:ANALYSIS"),
+    )
+    found = Adapter(spec, KINDS["draughts"]).analyze(state, 0.5, 1000)
+    assert [(entry.move, entry.value) for entry in found.moves] == [((38, 27, 18), 0.5)]
+    assert found.depth == 1000  # the node budget reached it
+
+
+def test_a_search_process_starts_with_games_that_have_no_evaluation() -> None:
+    # Its warm-up searched every start position with the generic alpha-beta, which needs an
+    # evaluation: "a search process did not start: BudgetError: ... InternationalState has none".
+    from zermelo.ui.web.tasks import ready
+
+    assert ready() is True
