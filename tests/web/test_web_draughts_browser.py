@@ -296,3 +296,55 @@ def test_every_moves_value_is_listed_and_shown_on_its_landing_square(
         if entry["move"].startswith(f"{piece}-") and entry["move"].endswith(f"-{square}")
     }
     page.screenshot(path=f"{SHOTS}/{game}-values.png")
+
+
+# -- against the real engine: the AI replies, and its values are shown -------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "piece", "landing", "men"),
+    [("international", "32", "28", 20), ("dama", "d3", "d4", 16)],
+)
+def test_a_move_by_clicks_gets_the_ais_reply(
+    page: Page, live_server: str, game: str, piece: str, landing: str, men: int
+) -> None:
+    open_page(page, live_server, f"?game={game}&level=easy&seed=3")
+    status = page.locator("[data-testid=status]")
+    expect(status).to_have_text("Your turn (White)")
+    before = pieces(page)
+    page.click(f'#board [data-move="{piece}"]')
+    page.click(f'#board [data-move="{landing}"]')
+    expect(page.locator("#move-list .move-item")).to_have_count(2, timeout=30_000)
+    expect(status).to_have_text("Your turn (White)")
+    after = pieces(page)
+    assert after[landing] == "w" and piece not in after
+    black_before = {square for square, p in before.items() if p == "b"}
+    black_after = {square for square, p in after.items() if p == "b"}
+    assert len(black_after) == men and black_after != black_before  # Black moved one man
+    assert len(black_after - black_before) == 1
+    # The AI's move is the last one marked.
+    reply = page.locator("#move-list .move-item").nth(1).inner_text()
+    assert names(page, "#board .last") == set(re.split("[-x]", reply))
+
+
+@pytest.mark.parametrize("game", ["international", "dama"])
+def test_the_engines_values_are_listed_for_every_legal_move(
+    page: Page, live_server: str, client: Any, game: str
+) -> None:
+    legal = client.post("/api/state", json={"game": game}).json()["legal"]
+    open_page(page, live_server, f"?game={game}&seed=1")
+    page.locator("label.switch", has=page.locator("#thinking")).click()
+    items = page.locator("[data-testid=move-values] li")
+    expect(items).to_have_count(len(legal), timeout=30_000)
+    assert {str(items.nth(i).get_attribute("data-move-value")) for i in range(len(legal))} == set(
+        legal
+    )
+    for text in items.locator(".words").all_inner_texts():
+        assert re.fullmatch(r"[+-]?\d+\.\d\d men \(heuristic\)", text), text
+    best = str(items.first.get_attribute("data-move-value"))
+    expect(page.locator("#board [data-testid=best-arrow]")).to_have_attribute(
+        "data-from", re.split("[-x]", best)[0]
+    )
+    badge = page.locator("#board .value:not(:empty)")
+    expect(badge).to_have_count(1)
+    assert re.fullmatch(r"[+-]?\d+\.\d\d", badge.inner_text())
