@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from tests.draughts.board_fakes import (
     DAMA,
@@ -233,3 +235,29 @@ def test_a_search_process_starts_with_games_that_have_no_evaluation() -> None:
     from zermelo.ui.web.tasks import ready
 
     assert ready() is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["international", "dama", "checkers"]),
+    st.lists(st.integers(0, 10**6), max_size=40),
+)
+def test_every_path_the_page_may_send_is_its_legal_move(game: str, choices: list[int]) -> None:
+    # Positions reached by play: each legal move's path, joined as the page joins it, is read back
+    # as that move, and its squares are the board's.
+    spec = get_game(game)
+    adapter = Adapter(spec, KINDS["draughts"])
+    state = spec.new()
+    for choice in choices:
+        moves = sorted(state.legal_moves())
+        if not moves or state.is_terminal():
+            break
+        board = adapter.board(state)
+        names = {name for row in board["points"] for name in row if name}
+        paths = board.get("paths", [])
+        assert [p["move"] for p in paths] == [state.format_move(m) for m in moves]
+        for move, path in zip(moves, paths, strict=True):
+            assert set(path["path"]) <= names and len(path["path"]) >= 2
+            sent = ("x" if path["capture"] else "-").join(path["path"])
+            assert state.parse_move(sent) == move, (sent, move)
+        state = state.play(moves[choice % len(moves)])

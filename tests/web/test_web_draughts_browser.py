@@ -348,3 +348,34 @@ def test_the_engines_values_are_listed_for_every_legal_move(
     badge = page.locator("#board .value:not(:empty)")
     expect(badge).to_have_count(1)
     assert re.fullmatch(r"[+-]?\d+\.\d\d", badge.inner_text())
+
+
+def test_the_boards_are_played_with_the_keyboard(page: Page, live_server: str) -> None:
+    sent = without_ai(page)
+    # Dama: every square is a point, so the arrows go to the neighbour.
+    open_page(page, live_server, "?game=dama&seed=1")
+    page.focus('#board [data-move="d3"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .selected")).to_have_attribute("data-move", "d3")
+    page.keyboard.press("ArrowUp")
+    expect(page.locator('#board [data-move="d4"]')).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('#board [data-move="e4"]')).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Enter")
+    expect(page.locator("#move-list .move-item")).to_have_count(1)
+    # International: from dark square to dark square; flipped, up is towards White's side.
+    open_page(page, live_server, "?game=international&seed=1")
+    page.focus('#board [data-move="32"]')
+    page.keyboard.press("ArrowUp")
+    expect(page.locator('#board [data-move="28"]')).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator('#board [data-move="29"]')).to_be_focused()
+    page.keyboard.press("f")
+    expect(page.locator("#board")).to_have_attribute("data-orientation", "turned")
+    page.screenshot(path=f"{SHOTS}/international-flipped.png")
+    page.focus('#board [data-move="28"]')
+    page.keyboard.press("ArrowUp")
+    expect(page.locator('#board [data-move="33"]')).to_be_focused()
+    page.keyboard.press("f")
+    assert sent == ["d3-d4"]
