@@ -5,6 +5,11 @@ through /api/state are tested below them."""
 
 from __future__ import annotations
 
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
 from tests.draughts.board_fakes import (
     DAMA,
     INTERNATIONAL,
@@ -16,6 +21,9 @@ from tests.draughts.board_fakes import (
     spec_of,
 )
 
+from zermelo.core.limits import Limits
+from zermelo.core.record import Ref
+from zermelo.core.result import MoveValue, SearchResult
 from zermelo.games.registry import get_game
 from zermelo.ui.web.adapters import KINDS, Adapter
 
@@ -111,3 +119,145 @@ def test_checkers_board_keeps_its_shape_and_gains_only_the_paths() -> None:
     assert all(
         p["move"] == ("x" if p["capture"] else "-").join(p["path"]) for p in board.get("paths", [])
     )
+
+
+# -- the real games through /api/state and /api/play ---------------------------------------------
+
+
+def test_international_state_has_its_10x10_board_and_legal_paths(client: TestClient) -> None:
+    answer = client.post("/api/state", json={"game": "international"}).json()
+    board = answer["board"]
+    assert (board["kind"], board["width"], board["height"]) == ("draughts", 10, 10)
+    assert board["points"][0] == ["", "1", "", "2", "", "3", "", "4", "", "5"]
+    assert board["points"][9][0] == "46"
+    assert board["cells"][0] == ".b.b.b.b.b" and board["cells"][9] == "w.w.w.w.w."
+    assert board["files"] == list("abcdefghij")
+    assert board["ranks"] == [str(n) for n in range(10, 0, -1)]
+    assert board["plain"] is False
+    assert answer["to_move"] == "White"
+    assert [p["move"] for p in board["paths"]] == answer["legal"]
+    assert board["paths"][3] == {"move": "32-28", "path": ["32", "28"], "capture": False}
+
+
+def test_international_short_captures_come_with_their_paths(client: TestClient) -> None:
+    answer = client.post(
+        "/api/state", json={"game": "international", "position": "W:W38,49:B22,30,32,44"}
+    ).json()
+    assert answer["legal"] == ["38x18"]
+    assert answer["board"]["paths"] == [
+        {"move": "38x18", "path": ["38", "27", "18"], "capture": True}
+    ]
+    # The path the page sends is a legal move, played and named as the game writes it.
+    played = client.post(
+        "/api/play",
+        json={
+            "game": "international",
+            "position": "W:W38,49:B22,30,32,44",
+            "move": "38x27x18",
+            "ai": False,
+        },
+    ).json()
+    assert played["moves"] == ["38x18"]
+    assert played["last"] == [3, 4]  # square 18: row 3, column e
+    assert played["board"]["last"] == ["38", "27", "18"]
+    assert played["board"]["cells"][3][4] == "w"
+
+
+def test_dama_state_has_its_plain_board_of_named_squares(client: TestClient) -> None:
+    answer = client.post("/api/state", json={"game": "dama", "moves": ["d3-d4"]}).json()
+    board = answer["board"]
+    assert (board["kind"], board["width"], board["height"]) == ("draughts", 8, 8)
+    assert board["points"][0] == [f"{f}8" for f in "abcdefgh"]
+    assert board["points"][7] == [f"{f}1" for f in "abcdefgh"]
+    assert board["plain"] is True
+    assert board["files"] == list("abcdefgh") and board["ranks"] == list("87654321")
+    assert board["cells"][4] == "...w...."  # d4
+    assert answer["last"] == [4, 3]
+    assert board["last"] == ["d3", "d4"]
+    assert answer["to_move"] == "Black"
+    assert [p["move"] for p in board["paths"]] == answer["legal"]
+    assert all(len(p["path"]) == 2 and not p["capture"] for p in board["paths"])
+
+
+def test_dama_king_captures_come_with_every_landing_square(client: TestClient) -> None:
+    position = "W:WKe6:Bd6,a4,f2,h7,d3"
+    answer = client.post("/api/state", json={"game": "dama", "position": position}).json()
+    assert answer["board"]["paths"] == [
+        {"move": "e6xa2xh8", "path": ["e6", "a6", "a2", "h2", "h8"], "capture": True},
+        {"move": "e6xf1", "path": ["e6", "a6", "a3", "f3", "f1"], "capture": True},
+        {"move": "e6xa3xh8", "path": ["e6", "a6", "a3", "h3", "h8"], "capture": True},
+    ]
+    for path in answer["board"]["paths"]:
+        sent = "x".join(path["path"])
+        played = client.post(
+            "/api/play", json={"game": "dama", "position": position, "move": sent, "ai": False}
+        ).json()
+        assert played["moves"] == [path["move"]]
+        assert played["board"]["last"] == path["path"]
+
+
+# -- the values of a game whose engine is its record's engine_analysis ----------------------------
+
+
+class _Analysis:
+    """An engine_analysis that values each legal move by its index, its depth the node budget."""
+
+    def analyze(self, state: object, limits: Limits) -> SearchResult[object]:
+        assert limits.time == 0.5
+        assert isinstance(state, FakeInternational)
+        moves = tuple(
+            MoveValue(move, 0.5 - index, False, (move,))
+            for index, move in enumerate(state.legal_moves())
+        )
+        return SearchResult(
+            moves[0].move, moves[0].value, (moves[0].move,), limits.nodes or 0, False, moves=moves
+        )
+
+
+ANALYSIS = _Analysis()
+
+
+def test_the_page_values_come_from_the_records_engine_analysis() -> None:
+    # The draughts states have no evaluate(): the generic search cannot value their moves.
+    state = INTL_MAX
+    spec = dataclasses.replace(
+        spec_of("fake-international", state),
+        engine_analysis=Ref("tests.web.test_web_draughts_boards:ANALYSIS"),
+    )
+    found = Adapter(spec, KINDS["draughts"]).analyze(state, 0.5, 1000)
+    assert [(entry.move, entry.value) for entry in found.moves] == [((38, 27, 18), 0.5)]
+    assert found.depth == 1000  # the node budget reached it
+
+
+def test_a_search_process_starts_with_games_that_have_no_evaluation() -> None:
+    # Its warm-up searched every start position with the generic alpha-beta, which needs an
+    # evaluation: "a search process did not start: BudgetError: ... InternationalState has none".
+    from zermelo.ui.web.tasks import ready
+
+    assert ready() is True
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["international", "dama", "checkers"]),
+    st.lists(st.integers(0, 10**6), max_size=40),
+)
+def test_every_path_the_page_may_send_is_its_legal_move(game: str, choices: list[int]) -> None:
+    # Positions reached by play: each legal move's path, joined as the page joins it, is read back
+    # as that move, and its squares are the board's.
+    spec = get_game(game)
+    adapter = Adapter(spec, KINDS["draughts"])
+    state = spec.new()
+    for choice in choices:
+        moves = sorted(state.legal_moves())
+        if not moves or state.is_terminal():
+            break
+        board = adapter.board(state)
+        names = {name for row in board["points"] for name in row if name}
+        paths = board.get("paths", [])
+        assert [p["move"] for p in paths] == [state.format_move(m) for m in moves]
+        for move, path in zip(moves, paths, strict=True):
+            assert set(path["path"]) <= names and len(path["path"]) >= 2
+            sent = ("x" if path["capture"] else "-").join(path["path"])
+            assert state.parse_move(sent) == move, (sent, move)
+        state = state.play(moves[choice % len(moves)])

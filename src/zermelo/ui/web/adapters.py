@@ -31,6 +31,7 @@ from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
 from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import UnknownGameError
+from zermelo.core.limits import Limits
 from zermelo.core.record import GameSpec, Grid, OptionValue, draughts_path
 from zermelo.core.state import AnyState
 from zermelo.games.registry import all_games, get_game
@@ -176,10 +177,16 @@ class Adapter:
     def analyze(
         self, state: AnyState, time_limit: float, node_limit: int
     ) -> SearchResult[Hashable]:
-        """Every legal move's value for the side to move (``moves``, best first)."""
+        """Every legal move's value for the side to move (``moves``, best first): from the
+        game's web engine, else from its own engine's analysis (the record's
+        ``engine_analysis``, values in the game's display unit as the web engines give them),
+        else from the generic search."""
         engine = self._engine()
         if engine is not None:
             return engine.values(state, time_limit, node_limit)
+        own = self.spec.engine_analysis
+        if own is not None:
+            return own.resolve().analyze(state, Limits(time=time_limit, nodes=node_limit))
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
         )

@@ -112,9 +112,9 @@ def openapi() -> dict[str, Json]:
             "/api/games": {
                 "get": {
                     "summary": "The games this server plays",
-                    "description": "Name, title, kind of board (place, drop, checkers, or grid for "
-                    "any game, plugins included), the options with their ranges and help, the "
-                    "levels, and the initial position of each game.",
+                    "description": "Name, title, kind of board (place, drop, draughts, chess, "
+                    "or grid for any game, plugins included), the options with their ranges and "
+                    "help, the levels, and the initial position of each game.",
                     "responses": {"200": {"description": "A list of games."}},
                 }
             },
@@ -138,7 +138,14 @@ def openapi() -> dict[str, Json]:
             },
             "/api/state": _post(
                 "Replay a game",
-                "The position after the moves: board, side to move, legal moves, result.",
+                "The position after the moves: board, side to move, legal moves, result. A "
+                "draughts board (kind draughts: checkers, international draughts, Turkish dama) "
+                "also has paths, every legal move as {move, path, capture}: its notation (a "
+                "capture may be written by its ends, 19x30), the names of the squares it visits "
+                "in order (origin, then every landing square), and whether it captures; the "
+                "page sends a move as its path joined by x (a capture) or - (a step), as in "
+                "28x19x8 or d3-d4. files and ranks are its coordinates, plain says every square "
+                "is playable (dama), and last the squares of the last move.",
                 {},
             ),
             "/api/import": _post(

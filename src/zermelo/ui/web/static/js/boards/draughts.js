@@ -185,7 +185,8 @@ function renderDraughts(board, view, playable) {
       const at = squares.indexOf(ui.selection[ui.selection.length - 1], 1);
       for (const square of squares.slice(Math.max(at, 0) + 1, -1)) via.add(square);
     }
-    if (via.size) next = nextLandings(through.filter(({ squares }) => squares.some((s) => via.has(s))), ui.selection);
+    // Once captures split or a square in between was chosen, the next landing squares.
+    if (via.size || ui.selection.length > 1) next = nextLandings(through, ui.selection);
   }
   const rows = shownOrder(points.length);
   const width = Math.max(0, ...points.map((row) => row.length));
