@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import draughts  # pydraughts: the oracle (GPL, tests only)
-from conftest import english_env
+from conftest import english_env, run_cli
 from zermelo.games.registry import get_game
 from zermelo.ui.hub import (
     Found,
@@ -281,6 +281,20 @@ def test_quit_and_the_end_of_input_both_exit_zero() -> None:
     assert engine.process.stdin is not None
     engine.process.stdin.close()
     assert engine.process.wait(180) == 0
+
+
+@pytest.mark.parametrize("args", [("--bogus",), ("--game", "checkers")], ids=" ".join)
+def test_a_usage_error_of_the_command_exits_2_with_one_line(args: tuple[str, ...]) -> None:
+    done = run_cli("hub", *args)
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stdout == ""  # standard output is the protocol's, even for a usage error
+
+
+def test_the_command_s_help_is_in_the_language_asked() -> None:
+    done = run_cli("--lang", "nl", "hub", "--help")
+    assert done.returncode == 0, done.stderr
+    assert "Draai de damengine als Hub-engine" in " ".join(done.stdout.split())
 
 
 # -- the two notations and the position string ----------------------------------------------------
