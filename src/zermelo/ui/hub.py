@@ -41,13 +41,13 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, TextIO, cast
+from typing import NamedTuple, Protocol, TextIO, cast
 
 from zermelo.core.errors import ZermeloError
 from zermelo.core.record import LEVELS, GameSpec
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player
 
 __all__ = [
     "ENGINE_NAME",
@@ -87,6 +87,9 @@ VARIANTS: Mapping[str, str] = {"normal": "international", "dama": "dama"}
 """Hub's variant names and the zermelo games behind them (``normal`` is Hub's and Scan's name of
 international draughts; ``dama`` is zermelo's)."""
 
+DraughtsMove = tuple[int, ...]
+"""A move of the draughts games: the squares visited (international: 1-based numbers; dama:
+0-based indices)."""
 Triple = tuple[int, int, int]
 """A move as the kernel and the engine give it: 0-based origin, destination, captured mask."""
 
@@ -235,12 +238,12 @@ class DraughtsState(Protocol):
     @property
     def to_move(self) -> Player: ...
 
-    def legal_moves(self) -> Sequence[Hashable]: ...
-    def play(self, move: Any) -> DraughtsState: ...
+    def legal_moves(self) -> Sequence[DraughtsMove]: ...
+    def play(self, move: DraughtsMove) -> DraughtsState: ...
     def is_terminal(self) -> bool: ...
-    def kernel_move(self, move: Any) -> _KMove: ...
-    def format_move(self, move: Any) -> str: ...
-    def parse_move(self, text: str) -> Hashable: ...
+    def kernel_move(self, move: DraughtsMove) -> _KMove: ...
+    def format_move(self, move: DraughtsMove) -> str: ...
+    def parse_move(self, text: str) -> DraughtsMove: ...
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -253,7 +256,7 @@ def _bits(mask: int) -> Iterator[int]:
 class HubBoard:
     """Hub's position string and move notation for one game (international or dama)."""
 
-    def __init__(self, spec: GameSpec[Any]) -> None:
+    def __init__(self, spec: GameSpec[AnyState]) -> None:
         self.spec = spec
         start = cast(DraughtsState, spec.new())
         self.rules = cast(_Rules, type(start).RULES)  # type: ignore[attr-defined]
@@ -329,11 +332,11 @@ class HubBoard:
         origin, dest, captured = triple
         return hub_move(self.name, origin, dest, captured)
 
-    def triple(self, state: DraughtsState, move: Hashable) -> Triple:
+    def triple(self, state: DraughtsState, move: DraughtsMove) -> Triple:
         kmove = state.kernel_move(move)
         return (kmove.path[0], kmove.path[-1], kmove.captured)
 
-    def read_move(self, state: DraughtsState, text: str) -> Hashable:
+    def read_move(self, state: DraughtsState, text: str) -> DraughtsMove:
         """The legal move of ``state`` that Hub's ``text`` names; :class:`ValueError` else."""
         separator = "x" if "x" in text else "-"
         if (separator == "-" and "x" in text) or not text:
@@ -447,26 +450,28 @@ def _seconds(text: str) -> float:
 
 def parse_level(line: HubLine) -> Level:
     """``level``'s arguments: what is usable, and a description of each that is not."""
-    values: dict[str, Any] = {}
+    whole: dict[str, int] = {}
+    seconds: dict[str, float] = {}
     problems: list[str] = []
-    readers: dict[str, tuple[str, Callable[[str], object]]] = {
-        "depth": ("depth", lambda text: _whole(text, 1, MAX_DEPTH)),
-        "nodes": ("nodes", lambda text: _whole(text, 1, MAX_NODES)),
-        "moves": ("moves", lambda text: _whole(text, 0, 10**6)),
-        "move-time": ("move_time", _seconds),
-        "time": ("time", _seconds),
-        "inc": ("inc", _seconds),
-    }
+    bounds = {"depth": (1, MAX_DEPTH), "nodes": (1, MAX_NODES), "moves": (0, 10**6)}
     for key, text in line.args:
-        if key == "infinite":
-            values["infinite"] = True
-        elif key in readers:
-            field_name, read = readers[key]
-            try:
-                values[field_name] = read(text)
-            except ValueError as error:
-                problems.append(f"{key}: {error}")
-    return Level(**values, problems=tuple(problems))
+        try:
+            if key in bounds:
+                whole[key] = _whole(text, *bounds[key])
+            elif key in ("move-time", "time", "inc"):
+                seconds[key] = _seconds(text)
+        except ValueError as error:
+            problems.append(f"{key}: {error}")
+    return Level(
+        depth=whole.get("depth"),
+        nodes=whole.get("nodes"),
+        move_time=seconds.get("move-time"),
+        time=seconds.get("time"),
+        moves=whole.get("moves"),
+        inc=seconds.get("inc", 0.0),
+        infinite=line.has("infinite"),
+        problems=tuple(problems),
+    )
 
 
 # -- the search -----------------------------------------------------------------------------------
@@ -496,7 +501,9 @@ class _Result(Protocol):
 
 
 class _Engine(Protocol):
-    def search(self, *args: Any, **kwargs: Any) -> _Result: ...
+    def search(
+        self, white: int, black: int, kings: int, side: int, **limits: object
+    ) -> _Result: ...
 
 
 def _engine_for(rules: object) -> _Engine:
@@ -672,6 +679,8 @@ class HubSession:
             self.error(str(error))
         except ValueError as error:
             self.error(f"{command}: {error}")
+        except Exception as error:  # a defect: said in one line, and the engine keeps running
+            self.error(f"{command}: internal error: {type(error).__name__}: {error}")
         return True
 
     def _hub(self, line: HubLine) -> None:
@@ -874,7 +883,7 @@ class HubSession:
 
             seconds = budget if budget is not None else DEFAULT_MOVE_TIME
             agent = make_agent(board.spec, chosen_level, seed=0, time_limit=seconds)
-            triple = board.triple(state, agent.choose(cast(Any, state)))
+            triple = board.triple(state, cast(DraughtsMove, agent.choose(cast(AnyState, state))))
             info(Found(triple, 0.0, 1, 1, (triple,)), time.monotonic() - started)
             done(triple, ())
 
