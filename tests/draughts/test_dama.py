@@ -404,9 +404,9 @@ def test_a_bad_move_gets_one_clear_line() -> None:
         "invalid move 'd9-d4': expected squares a1-h8 joined by '-' for a move or 'x' for a "
         "capture, e.g. d3-d4 or d4xd6xf6"
     )
-    with pytest.raises(IllegalMoveError) as caught:
+    with pytest.raises(IllegalMoveError) as illegal:
         state.parse_move("d2-d3")
-    assert str(caught.value) == (
+    assert str(illegal.value) == (
         "move 'd2-d3' is not legal; legal moves: a3-a4, b3-b4, c3-c4, d3-d4, e3-e4, f3-f4, "
         "g3-g4, h3-h4"
     )
@@ -414,6 +414,27 @@ def test_a_bad_move_gets_one_clear_line() -> None:
         state.play((1, 2, 3))
     with pytest.raises(IllegalMoveError):
         state.play("d3-d4")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("move", [([1], 2), (), (1,), (True, 3), (1.5, 2), (64, 65), (-1, 3)])
+def test_a_move_that_is_not_squares_is_an_illegal_move_everywhere(move: object) -> None:
+    # A list inside the tuple was a TypeError (unhashable) from play and kernel_move.
+    state = DamaState.initial()
+    with pytest.raises(IllegalMoveError):
+        state.play(move)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError):
+        state.kernel_move(move)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError):
+        state.format_move(move)  # type: ignore[arg-type]
+
+
+def test_numpy_squares_are_squares() -> None:
+    import numpy as np
+
+    state = DamaState.initial()
+    move = (np.int64(sq("d3")), np.int64(sq("d4")))
+    assert state.play(move) == state.play((sq("d3"), sq("d4")))  # type: ignore[arg-type]
+    assert state.format_move(move) == "d3-d4"  # type: ignore[arg-type]
 
 
 _NOTATION = st.text(alphabet="abcdefghKkWwBb12345678:-x,. \n/", max_size=60)

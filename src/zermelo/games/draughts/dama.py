@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 import re
 from collections.abc import Hashable, Iterator
 from typing import ClassVar, Final, NamedTuple
@@ -186,6 +187,20 @@ def _all_paths(
         others = tuple(tuple(p) for p in paths if tuple(p) != path)
         found.append((move, (path, *others)))
     return tuple(found)
+
+
+def _as_path(move: object) -> DamaMove | None:
+    """``move`` as a tuple of Python ints when it is 2 to 32 squares 0-63 (numpy's integers
+    too), else ``None``: what a move can be."""
+    if not isinstance(move, tuple) or not 2 <= len(move) <= 32:
+        return None
+    try:
+        path = tuple(operator.index(s) for s in move)
+    except TypeError:
+        return None
+    if any(isinstance(s, bool) for s in move) or not all(0 <= s < 64 for s in path):
+        return None
+    return path
 
 
 def _visits(path: DamaMove, squares: DamaMove) -> bool:
@@ -333,8 +348,9 @@ class DamaState(_Fields):
             position=self.notation(),
         )
 
-    def _find(self, move: object) -> KMove | None:
-        if not isinstance(move, tuple):
+    def _find(self, given: object) -> KMove | None:
+        move = _as_path(given)
+        if move is None:
             return None
         index = _index(self.white, self.black, self.kings, int(self.to_move))
         found = index.get(move)
@@ -390,12 +406,9 @@ class DamaState(_Fields):
         )
 
     def _describe(self, move: object) -> str:
-        if (
-            isinstance(move, tuple)
-            and 2 <= len(move) <= 32
-            and all(isinstance(s, int) and 0 <= s < 64 for s in move)
-        ):
-            return repr(self.format_move(move))
+        path = _as_path(move)
+        if path is not None:
+            return repr(self.format_move(path))
         return _shown(repr(move))
 
     # -- move notation ----------------------------------------------------------------------
@@ -437,7 +450,13 @@ class DamaState(_Fields):
         in this position (every landing square when it is not legal here)."""
         found = self._find(move) if self.termination() is None else None
         if found is None:
-            return _joined(move, "x" if self._looks_like_capture(move) else "-")
+            path = _as_path(move)
+            if path is None:
+                raise IllegalMoveError(
+                    f"{_shown(repr(move))} is not a dama move: expected the squares it visits, "
+                    "as a tuple of two to 32 indices 0-63"
+                )
+            return _joined(path, "x" if self._looks_like_capture(path) else "-")
         path = tuple(found.path)
         if not found.captured:
             return _joined(path, "-")
@@ -660,7 +679,7 @@ def _parse_squares(text: str) -> DamaMove:
 
 
 def _joined(move: DamaMove, separator: str) -> str:
-    return separator.join(square_name(s % 64) for s in move)
+    return separator.join(square_name(s) for s in move)
 
 
 # -- perft, the board, the record ---------------------------------------------------------------
