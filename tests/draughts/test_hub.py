@@ -21,6 +21,7 @@ import draughts  # pydraughts: the oracle (GPL, tests only)
 from conftest import english_env, run_cli
 from zermelo.games.registry import get_game
 from zermelo.ui.hub import (
+    DraughtsState,
     Found,
     HubBoard,
     HubLine,
@@ -324,34 +325,77 @@ def test_a_king_capture_in_both_notations(board: HubBoard) -> None:
         board.read_move(state, "27x51")
 
 
-def _random_positions(count: int, seed: int) -> Iterator[tuple[str, list[draughts.Move]]]:
-    """Positions reached by seeded random play from the start, with their pydraughts moves."""
+def _random_states(board: HubBoard, count: int, seed: int) -> Iterator[DraughtsState]:
+    """States reached by seeded random play from the start (zermelo's own moves: only the
+    final positions are asked of the slow oracle)."""
     rng = random.Random(seed)
     found = 0
     while found < count:
-        game = draughts.Board(variant="standard")
-        for _ in range(rng.randrange(10, 60)):
-            moves = game.legal_moves()
+        state = board.start
+        for _ in range(rng.randrange(10, 80)):
+            moves = state.legal_moves()
             if not moves:
                 break
-            game.push(rng.choice(moves))
-        moves = game.legal_moves()
-        if moves:
+            state = state.play(rng.choice(moves))
+        if state.legal_moves():
             found += 1
-            yield game._game.get_fen(), moves
+            yield state
 
 
 def test_hub_and_pdn_moves_agree_with_pydraughts_on_positions_reached_by_play(
     board: HubBoard,
 ) -> None:
-    for position, oracle in _random_positions(8, seed=24):
-        state = board.read_position(position)
-        assert board.position(state) == position
+    captures = 0
+    for state in _random_states(board, 40, seed=24):
+        oracle = draughts.Board(variant="standard", fen=state.notation())
+        captures += sum(1 for move in oracle.legal_moves() if len(move.captures) > 1)
+        position = board.position(state)
+        assert position == oracle._game.get_fen()
+        assert board.position(board.read_position(position)) == position
         ours = {board.move_text(board.triple(state, move)) for move in state.legal_moves()}
-        assert ours == {move.hub_move for move in oracle}
-        for move in oracle:
+        assert ours == {move.hub_move for move in oracle.legal_moves()}
+        for move in oracle.legal_moves():
             pdn = hub_to_pdn(board, state, move.hub_move)
+            assert state.parse_move(pdn) == state.parse_move(move.pdn_move)
             assert pdn_to_hub(board, state, pdn) == move.hub_move
+    assert captures >= 5  # the sample has captures of several pieces, where the notations differ
+
+
+# -- dama: zermelo's extension --------------------------------------------------------------------
+
+DAMA_START = "W" + "e" * 8 + "b" * 16 + "e" * 16 + "w" * 16 + "e" * 8
+
+
+def test_dama_positions_read_the_board_from_the_top_and_moves_name_the_squares() -> None:
+    dama = HubBoard(get_game("dama"))
+    assert dama.position(dama.start) == DAMA_START
+    assert dama.read_position(DAMA_START) == dama.start
+    state = dama.spec.parse("W:Wa4,h2:Ba5,a7,Kh8")
+    assert dama.position(state) == "W" + "e" * 7 + "B" + "b" + "e" * 15 + "b" + "e" * 7 + "w" + (
+        "e" * 22 + "w" + "e" * 8
+    )
+    assert pdn_to_hub(dama, state, "a4xa6xa8") == "a4xa8xa5xa7"
+    assert state.parse_move(hub_to_pdn(dama, state, "a4xa8xa7xa5")) == (24, 40, 56)
+    with pytest.raises(ValueError, match="not a dama position"):
+        dama.read_position("W" + "e" * 56 + "w" + "e" * 7)  # a White man on its own back row
+
+
+def test_zermelo_hub_plays_dama_through_a_process() -> None:
+    engine = Gui("--game", "dama")
+    try:
+        engine.send("hub")
+        lines = engine.until("wait", 180)
+        variant = next(_args(line) for line in lines if "name=variant" in line)
+        assert variant["value"] == "dama"
+        engine.send("init")
+        engine.until("ready", 180)
+        engine.send(f'pos pos={DAMA_START} moves="a3-a4 a6-a5"')
+        engine.send("level move-time=0.3")
+        engine.send("go think")
+        # the one legal move: a4 takes a5 and a7, landing on a8
+        assert _args(engine.until("done", 60)[-1])["move"] == "a4xa8xa5xa7"
+    finally:
+        assert engine.close() == 0
 
 
 # -- the line parser, fuzzed ----------------------------------------------------------------------

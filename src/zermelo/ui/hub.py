@@ -621,6 +621,21 @@ class HubSession:
         self._state: DraughtsState | None = None
         self._level = Level()
         self._search: _Search | None = None
+        self._build_lock = threading.Lock()
+        # the game and the engine are built (and the kernels loaded or compiled) while the GUI
+        # reads the handshake; every command that needs them waits for this first
+        self._warm = threading.Thread(target=self._warm_up, name="zermelo-hub-start", daemon=True)
+        self._warm.start()
+
+    def _warm_up(self) -> None:
+        try:
+            board = self._ready()
+            assert self._searcher is not None
+            self._searcher.search(
+                board.start, 1, None, lambda: None, threading.Event(), lambda found, spent: None
+            )
+        except Exception:  # the command that needs the engine says what is wrong
+            pass
 
     # output
 
@@ -635,14 +650,16 @@ class HubSession:
     # the game, built on first use (``init``, or the first command that needs it)
 
     def _ready(self) -> HubBoard:
-        if self._board is None:
-            from zermelo.games.registry import get_game
+        with self._build_lock:
+            if self._board is None:
+                from zermelo.games.registry import get_game
 
-            spec = get_game(VARIANTS[self._settings.variant])
-            self._board = HubBoard(spec)
-            self._searcher = self._searcher_factory(self._board.rules)
-            self._state = self._board.start
-        return self._board
+                spec = get_game(VARIANTS[self._settings.variant])
+                board = HubBoard(spec)
+                self._searcher = self._searcher_factory(board.rules)
+                self._state = board.start
+                self._board = board
+            return self._board
 
     # commands
 
@@ -667,6 +684,8 @@ class HubSession:
             )
             return True
         handler = _COMMANDS.get(command)
+        if command not in ("hub", "ping", "stop", "ponder-hit"):
+            self._warm.join()
         if handler is None:
             self.error(
                 f"unknown command {command!r}: expected hub, set-param, init, new-game, pos, "
