@@ -886,12 +886,16 @@ class HubSession:
                 search.halt.wait(0.005)
 
         def run_engine() -> None:
-            if mode == "think" and len(legal) == 1:
-                only = board.triple(state, legal[0])
-                info(Found(only, 0.0, 1, 1, (only,)), time.monotonic() - started)
-                done(only, (only,))
-                return
-            found = searcher.search(state, level.depth, level.nodes, deadline, search.halt, info)
+            # a forced move is played at once (after one depth, for its score): no clock spent
+            forced = mode == "think" and len(legal) == 1
+            found = searcher.search(
+                state,
+                1 if forced else level.depth,
+                level.nodes,
+                deadline,
+                search.halt,
+                info,
+            )
             if found is None or found.move is None:
                 done(board.triple(state, legal[0]), ())
             else:
@@ -902,9 +906,8 @@ class HubSession:
 
             seconds = budget if budget is not None else DEFAULT_MOVE_TIME
             agent = make_agent(board.spec, chosen_level, seed=0, time_limit=seconds)
-            triple = board.triple(state, cast(DraughtsMove, agent.choose(cast(AnyState, state))))
-            info(Found(triple, 0.0, 1, 1, (triple,)), time.monotonic() - started)
-            done(triple, ())
+            # the levels' agents report no search here: the protocol's info lines are optional
+            done(board.triple(state, cast(DraughtsMove, agent.choose(cast(AnyState, state)))), ())
 
         def run() -> None:
             threading.Thread(target=clock, name="zermelo-hub-clock", daemon=True).start()
