@@ -113,10 +113,7 @@ def shift(table: IntArray, x: int, d: int) -> int:
     for _ in range(PAIRS):
         s = table[at]
         y = x & table[at + 1]
-        if s >= 0:
-            y = y << s
-        else:
-            y = y >> -s
+        y = y << s if s >= 0 else y >> -s
         result |= y & table[at + 2]
         at += 3
     return result
@@ -271,9 +268,8 @@ def has_capture(table: IntArray, white: int, black: int, kings: int, side: int) 
     dirs = table[T_MAN_CAPTURES + side]
     nd = table[T_NDIRS]
     for d in range(nd):
-        if (dirs >> d) & 1:
-            if shift(table, shift(table, men, d) & opp, d) & empty:
-                return True
+        if (dirs >> d) & 1 and shift(table, shift(table, men, d) & opp, d) & empty:
+            return True
     royal = own & kings
     if not royal:
         return False
@@ -480,14 +476,16 @@ def perft(
 # the Python front: ints in, Python values out
 
 
-_TABLES: dict[str, IntArray] = {}
+_TABLES: dict[tuple[int, ...], IntArray] = {}
 
 
 def _table(rules: Rules) -> IntArray:
-    array = _TABLES.get(rules.name)
+    """The rules' table as this copy's kernel reads it (keyed by the table: variants may share a
+    name)."""
+    array = _TABLES.get(rules.table)
     if array is None:
         array = _array(list(rules.table))
-        _TABLES[rules.name] = array
+        _TABLES[rules.table] = array
     return array
 
 
