@@ -35,7 +35,6 @@ The protocol is for programs, so its words are the protocol's and stay in Englis
 
 from __future__ import annotations
 
-import inspect
 import io
 import math
 import sys
@@ -43,11 +42,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, Protocol, TextIO, cast
+from typing import ClassVar, NamedTuple, Protocol, TextIO, cast
 
 from zermelo.core.errors import ZermeloError
 from zermelo.core.record import LEVELS, GameSpec
 from zermelo.core.state import AnyState, Player
+from zermelo.games.draughts.rules import Rules
 
 __all__ = [
     "ENGINE_NAME",
@@ -210,14 +210,6 @@ def _number(value: int | float) -> str:
 # -- the board: positions and moves in Hub's notation ---------------------------------------------
 
 
-class _Rules(Protocol):
-    name: str
-    squares: int
-
-    def square_name(self, sq: int) -> str: ...
-    def square_of(self, name: str) -> int | None: ...
-
-
 class _KMove(Protocol):
     @property
     def path(self) -> tuple[int, ...]: ...
@@ -238,12 +230,18 @@ class DraughtsState(Protocol):
     @property
     def to_move(self) -> Player: ...
 
+    RULES: ClassVar[Rules]
+
     def legal_moves(self) -> Sequence[DraughtsMove]: ...
     def play(self, move: DraughtsMove) -> DraughtsState: ...
     def is_terminal(self) -> bool: ...
     def kernel_move(self, move: DraughtsMove) -> _KMove: ...
     def format_move(self, move: DraughtsMove) -> str: ...
     def parse_move(self, text: str) -> DraughtsMove: ...
+
+
+def _position_key(state: DraughtsState) -> tuple[int, int, int, int]:
+    return (state.white, state.black, state.kings, 0 if state.to_move is Player.FIRST else 1)
 
 
 def _bits(mask: int) -> Iterator[int]:
@@ -259,7 +257,7 @@ class HubBoard:
     def __init__(self, spec: GameSpec[AnyState]) -> None:
         self.spec = spec
         start = cast(DraughtsState, spec.new())
-        self.rules = cast(_Rules, type(start).RULES)  # type: ignore[attr-defined]
+        self.rules: Rules = type(start).RULES
         self.start = start
         squares = self.rules.squares
         if squares == 64:  # dama: the board read from the top (a8..h8, ..., a1..h1)
@@ -481,101 +479,81 @@ class Found(NamedTuple):
     """One completed depth of a search."""
 
     move: Triple | None
-    score: float  # men, from the side to move
+    score: float  # men, from the side to move; a win in p plies is 100 - p/100 (Scan's 99.xx)
     depth: int
     nodes: int
     pv: tuple[Triple, ...]
 
 
-class _Result(Protocol):
-    @property
-    def move(self) -> Sequence[int] | None: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def depth(self) -> int: ...
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def pv(self) -> Sequence[Sequence[int]]: ...
+Position = tuple[int, int, int, int]
+"""``(white, black, kings, side)``: a position as the engine's repetition history holds it."""
 
 
-class _Engine(Protocol):
-    def search(
-        self, white: int, black: int, kings: int, side: int, **limits: object
-    ) -> _Result: ...
-
-
-def _engine_for(rules: object) -> _Engine:
-    from zermelo.solvers.draughts.engine import DraughtsEngine
-
-    return cast(_Engine, DraughtsEngine(rules))
+def hub_score(score: int, win: int, bound: int) -> float:
+    """An engine score (hundredths of a man, or ``win - plies`` past ``bound``) in Hub's men:
+    a win in ``p`` plies is ``100 - p/100``, as Scan's 99.xx (pydraughts reads it back as a
+    win), a loss its negative."""
+    if abs(score) > bound:
+        plies = win - abs(score)
+        return round((100.0 - plies / 100.0) * (1 if score > 0 else -1), 2)
+    return score / 100.0
 
 
 class Searcher:
-    """The engine behind the protocol: ENGINE's ``DraughtsEngine`` deepened one depth at a time,
-    so that every depth gets its ``info`` line and ``stop`` is answered between depths (and
-    inside one, when the engine takes a stop event)."""
+    """The engine behind the protocol: ENGINE's :class:`DraughtsEngine` (iterative deepening
+    with a ``progress`` call per depth, a stop event, the game's earlier positions for
+    repetitions)."""
 
-    def __init__(self, rules: object, factory: Callable[[object], _Engine] = _engine_for) -> None:
-        self.rules = rules
-        self.factory = factory
-        self.engine = factory(rules)
-        parameters = inspect.signature(self.engine.search).parameters
-        self.stop_name = next((n for n in ("stop_event", "stop") if n in parameters), None)
+    def __init__(self, rules: Rules) -> None:
+        from zermelo.solvers.draughts.engine import DraughtsEngine
+
+        self.engine = DraughtsEngine(rules)
 
     def new_game(self) -> None:
-        self.engine = self.factory(self.rules)
+        self.engine.new_game()
 
     def search(
         self,
         state: DraughtsState,
         depth: int | None,
         nodes: int | None,
-        deadline: Callable[[], float | None],
+        time_limit: float | None,
+        history: Sequence[Position],
         stop: threading.Event,
         progress: Callable[[Found, float], None],
     ) -> Found | None:
-        """Deepen until ``depth``, ``nodes``, the deadline (a monotonic time, read anew at every
-        depth: pondering has none until ``ponder-hit``) or ``stop``."""
-        side = 0 if state.to_move is Player.FIRST else 1
+        """Search ``state`` until ``depth``, ``nodes``, ``time_limit`` seconds or ``stop`` (the
+        engine completes depth 1 whatever happens), calling ``progress`` after every depth."""
+        from zermelo.core.scores import WIN
+        from zermelo.solvers.draughts.engine import MATE_BOUND, EngineResult
+
         start = time.monotonic()
-        best: Found | None = None
-        spent = 0
-        for target in range(1, (depth or MAX_DEPTH) + 1):
-            now = time.monotonic()
-            end = deadline()
-            if best is not None and (stop.is_set() or (end is not None and now >= end)):
-                break
-            left = None if end is None else max(end - now, 0.001)
-            if self.stop_name is None and left is None:
-                # no stop event: bound each depth so that `stop` is heard within a few of them
-                left = max(0.25, 4.0 * (now - start))
-            kwargs: dict[str, object] = {"depth": target, "time_limit": left}
-            if nodes is not None:
-                kwargs["nodes"] = max(nodes - spent, 1)
-            if self.stop_name is not None:
-                # the first depth always completes: every search has a move to answer
-                kwargs[self.stop_name] = stop if target > 1 else threading.Event()
-            result = self.engine.search(state.white, state.black, state.kings, side, **kwargs)
-            spent += int(result.nodes)
-            move = tuple(result.move) if result.move is not None else None
-            found = Found(
-                cast(Triple, move) if move is not None else None,
-                float(result.score) / 100.0,
-                int(result.depth),
-                spent,
-                tuple(cast(Triple, tuple(m)) for m in result.pv),
+
+        def found(result: EngineResult) -> Found:
+            return Found(
+                result.move,
+                hub_score(result.score, WIN, MATE_BOUND),
+                result.depth,
+                result.nodes,
+                tuple(result.pv),
             )
-            if found.move is None:
-                return best if best is not None else found
-            complete = found.depth >= target
-            if best is None or complete:
-                best = found
-                progress(found, time.monotonic() - start)
-            if not complete or (nodes is not None and spent >= nodes):
-                break
-        return best
+
+        def report(result: EngineResult) -> None:
+            progress(found(result), time.monotonic() - start)
+
+        result = self.engine.search(
+            state.white,
+            state.black,
+            state.kings,
+            0 if state.to_move is Player.FIRST else 1,
+            depth=depth,
+            time_limit=time_limit,
+            nodes=nodes,
+            history=tuple(history),
+            stop_event=stop,
+            progress=report,
+        )
+        return found(result) if result.move is not None else None
 
 
 # -- the session ----------------------------------------------------------------------------------
@@ -607,7 +585,7 @@ class HubSession:
         self,
         write: Callable[[str], None],
         game: str = "international",
-        searcher_factory: Callable[[object], Searcher] | None = None,
+        searcher_factory: Callable[[Rules], Searcher] | None = None,
     ) -> None:
         self._write_line = write
         self._output_lock = threading.Lock()
@@ -619,6 +597,7 @@ class HubSession:
         self._board: HubBoard | None = None
         self._searcher: Searcher | None = None
         self._state: DraughtsState | None = None
+        self._history: list[Position] = []
         self._level = Level()
         self._search: _Search | None = None
         self._build_lock = threading.Lock()
@@ -631,8 +610,14 @@ class HubSession:
         try:
             board = self._ready()
             assert self._searcher is not None
+            # the move generator behind the states, then the engine: both loaded before `ready`
+            start = board.start
+            start.is_terminal()
+            for move in start.legal_moves():
+                board.move_text(board.triple(start, move))
+                start.play(move).is_terminal()
             self._searcher.search(
-                board.start, 1, None, lambda: None, threading.Event(), lambda found, spent: None
+                board.start, 1, None, None, (), threading.Event(), lambda found, spent: None
             )
         except Exception:  # the command that needs the engine says what is wrong
             pass
@@ -657,7 +642,7 @@ class HubSession:
                 spec = get_game(VARIANTS[self._settings.variant])
                 board = HubBoard(spec)
                 self._searcher = self._searcher_factory(board.rules)
-                self._state = board.start
+                self._state, self._history = board.start, []
                 self._board = board
             return self._board
 
@@ -760,7 +745,7 @@ class HubSession:
         board = self._ready()
         if self._searcher is not None:
             self._searcher.new_game()
-        self._state = board.start
+        self._state, self._history = board.start, []
 
     def _ping(self, line: HubLine) -> None:
         self._send("pong")
@@ -768,28 +753,26 @@ class HubSession:
     def _pos(self, line: HubLine) -> None:
         board = self._ready()
         text = line.get("pos")
+        self._state, self._history = None, []
         if text is None and not line.has("start"):
-            self._state = None
             raise ValueError('expected pos pos=<position> [moves="..."]; no position now')
-        try:
-            state = board.start if text is None else board.read_position(text)
-        except ValueError:
-            self._state = None
-            raise
-        self._state = state
+        state = board.start if text is None else board.read_position(text)
+        history: list[Position] = []
         moves = (line.get("moves") or "").split()
-        for index, move_text in enumerate(moves):
-            try:
+        try:
+            for move_text in moves:
                 if state.is_terminal():
                     raise ValueError(f"the game is over before {move_text!r}")
-                state = state.play(board.read_move(state, move_text))
-            except (ValueError, ZermeloError) as error:
-                self._state = state
-                raise ValueError(
-                    f"{error}; using the position after the {index} moves before it, "
-                    f"{board.position(state)}"
-                ) from None
-        self._state = state
+                move = board.read_move(state, move_text)
+                history.append(_position_key(state))
+                state = state.play(move)
+        except (ValueError, ZermeloError) as error:
+            raise ValueError(
+                f"{error}; using the position after the {len(history)} moves before it, "
+                f"{board.position(state)}"
+            ) from None
+        finally:
+            self._state, self._history = state, history
 
     def _level_command(self, line: HubLine) -> None:
         level = parse_level(line)
@@ -844,6 +827,7 @@ class HubSession:
         search = _Search(threading.Thread(target=lambda: None))
         legal = state.legal_moves()
         hard = self._settings.level == "hard"
+        history = tuple(self._history)
         chosen_level = self._settings.level
 
         def deadline() -> float | None:
@@ -892,7 +876,9 @@ class HubSession:
                 state,
                 1 if forced else level.depth,
                 level.nodes,
-                deadline,
+                # pondering has no clock until ponder-hit: the clock thread halts it then
+                None if mode == "ponder" else budget,
+                history,
                 search.halt,
                 info,
             )
@@ -951,7 +937,7 @@ def run_hub(
     input_stream: TextIO,
     output_stream: TextIO,
     game: str = "international",
-    searcher_factory: Callable[[object], Searcher] | None = None,
+    searcher_factory: Callable[[Rules], Searcher] | None = None,
 ) -> int:
     """Run the protocol until ``quit`` or the end of ``input_stream``; return the exit status."""
     _lenient(input_stream, "replace")
