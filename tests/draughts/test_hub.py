@@ -19,7 +19,11 @@ from hypothesis import strategies as st
 
 import draughts  # pydraughts: the oracle (GPL, tests only)
 from conftest import english_env, run_cli
+from zermelo.core.scores import WIN
+from zermelo.games.draughts.kernel import legal
+from zermelo.games.draughts.rules import Rules
 from zermelo.games.registry import get_game
+from zermelo.solvers.draughts.engine import MATE_BOUND, EngineResult
 from zermelo.ui.hub import (
     DraughtsState,
     Found,
@@ -31,6 +35,7 @@ from zermelo.ui.hub import (
     Position,
     Searcher,
     format_line,
+    hub_score,
     hub_to_pdn,
     parse_level,
     parse_line,
@@ -197,6 +202,21 @@ def test_ping_is_answered_during_a_search_and_stop_ends_it_with_a_move(gui: Gui)
     assert _args(lines[-1])["move"] in _oracle_moves(START, [])
     gui.send("ping")
     assert gui.until("pong", 30) == ["pong"]
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_the_levels_play_legal_moves(gui: Gui, level: str) -> None:
+    gui.send(f"set-param name=level value={level}")
+    try:
+        gui.send(f'pos pos={START} moves="32-28 19-23"')
+        gui.send("level move-time=0.3")
+        gui.send("go think")
+        assert _args(gui.until("done", 60)[-1])["move"] == "28x19x23"  # forced
+        gui.send(f"pos pos={START}")
+        gui.send("go think")
+        assert _args(gui.until("done", 60)[-1])["move"] in _oracle_moves(START, [])
+    finally:
+        gui.send("set-param name=level value=hard")
 
 
 def test_a_clock_level_ends_the_search_on_its_own(gui: Gui) -> None:
@@ -506,6 +526,69 @@ def test_the_session_answers_any_sequence_of_lines_with_protocol_lines(lines: li
         parsed = parse_line(line)
         assert parsed is not None
         assert parsed.command in {"id", "param", "wait", "ready", "pong", "info", "done", "error"}
+
+
+def test_scores_are_in_men_and_a_win_is_99_point_something() -> None:
+    assert hub_score(150, WIN, MATE_BOUND) == 1.5
+    assert hub_score(-7, WIN, MATE_BOUND) == -0.07
+    assert hub_score(WIN - 3, WIN, MATE_BOUND) == 99.97  # a win in 3 plies
+    assert hub_score(-(WIN - 4), WIN, MATE_BOUND) == -99.96
+
+
+class _Recording:
+    """An engine that answers the first legal move and keeps what it was asked."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.calls: list[dict[str, object]] = []
+
+    def new_game(self) -> None:
+        return None
+
+    def search(self, white: int, black: int, kings: int, side: int, **limits: object) -> object:
+        self.calls.append({"position": (white, black, kings, side), **limits})
+        move = legal(self.rules, white, black, kings, side)[0]
+        triple = (move.path[0], move.path[-1], move.captured)
+        result = EngineResult(triple, 12, 1, 1, (triple,))
+        progress = limits["progress"]
+        assert callable(progress)
+        progress(result)
+        return result
+
+
+def test_the_engine_gets_the_clock_and_the_positions_before_for_repetitions() -> None:
+    recording: list[_Recording] = []
+
+    def searcher(rules: Rules) -> Searcher:
+        made = Searcher(rules)
+        made.engine = _Recording(rules)  # type: ignore[assignment]
+        recording.append(made.engine)  # type: ignore[arg-type]
+        return made
+
+    out: list[str] = []
+    session = HubSession(out.append, searcher_factory=searcher)
+    try:
+        session.handle("init")
+        session.handle(f'pos pos={START} moves="32-28 18-23"')
+        session.handle("level move-time=0.5")
+        session.handle("go think")
+        assert session._search is not None
+        session._search.thread.join(30)
+    finally:
+        session.close()
+    engine = recording[-1]
+    call = engine.calls[-1]
+    board = HubBoard(get_game("international"))
+    first = board.start
+    second = first.play(first.parse_move("32-28"))
+    assert call["history"] == (
+        (first.white, first.black, first.kings, 0),
+        (second.white, second.black, second.kings, 1),
+    )
+    assert call["time_limit"] == 0.5
+    assert call["depth"] is None and call["nodes"] is None
+    assert out[-2].startswith("info depth=1 score=0.12 nodes=1 ")
+    assert out[-1].startswith("done move=")
 
 
 def test_level_budgets() -> None:
