@@ -219,6 +219,24 @@ def test_the_levels_play_legal_moves(gui: Gui, level: str) -> None:
         gui.send("set-param name=level value=hard")
 
 
+def test_a_depth_level_stops_at_that_depth(gui: Gui) -> None:
+    gui.send(f"pos pos={START}")
+    gui.send("level depth=3")
+    gui.send("go analyze")
+    lines = gui.until("done", 60)
+    depths = [int(_args(line)["depth"]) for line in lines if line.startswith("info ")]
+    assert depths and max(depths) == 3
+    assert _args(lines[-1])["move"] in _oracle_moves(START, [])
+
+
+def test_a_node_level_ends_the_search(gui: Gui) -> None:
+    gui.send(f"pos pos={START}")
+    gui.send("level nodes=3000")
+    gui.send("go analyze")  # with no clock: only the node budget ends it
+    lines = gui.until("done", 60)
+    assert _args(lines[-1])["move"] in _oracle_moves(START, [])
+
+
 def test_a_clock_level_ends_the_search_on_its_own(gui: Gui) -> None:
     gui.send(f"pos pos={START}")
     gui.send("level time=3 inc=0")  # 3 s left, 30 moves to go: a tenth of a second
@@ -264,6 +282,7 @@ def test_a_malformed_or_unknown_command_gets_one_error_line(
         ("X" + START[1:], "side to move must be W or B"),
         ("W" + "q" + START[2:], "character 2 is 'q'"),
         ("W" + "e" * 50, "no pieces"),
+        ("W" + "w" + "e" * 48 + "b", "not a legal international position"),  # a man on 1
     ],
 )
 def test_a_bad_position_gets_one_error_line_and_leaves_no_position(
@@ -392,7 +411,7 @@ def test_dama_positions_read_the_board_from_the_top_and_moves_name_the_squares()
     )
     assert pdn_to_hub(dama, state, "a4xa6xa8") == "a4xa8xa5xa7"
     assert state.parse_move(hub_to_pdn(dama, state, "a4xa8xa7xa5")) == (24, 40, 56)
-    with pytest.raises(ValueError, match="not a dama position"):
+    with pytest.raises(ValueError, match="not a legal dama position"):
         dama.read_position("W" + "e" * 56 + "w" + "e" * 7)  # a White man on its own back row
 
 

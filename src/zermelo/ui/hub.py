@@ -318,9 +318,9 @@ class HubBoard:
         try:
             state = cast(DraughtsState, self.spec.parse(fen))
         except ZermeloError as error:
-            raise ValueError(f"not a {self.rules.name} position: {error}") from None
+            raise ValueError(f"not a legal {self.rules.name} position: {error}") from None
         if (state.white, state.black, state.kings, state.to_move) != (white, black, kings, side):
-            raise ValueError(f"not a {self.rules.name} position (read as {fen})")
+            raise ValueError(f"not a legal {self.rules.name} position (read as {fen})")
         return state
 
     # moves
