@@ -30,7 +30,7 @@ from zermelo.solvers.draughts.engine import (
     game_history,
     result_of,
 )
-from zermelo.solvers.draughts.evaluation import DraughtsLike, position_of
+from zermelo.solvers.draughts.evaluation import as_draughts, position_of
 
 __all__ = ["AGENT_HASH_MB", "LEVELS", "DraughtsAgent", "Level", "easy", "hard", "medium"]
 
@@ -103,8 +103,8 @@ class DraughtsAgent:
 
     def choose(self, state: AnyState) -> Hashable:
         _rules, white, black, kings, side = position_of(state)
-        assert isinstance(state, DraughtsLike)  # position_of said so
-        if state.is_terminal():
+        game = as_draughts(state)
+        if game.is_terminal():
             raise IllegalMoveError("the game is over; there is no move to choose")
         engine = self.engine_for(state)
         if self.noise > 0:
@@ -115,12 +115,12 @@ class DraughtsAgent:
                 side,
                 depth=self.depth,
                 time_limit=self.time_limit,
-                history=game_history(state),
+                history=game_history(game),
             )
             self.last = None
             if found.moves:
                 frm, to, captured = noisy_choice(found.moves, self.rng, self.noise).move
-                return state.from_kernel(frm, to, captured)
+                return game.from_kernel(frm, to, captured)
         found = engine.search(
             white,
             black,
@@ -128,13 +128,13 @@ class DraughtsAgent:
             side,
             depth=self.depth,
             time_limit=self.time_limit,
-            history=game_history(state),
+            history=game_history(game),
         )
         if found.move is None:
             raise IllegalMoveError("the game is over; there is no move to choose")
-        self.last = result_of(state, found, in_men=False)
+        self.last = result_of(game, found)
         frm, to, captured = found.move
-        return state.from_kernel(frm, to, captured)
+        return game.from_kernel(frm, to, captured)
 
 
 def _level(level: str, seed: int | None, time_limit: float | None) -> Agent:

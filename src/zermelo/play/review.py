@@ -32,7 +32,7 @@ from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.core.limits import Limits
 from zermelo.core.record import GameSpec
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
-from zermelo.core.scores import is_decided
+from zermelo.core.scores import is_decided, unit_of
 from zermelo.core.state import AnyState, HasQuiet, Player
 
 if TYPE_CHECKING:
@@ -457,7 +457,9 @@ def review_game(
     ``time_per_move`` seconds (the game's default time without either) per position. Raises
     :class:`ParseError` naming the game and the move for a move the rules do not allow."""
     started = time.perf_counter()
-    centipawns = 100.0 if spec.engine_analysis is not None else 1.0
+    # an engine's value in centipawns: chess's are pawns (its unit, 1 a pawn), draughts' are
+    # hundredths of a man (100 a man, as a man is worth about a pawn)
+    centipawns = 100.0 / unit_of(game.start).per if spec.engine_analysis is not None else 1.0
     state = game.start
     reviewed: list[MoveReview] = []
     moves = game.moves if max_moves is None else game.moves[:max_moves]

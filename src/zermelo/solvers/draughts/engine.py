@@ -52,7 +52,6 @@ __all__ = [
     "kernel_module",
     "result_of",
     "shared_engine",
-    "to_men",
 ]
 
 KMoveTriple = tuple[int, int, int]
@@ -576,7 +575,9 @@ class DraughtsEngine:
                 found: list[MoveScore] = []
                 for move in root:
                     k.make_move(self._geo, self._stack, 0, move[0], move[1], _word(k, move[2]))
-                    score = -self._negamax(1, iteration - 1, -INFINITY, INFINITY)
+                    # one legal move costs no depth, as everywhere in the tree
+                    child = iteration if len(root) == 1 else iteration - 1
+                    score = -self._negamax(1, child, -INFINITY, INFINITY)
                     if work[k.W_STOP]:
                         break
                     found.append(MoveScore(move, score, (move, *self._pv(1))))
@@ -609,11 +610,6 @@ class DraughtsEngine:
 
 
 # -- the record's capability -------------------------------------------------------------------
-
-
-def to_men(score: float) -> float:
-    """A score for people: a win or loss stays a ``WIN - plies`` score, hundredths become men."""
-    return float(score) if abs(score) > MATE_BOUND else score / 100.0
 
 
 _ENGINES: dict[str, DraughtsEngine] = {}
@@ -660,32 +656,27 @@ def game_line(state: DraughtsLike, line: Sequence[KMoveTriple]) -> tuple[Hashabl
     return tuple(moves)
 
 
-def result_of(
-    state: DraughtsLike, found: EngineResult, *, in_men: bool = True
-) -> SearchResult[Hashable]:
-    """The engine's answer as a :class:`SearchResult` of the game's moves, values in men (or,
-    without ``in_men``, in the engine's hundredths of a man, as agents report them)."""
-
-    def men(score: float) -> float:
-        return to_men(score) if in_men else float(score)
-
+def result_of(state: DraughtsLike, found: EngineResult) -> SearchResult[Hashable]:
+    """The engine's answer as a :class:`SearchResult` of the game's moves: values in hundredths
+    of a man, which the states' unit (``value_unit()``, 100 a man) shows in men."""
     stats = SearchStats(nodes=found.nodes, elapsed=found.elapsed, seldepth=found.seldepth)
     if found.move is None:
         return SearchResult(None, -WIN, (), 0, True, stats)
     values = tuple(
-        MoveValue(line[0], men(entry.score), abs(entry.score) > MATE_BOUND, line)
+        MoveValue(line[0], float(entry.score), abs(entry.score) > MATE_BOUND, line)
         for entry in found.moves
         if (line := game_line(state, entry.pv))
     )
     pv = game_line(state, found.pv)
     return SearchResult(
-        pv[0] if pv else None, men(found.score), pv, found.depth, found.decided, stats, values
+        pv[0] if pv else None, float(found.score), pv, found.depth, found.decided, stats, values
     )
 
 
 class DraughtsAnalysis:
     """The record's :class:`~zermelo.core.capabilities.EngineAnalysis` for both draughts
-    games: every move's value in men, the game read from ``type(state).RULES``."""
+    games: every move's value in hundredths of a man (shown in men by the states' unit), the
+    game read from ``type(state).RULES``."""
 
     def analyze(self, state: object, limits: Limits) -> SearchResult[object]:
         rules, white, black, kings, side = position_of(state)

@@ -25,7 +25,7 @@ The terms (see :data:`TERMS`):
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from zermelo.core.capabilities import Breakdown, Term
@@ -43,6 +43,7 @@ __all__ = [
     "TERMS",
     "DraughtsExplainer",
     "DraughtsLike",
+    "as_draughts",
     "default_weights",
     "explain",
     "flat_weights",
@@ -207,11 +208,23 @@ class DraughtsLike(Protocol):
     @property
     def to_move(self) -> Player: ...
 
-    def from_kernel(self, from_sq: int, to_sq: int, captured: int) -> Hashable: ...
+    def from_kernel(self, from_sq: int, to_sq: int, captured: int) -> tuple[int, ...]: ...
 
-    def play(self, move: Hashable) -> DraughtsLike: ...
+    def play(self, move: tuple[int, ...]) -> DraughtsLike: ...
 
     def is_terminal(self) -> bool: ...
+
+    def legal_moves(self) -> tuple[tuple[int, ...], ...]: ...
+
+    @property
+    def winner(self) -> Player | None: ...
+
+
+def as_draughts(state: object) -> DraughtsLike:
+    """``state`` as a :class:`DraughtsLike` state, or :class:`InvalidPositionError` in one line."""
+    position_of(state)
+    assert isinstance(state, DraughtsLike)  # position_of said so
+    return state
 
 
 def position_of(state: object) -> tuple[Rules, int, int, int, int]:
