@@ -198,6 +198,11 @@ def test_the_maximum_capture_is_compulsory() -> None:
         state.play((18, 29))
     with pytest.raises(IllegalMoveError, match="a capture of 2 pieces is compulsory"):
         state.parse_move("18-22")
+    start = S.initial()
+    with pytest.raises(IllegalMoveError, match=r"^move '19-23' is not legal: White has no piece"):
+        start.parse_move("19-23")
+    with pytest.raises(IllegalMoveError, match=r"^move '32-26' is not legal; legal moves: 31-26"):
+        start.parse_move("32-26")
     one = S.parse("W:W28:B23")
     with pytest.raises(IllegalMoveError, match=r"a capture is mandatory \(28x19\)"):
         one.parse_move("28-22")
@@ -333,6 +338,14 @@ def test_pdn_write_read_round_trip() -> None:
     assert state == final
 
 
+def test_pdn_tags_keep_odd_player_names_on_one_line() -> None:
+    played = S.initial().play((32, 28))
+    text = INTERNATIONAL_PDN.save(played, ('say "hi"\nthen \\ go', "B"))
+    assert '[White "say \\"hi\\" then \\\\ go"]' in text
+    game = INTERNATIONAL_PDN.read(text)
+    assert game.tags["White"] == 'say "hi" then \\ go'
+
+
 def test_pdn_from_a_position_with_black_to_move() -> None:
     state = S.parse("B:W31-50:B1-20")
     state = state.play(state.parse_move("19-23")).play(state.play((19, 23)).parse_move("32-28"))
@@ -437,6 +450,10 @@ def test_cli_replay_of_a_pdn_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"Final position: {final.notation()}" in out
     assert f"{final.ply:>3}. " in out
     assert "The game is over" in out
+    # A PDN that opens with a comment is a game file too, not saved games.
+    path.write_text("{from a book}\n1. 32-28 19-23 *\n", encoding="utf-8")
+    main(["replay", str(path)])
+    assert "  2. Black: 19-23" in capsys.readouterr().out
     # A wrong move: one line naming it.
     path.write_text("1. 32-28 19-23 2. 28-22 *\n", encoding="utf-8")
     with pytest.raises(SystemExit) as caught:

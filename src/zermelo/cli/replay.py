@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 from rich.markup import escape
 
@@ -96,13 +98,28 @@ def command() -> click.Command:
 
 
 def _is_records(file: str) -> bool:
-    """True when ``file`` looks like saved games (JSON lines), not a game's own file format."""
+    """True when ``file`` looks like saved games (JSON lines, or text that is not UTF-8, which
+    :func:`~zermelo.play.load_records` refuses in its own words), not a game's own file format
+    (PGN, PDN: text that starts with a tag pair ``[Event ...``, a comment or moves)."""
     try:
         with open(file, "rb") as stream:
-            head = stream.read(4096).lstrip()
+            head = stream.read(4096)
     except OSError:
         return True  # load_records says why it cannot be read
-    return not head or head.startswith(b"{")
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:
+            return True
+        text = head[: error.start].decode("utf-8")
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        return True
+    if stripped.startswith("{"):  # a JSON object, or a PGN/PDN comment
+        return re.match(r'\{\s*("|\}|$)', stripped) is not None
+    if stripped.startswith("["):
+        return re.match(r"\[\s*[A-Za-z]", stripped) is None
+    return False
 
 
 def _replay_game_file(file: str, rules: str | None) -> None:

@@ -69,7 +69,9 @@ def _result(state: AnyState) -> str:
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag's value, on one line, with its quotes and backslashes escaped."""
+    flat = " ".join(value.split())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
 class PdnFile:
