@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import english_env
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import kernel_variant
 from zermelo.games.draughts import kernel
 from zermelo.games.draughts.kernel import KMove, count, legal, paths, play
@@ -111,7 +111,7 @@ def test_perft_published_positions(name: str) -> None:
 @pytest.mark.parametrize("name", list(PUBLISHED))
 def test_perft_published_positions_deeper(name: str) -> None:
     text, counts = PUBLISHED[name]
-    depth = min(len(counts), 8 if name != "woldouby" else 13)
+    depth = {"random178": 7, "woldouby": 13, "all-kings": 8, "almost-promotion": 7}[name]
     assert count(INTL, *fen(INTL, text), depth) == counts[depth - 1]
 
 
@@ -229,12 +229,16 @@ def test_international_maximum_capture_is_compulsory() -> None:
 
 
 def test_international_king_cannot_jump_one_piece_twice() -> None:
-    # a lone king and one man: the king takes it once and may land anywhere beyond, never
-    # coming back over it for a second capture (which the man's square would still allow)
-    white, black, kings, side = fen(INTL, "W:WK46:B28")
+    # 46x28x17x8x19 takes 32, 22, 12 and 13 and ends on 19, on the long diagonal again: 28 is
+    # free and 37, beyond the taken 32, too. Jumping 32 a second time (46x28x17x8x19x37) would
+    # take five; it is not allowed, so every maximum capture takes these four
+    white, black, kings, side = fen(INTL, "W:WK46:B12,13,22,32")
     moves = legal(INTL, white, black, kings, side)
-    assert ends(INTL, moves) == sorted(["46x23", "46x19", "46x14", "46x10", "46x5"]) and all(
-        m.captured == squares(INTL, "28") for m in moves
+    assert all(m.captured == black for m in moves)
+    assert "46x28x17x8x19" in notation(INTL, moves)
+    assert not (white | black) & squares(INTL, "28", "37")
+    assert ends(INTL, moves) == sorted(
+        "46x" + s for s in ["19", "24", "28", "30", "33", "35", "39", "44", "50"]
     )
 
 
@@ -391,11 +395,36 @@ def test_bad_positions_get_one_clear_error(white: int, black: int, kings: int, s
         count(INTL, white, black, kings, side, 1)
 
 
-def test_bad_perft_depth() -> None:
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), -1)
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), 10_000)
+@pytest.mark.parametrize("depth", [-1, 21, 10_000, 2.0, True])
+def test_bad_perft_depth(depth: object) -> None:
+    with pytest.raises(BudgetError, match="perft depth"):
+        count(INTL, *fen(INTL, INTERNATIONAL_START), depth)  # type: ignore[arg-type]
+
+
+def test_perft_depth_zero_is_one() -> None:
+    assert count(INTL, *fen(INTL, INTERNATIONAL_START), 0) == 1
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    st.one_of(
+        st.builds(
+            KMove,
+            st.tuples(*[st.integers(-2, 52)] * 2) | st.lists(st.integers(0, 49)).map(tuple),
+            st.integers(-1, 1 << 50),
+        ),
+        st.integers(),
+        st.tuples(st.text(), st.integers()),
+        st.none(),
+    )
+)
+def test_fuzz_play_refuses_every_illegal_move(move: object) -> None:
+    position = fen(INTL, "W:W33,45:B28,17,40")
+    (legal_move,) = legal(INTL, *position)
+    if move == legal_move:
+        return
+    with pytest.raises(IllegalMoveError):
+        play(INTL, *position, move)  # type: ignore[arg-type]
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)

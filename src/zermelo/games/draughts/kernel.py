@@ -28,12 +28,24 @@ the most pieces (kings and men count the same). A king or man passing its promot
 middle of a capture goes on as it was; only the square where the move ends crowns a man (which
 is international draughts' rule and dama's "crowned when the move ends" alike).
 
-**Counting convention.** Moves with the same (from, to, captured) are one move, however many
-capture orders or landing paths lead to them: a move is what it does to the position. This is the
-convention of the published perft tables for both games: international draughts' start position
-gives 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, and dama's 8, 64, 708, 7538,
-85090, 931312, 10782382 (both matched by ``tests/draughts/test_kernel.py``). Counting every
-capture path instead gives larger dama numbers from depth 5 on (see the tests).
+**Counting convention.** A move is what it does to the position: :func:`gen_moves` (and so
+:func:`legal`, and the engine) gives moves with the same (from, to, captured) once, however many
+capture orders or landing paths lead to them. perft follows each game's published table:
+
+* international draughts counts each (from, to, captured) once: the start position gives 9, 81,
+  658, 4265, 27117, 167140, 1049442, 6483961, 41022423 (counting paths instead gives 6483971 at
+  depth 8), and the FMJD forum's perft positions (Woldouby, random178, all kings, almost
+  promotion) match the same way;
+* dama's table counts each capture *path* (sequence of landing squares) once: 8, 64, 708, 7538,
+  85090, 931312, 10782382 at depth 7 (and 123290300 at depth 8, as the kish crate's tests give);
+  counting (from, to, captured) once gives 10782308 at depth 7. The table says so with
+  ``F_COUNT_PATHS``: :func:`perft` then keeps one entry per path at every ply.
+
+**Room.** ``MAX_MOVES`` (256) bounds the moves of a position. Steps cannot exceed it: each
+(empty square, direction) pair is the target of at most one step (that of the nearest piece
+behind it, when it may move that way), so a position has at most ``4 * empty squares`` steps
+(200 on the 10x10 board, 248 on dama's with two pieces). Captures of the maximum length are far
+fewer in any position reached in play; should one ever have more, the extra ones are dropped.
 """
 
 from __future__ import annotations
@@ -42,7 +54,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import (
     NUMBA_AVAILABLE,
     kernel_variant,
@@ -78,6 +90,7 @@ __all__ = [
     "MAX_MOVES",
     "KMove",
     "count",
+    "from_word",
     "gen_moves",
     "has_capture",
     "legal",
@@ -85,6 +98,8 @@ __all__ = [
     "paths",
     "perft",
     "play",
+    "table_array",
+    "to_word",
 ]
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
@@ -95,8 +110,9 @@ popcount = make_popcount(COMPILED)
 
 MAX_MOVES = 256
 """Room for the moves of one position (``out`` holds ``3 * MAX_MOVES`` words per ply)."""
-MAX_DEPTH = 60
-"""The deepest perft :func:`count` runs (its ``out`` array grows with the depth)."""
+MAX_DEPTH = 20
+"""The deepest perft :func:`count` runs (as for chess: its ``out`` array grows with the
+depth, and a deeper one would not end in a lifetime)."""
 
 _MASK64 = (1 << 64) - 1
 
@@ -222,6 +238,37 @@ def _captures(
 
 
 @jit()
+def king_captures(table: IntArray, royal: int, opp: int, empty: int) -> int:
+    """The kings of ``royal`` that can take a piece of ``opp`` (with ``empty`` the free squares):
+    every ray is slid at once, so the cost is the board's length, not the number of kings."""
+    result = 0
+    if not royal:
+        return result
+    dirs = table[T_KING_DIRS]
+    flies = table[T_KING_FLIES] != 0
+    for d in range(table[T_NDIRS]):
+        if not (dirs >> d) & 1:
+            continue
+        o = table[T_OPPOSITE + d]
+        if not flies:
+            result |= shift(table, shift(table, royal, d) & opp & shift(table, empty, o), o)
+            continue
+        # the first piece on each king's ray, when it is the opponent's with a free square behind
+        ray = shift(table, royal, d)
+        victims = 0
+        while ray:
+            victims |= ray & opp
+            ray = shift(table, ray & empty, d)
+        victims &= shift(table, empty, o)
+        # back along the rays, over the free squares, to the kings that see those pieces
+        ray = shift(table, victims, o)
+        while ray:
+            result |= ray & royal
+            ray = shift(table, ray & empty, o)
+    return result
+
+
+@jit()
 def gen_captures(
     table: IntArray,
     white: int,
@@ -239,7 +286,7 @@ def gen_captures(
     opp = white if side else black
     empty = table[T_BOARD] & ~(white | black)
     men = own & ~kings
-    starts = own & kings
+    starts = king_captures(table, own & kings, opp, empty)
     dirs = table[T_MAN_CAPTURES + side]
     for d in range(table[T_NDIRS]):
         if (dirs >> d) & 1:
@@ -273,23 +320,19 @@ def has_capture(table: IntArray, white: int, black: int, kings: int, side: int) 
     royal = own & kings
     if not royal:
         return False
-    flies = table[T_KING_FLIES] != 0
+    if table[T_KING_FLIES] == 0:
+        return king_captures(table, royal, opp, empty) != 0
     dirs = table[T_KING_DIRS]
     for d in range(nd):
-        if not (dirs >> d) & 1:
-            continue
-        if not flies:
-            if shift(table, shift(table, royal, d) & opp, d) & empty:
-                return True
-            continue
-        rest = royal
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            victim = shift(table, bit, d)
-            while victim & empty:
-                victim = shift(table, victim, d)
-            if victim & opp and shift(table, victim, d) & empty:
+        if (dirs >> d) & 1:
+            # every king's ray at once; its first piece, if the opponent's with a free square
+            # behind, is a capture
+            ray = shift(table, royal, d)
+            victims = 0
+            while ray:
+                victims |= ray & opp
+                ray = shift(table, ray & empty, d)
+            if shift(table, victims, d) & empty:
                 return True
     return False
 
@@ -479,14 +522,17 @@ def perft(
 _TABLES: dict[tuple[int, ...], IntArray] = {}
 
 
-def _table(rules: Rules) -> IntArray:
-    """The rules' table as this copy's kernel reads it (keyed by the table: variants may share a
-    name)."""
+def table_array(rules: Rules) -> IntArray:
+    """The rules' table as this copy's kernel reads it: an int64 array compiled, a list plain
+    (cached, keyed by the table: variants may share a name)."""
     array = _TABLES.get(rules.table)
     if array is None:
         array = _array(list(rules.table))
         _TABLES[rules.table] = array
     return array
+
+
+_table = table_array
 
 
 def _array(values: list[int]) -> IntArray:
@@ -497,11 +543,20 @@ def _array(values: list[int]) -> IntArray:
     return values
 
 
-def _word(value: int) -> int:
-    """A mask as this copy's kernel takes it: a signed word when compiled."""
+def to_word(value: int) -> int:
+    """A mask (a non-negative int) as this copy's kernel takes it: a signed word when compiled
+    (dama's h8 is the sign bit)."""
     if COMPILED and value >= 1 << 63:
         return value - (1 << 64)
     return value
+
+
+def from_word(word: int) -> int:
+    """A mask the kernel gave back, as a non-negative int."""
+    return int(word) & _MASK64
+
+
+_word = to_word
 
 
 def _active() -> ModuleType:
@@ -642,6 +697,13 @@ def play(
 ) -> tuple[int, int, int]:
     """(white, black, kings) after ``side`` plays the legal ``move``."""
     _check(rules, white, black, kings, side)
+    if not (
+        isinstance(move, tuple)
+        and len(move) == 2
+        and isinstance(move[0], tuple)
+        and isinstance(move[1], int)
+    ):
+        raise IllegalMoveError("a kernel move is (path, captured mask): see KMove")
     path, captured = move
     if len(path) < 2 or not all(isinstance(sq, int) and 0 <= sq < rules.squares for sq in path):
         raise IllegalMoveError("a move is its origin and at least one landing square on the board")
@@ -666,8 +728,8 @@ def play(
 def count(rules: Rules, white: int, black: int, kings: int, side: int, depth: int) -> int:
     """perft: the leaf nodes ``depth`` plies below the position (through the kernel)."""
     _check(rules, white, black, kings, side)
-    if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise InvalidPositionError(f"the perft depth must be a whole number from 0 to {MAX_DEPTH}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise BudgetError(f"invalid perft depth {depth!r}: expected a depth from 0 to {MAX_DEPTH}")
     kernel = _active()
     if kernel is not sys.modules[__name__]:
         total: int = kernel.count(rules, white, black, kings, side, depth)
