@@ -610,6 +610,54 @@ def test_the_engine_gets_the_clock_and_the_positions_before_for_repetitions() ->
     assert out[-1].startswith("done move=")
 
 
+def test_ready_waits_for_the_engine_so_no_move_s_clock_pays_for_loading_it() -> None:
+    made: list[_Recording] = []
+
+    def searcher(rules: Rules) -> Searcher:
+        built = Searcher(rules)
+        built.engine = _Recording(rules)  # type: ignore[assignment]
+        made.append(built.engine)  # type: ignore[arg-type]
+        return built
+
+    searched_at_ready: list[int] = []
+
+    def write(line: str) -> None:
+        if line == "ready":
+            searched_at_ready.append(len(made[0].calls) if made else -1)
+
+    session = HubSession(write, searcher_factory=searcher)
+    try:
+        session.handle("hub")
+        session.handle("init")
+    finally:
+        session.close()
+    assert searched_at_ready == [1]  # the warm-up search (depth 1) ran before ready
+
+
+def test_a_command_right_after_done_is_not_refused_as_during_the_search() -> None:
+    out: list[str] = []
+    written = threading.Event()
+
+    def write(line: str) -> None:
+        out.append(line)
+        if line.startswith("done"):
+            written.set()
+            time.sleep(0.3)  # the search's thread is still alive while the GUI reads done
+
+    session = HubSession(write, searcher_factory=_Instant)
+    try:
+        session.handle("init")
+        session.handle(f"pos pos={START}")
+        session.handle("go think")
+        assert written.wait(30)
+        session.handle(f"pos pos={START}")  # what a GUI sends as soon as it reads done
+        session.handle("ping")
+    finally:
+        session.close()
+    after = out[out.index(next(line for line in out if line.startswith("done"))) + 1 :]
+    assert after == ["pong"]
+
+
 def test_level_budgets() -> None:
     assert parse_level(HubLine("level", (("move-time", "1.5"),))).budget() == 1.5
     assert Level(time=30.0).budget() == pytest.approx(1.0)
