@@ -237,6 +237,15 @@ def test_a_node_level_ends_the_search(gui: Gui) -> None:
     assert _args(lines[-1])["move"] in _oracle_moves(START, [])
 
 
+def test_no_time_at_all_still_gets_a_move(gui: Gui) -> None:
+    gui.send(f"pos pos={START}")
+    gui.send("level move-time=0")
+    gui.send("go think")
+    lines = gui.until("done", 60)
+    assert not any(line.startswith("error") for line in lines), lines
+    assert _args(lines[-1])["move"] in _oracle_moves(START, [])
+
+
 def test_a_clock_level_ends_the_search_on_its_own(gui: Gui) -> None:
     gui.send(f"pos pos={START}")
     gui.send("level time=3 inc=0")  # 3 s left, 30 moves to go: a tenth of a second
@@ -262,6 +271,7 @@ def test_go_ponder_plays_after_ponder_hit(gui: Gui) -> None:
         ("set-param name=hash value=1", "unknown parameter 'hash'"),
         ("set-param name=variant value=frisian", "variant must be one of normal dama"),
         ("level depth=deep", "depth: expected a whole number"),
+        ("level move-time=nan", "move-time: expected a number of seconds"),
     ],
 )
 def test_a_malformed_or_unknown_command_gets_one_error_line(
@@ -665,6 +675,7 @@ def test_level_budgets() -> None:
     assert Level(time=30.0, inc=2.0).budget() == pytest.approx(3.0)
     assert Level(time=0.1).budget() == pytest.approx(0.01)  # never more than is left
     assert Level(infinite=True, move_time=1.0).budget() is None
+    assert Level(move_time=0.0).budget() == 0.01  # the engine refuses no time at all
     level = parse_level(HubLine("level", (("depth", "x"), ("nodes", "100"), ("zzz", "1"))))
     assert (level.depth, level.nodes) == (None, 100)
     assert level.problems == ("depth: expected a whole number, not 'x'",)

@@ -80,6 +80,8 @@ DEFAULT_MOVE_TIME = 1.0
 """Seconds per move of a ``go think`` with no ``level`` before it."""
 MOVES_LEFT = 30
 """The moves a sudden-death clock (``level time=... [inc=...]``) is shared over."""
+MIN_SECONDS = 0.01
+"""The least time a search is given (the engine completes depth 1 whatever the clock says)."""
 CLOCK_MARGIN = 0.05
 """Seconds kept back on every clock for the protocol's own time (reading, writing, Python)."""
 
@@ -418,12 +420,12 @@ class Level:
         if self.infinite:
             return None
         if self.move_time is not None:
-            return self.move_time
+            return max(self.move_time, MIN_SECONDS)  # no time at all still gets depth 1
         if self.time is not None:
             # the increment is added before every move (the protocol's rule)
             left = self.time + self.inc
             share = self.time / (self.moves if self.moves else MOVES_LEFT) + self.inc
-            return max(0.01, min(share, 0.8 * left - CLOCK_MARGIN))
+            return max(MIN_SECONDS, min(share, 0.8 * left - CLOCK_MARGIN))
         return None
 
     def bounded(self) -> bool:
