@@ -1,0 +1,43 @@
+"""``zermelo hub``: the draughts engine behind the Hub protocol (Hub, lidraughts-bot, Scan's GUI)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from zermelo.cli.common import Command, lang_option
+from zermelo.i18n import gettext as _
+
+
+def command() -> click.Command:
+    """The ``hub`` command, with its help in the current language."""
+
+    @click.command(
+        "hub",
+        cls=Command,
+        help=_(
+            "Run the draughts engine as a Hub engine on standard input and output, for draughts "
+            "GUIs such as Hub and for lidraughts-bot. Its parameters: variant (normal, the "
+            "international game, or dama) and level (easy, medium, hard). See docs/hub.md."
+        ),
+        short_help=_("Speak the Hub protocol of draughts GUIs."),
+    )
+    @click.option(
+        "--game",
+        type=click.Choice(["international", "dama"]),
+        default="international",
+        show_default=True,
+        help=_("The game to play until a GUI sets the variant parameter."),
+    )
+    @lang_option
+    def hub(game: str) -> None:
+        from zermelo.cli.kernels import compile_in_background
+        from zermelo.ui.hub import run_hub
+
+        # stderr only: standard output is the protocol's
+        compile_in_background(game, lambda line: click.echo(line, err=True), ready=True)
+
+        sys.exit(run_hub(sys.stdin, sys.stdout, game))
+
+    return hub
