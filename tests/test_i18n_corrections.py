@@ -39,6 +39,9 @@ OLD_TERMS = [
     ("tr", r"\bhat(tın)?\b", "varyant"),
     ("tr", r"[Yy]apay zekâ", "YZ"),
     ("nl", r"\blijn \{line\}", "variant {line}"),
+    ("nl", r"\bposities\b", "stellingen"),
+    ("vi", r"[Tt]ự chơi", "tự đấu"),  # self-play, as tune's own title says
+    ("id", r"permainan mandiri|bermain melawan diri sendiri", "self-play"),
 ]
 
 
