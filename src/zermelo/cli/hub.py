@@ -25,15 +25,23 @@ def command() -> click.Command:
     )
     @click.option(
         "--game",
-        type=click.Choice(["international", "dama"]),
-        default="international",
-        show_default=True,
-        help=_("The game to play until a GUI sets the variant parameter."),
+        metavar="GAME",
+        default=None,
+        help=_(
+            "The game to play until a GUI sets the variant parameter: a game that speaks Hub "
+            "(international draughts unless given)."
+        ),
     )
     @lang_option
-    def hub(game: str) -> None:
+    def hub(game: str | None) -> None:
         from zermelo.cli.kernels import compile_in_background
-        from zermelo.ui.hub import run_hub
+        from zermelo.core.errors import ZermeloError
+        from zermelo.ui.hub import hub_game, run_hub
+
+        try:
+            game = hub_game(game)
+        except ZermeloError as error:
+            raise click.UsageError(error.render(_)) from None
 
         # stderr only: standard output is the protocol's
         compile_in_background(game, lambda line: click.echo(line, err=True), ready=True)

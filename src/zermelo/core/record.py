@@ -401,7 +401,8 @@ class GameSpec(Generic[S_co]):
     position and its moves); ``openings`` gives start positions for matches; ``codec`` maps the
     game onto numbered actions and board planes for OpenSpiel and PettingZoo. ``parse_on``, for
     a game whose notation leaves its rule options out, reads a position on the board the options
-    make (see :meth:`read`).
+    make (see :meth:`read`). ``hub_variant`` is the name the Hub protocol of draughts GUIs gives
+    the game (``normal`` for international draughts), for a game ``zermelo hub`` plays.
     """
 
     name: str
@@ -435,6 +436,7 @@ class GameSpec(Generic[S_co]):
     saver: Ref[Saver[S_co]] | None = None
     openings: Ref[Openings] | None = None
     codec: Codec[S_co] | None = None
+    hub_variant: str | None = None
     parse_on: Callable[..., S_co] | None = None
 
     def __post_init__(self) -> None:

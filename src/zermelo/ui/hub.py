@@ -35,6 +35,7 @@ The protocol is for programs, so its words are the protocol's and stay in Englis
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import sys
@@ -44,21 +45,22 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple, Protocol, TextIO, cast
 
-from zermelo.core.errors import ZermeloError
+from zermelo.core.errors import N_, UnknownGameError, ZermeloError
 from zermelo.core.record import LEVELS, GameSpec
 from zermelo.core.state import AnyState, Player
 from zermelo.games.draughts.rules import Rules
+from zermelo.games.registry import all_games, get_game
 
 __all__ = [
     "ENGINE_NAME",
     "MAX_LINE",
-    "VARIANTS",
     "HubBoard",
     "HubLine",
     "HubSession",
     "HubSyntaxError",
     "Level",
     "format_line",
+    "hub_game",
     "hub_move",
     "hub_to_pdn",
     "main",
@@ -66,6 +68,7 @@ __all__ = [
     "parse_line",
     "pdn_to_hub",
     "run_hub",
+    "variants",
 ]
 
 ENGINE_NAME = "zermelo"
@@ -85,9 +88,29 @@ MIN_SECONDS = 0.01
 CLOCK_MARGIN = 0.05
 """Seconds kept back on every clock for the protocol's own time (reading, writing, Python)."""
 
-VARIANTS: Mapping[str, str] = {"normal": "international", "dama": "dama"}
-"""Hub's variant names and the zermelo games behind them (``normal`` is Hub's and Scan's name of
-international draughts; ``dama`` is zermelo's)."""
+
+@functools.cache
+def variants() -> Mapping[str, str]:
+    """Hub's variant names and the zermelo games behind them, from the records that declare one
+    (``GameSpec.hub_variant``: ``normal`` is Hub's and Scan's name of international draughts)."""
+    return {spec.hub_variant: spec.name for spec in all_games() if spec.hub_variant is not None}
+
+
+def hub_game(name: str | None) -> str:
+    """The registry name of the game ``name`` (a name or an alias; ``None``: the one Hub calls
+    ``normal``), checked to speak Hub; raises :class:`~zermelo.core.errors.UnknownGameError`."""
+    known = variants()
+    if name is None:
+        return known["normal"]
+    spec = get_game(name)
+    if spec.hub_variant is None:
+        raise UnknownGameError(
+            N_("the Hub protocol plays {games}, not {name!r}"),
+            games=", ".join(known.values()),
+            name=name[:60],
+        )
+    return spec.name
+
 
 DraughtsMove = tuple[int, ...]
 """A move of the draughts games: the squares visited (international: 1-based numbers; dama:
@@ -586,14 +609,13 @@ class HubSession:
     def __init__(
         self,
         write: Callable[[str], None],
-        game: str = "international",
+        game: str | None = None,
         searcher_factory: Callable[[Rules], Searcher] | None = None,
     ) -> None:
         self._write_line = write
         self._output_lock = threading.Lock()
-        variant = next((v for v, g in VARIANTS.items() if g == game), None)
-        if variant is None:
-            raise ValueError(f"the Hub protocol plays international or dama, not {game!r}")
+        game = hub_game(game)
+        variant = next(v for v, g in variants().items() if g == game)
         self._settings = _Settings(variant)
         self._searcher_factory = searcher_factory or Searcher
         self._board: HubBoard | None = None
@@ -639,9 +661,7 @@ class HubSession:
     def _ready(self) -> HubBoard:
         with self._build_lock:
             if self._board is None:
-                from zermelo.games.registry import get_game
-
-                spec = get_game(VARIANTS[self._settings.variant])
+                spec = get_game(variants()[self._settings.variant])
                 board = HubBoard(spec)
                 self._searcher = self._searcher_factory(board.rules)
                 self._state, self._history = board.start, []
@@ -707,7 +727,7 @@ class HubSession:
                 ("name", "variant"),
                 ("value", self._settings.variant),
                 ("type", "enum"),
-                ("values", " ".join(VARIANTS)),
+                ("values", " ".join(variants())),
             )
         )
         self._send(
@@ -727,7 +747,7 @@ class HubSession:
             raise ValueError("expected set-param name=<name> value=<value> (variant or level)")
         value = value or ""
         if name == "variant":
-            if value not in VARIANTS:
+            if value not in variants():
                 raise ValueError(f"variant must be one of {' '.join(VARIANTS)}, not {value!r}")
             if value != self._settings.variant:
                 self._settings.variant = value
@@ -938,7 +958,7 @@ def _lenient(stream: TextIO, errors: str) -> None:
 def run_hub(
     input_stream: TextIO,
     output_stream: TextIO,
-    game: str = "international",
+    game: str | None = None,
     searcher_factory: Callable[[Rules], Searcher] | None = None,
 ) -> int:
     """Run the protocol until ``quit`` or the end of ``input_stream``; return the exit status."""

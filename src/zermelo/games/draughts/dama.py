@@ -765,4 +765,5 @@ SPEC: Final = GameSpec(
     tuner=Ref("zermelo.solvers.draughts.tuning:DAMA_TUNER"),
     saver=Ref("zermelo.games.draughts.pdn:DAMA_PDN"),
     openings=Ref("zermelo.games.draughts.openings:DAMA_OPENINGS"),
+    hub_variant="dama",
 )

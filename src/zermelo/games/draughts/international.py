@@ -677,4 +677,5 @@ SPEC: Final = GameSpec(
     tuner=Ref("zermelo.solvers.draughts.tuning:INTERNATIONAL_TUNER"),
     saver=Ref("zermelo.games.draughts.pdn:INTERNATIONAL_PDN"),
     openings=Ref("zermelo.games.draughts.openings:INTERNATIONAL_OPENINGS"),
+    hub_variant="normal",
 )
