@@ -748,7 +748,7 @@ class HubSession:
         value = value or ""
         if name == "variant":
             if value not in variants():
-                raise ValueError(f"variant must be one of {' '.join(VARIANTS)}, not {value!r}")
+                raise ValueError(f"variant must be one of {' '.join(variants())}, not {value!r}")
             if value != self._settings.variant:
                 self._settings.variant = value
                 self._board = self._searcher = self._state = None
