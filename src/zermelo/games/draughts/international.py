@@ -43,7 +43,7 @@ moves inside the 16-move ending does not stop the count (the article counts move
 moves). A position read from FEN starts every count at 0.
 
 Move notation (FMJD PDN): ``32-28`` a step, ``19x30`` a capture by its origin and destination;
-the long form ``28x19x8`` (every landing square) only where two legal captures share their ends.
+the long form ``28x19x8`` (every landing square) only where two legal captures start and end on the same squares.
 Reading accepts the short form when exactly one legal move fits, the long form, squares left out
 when one move fits, and ``-``/``x`` for each other. A move is a tuple of 1-based squares, the
 origin then every landing square: ``(32, 28)``, ``(28, 19, 8)``.
@@ -648,7 +648,7 @@ def _new(first: Player = WHITE) -> InternationalState:
 
 _INTRO: Final = (
     N_("White (w, kings W) starts on squares 31-50 and moves first; Black (b, kings B) on 1-20."),
-    N_("Type a move as 32-28 and a capture as 19x30 (28x19x8 when two captures share their ends)."),
+    N_("Type a move as 32-28 and a capture as 19x30 (28x19x8 when two captures start and end on the same squares)."),
     N_("Capturing is compulsory, and so is the capture that takes the most pieces."),
     N_("Kings fly along the diagonals; a man is crowned when its move ends on the far row."),
 )
