@@ -389,3 +389,24 @@ def test_weights_files_of_any_bytes_get_one_line(
         EXPLAINER.explain(InternationalState.initial(), str(path))
     except ParseError as error:
         assert "\n" not in str(error)
+
+
+def test_plays_the_plain_copy_while_the_compiled_kernel_builds() -> None:
+    """While the kernels module serves the search plain (its compiled code being built in the
+    background), an engine made with ``compiled=None`` plays with the plain copy, whose move
+    generator is the plain one too, and moves to the compiled kernel at its next search."""
+    from zermelo.core import jit
+
+    if not search.COMPILED:
+        pytest.skip("numba is not installed: everything is plain")
+    jit.serve_plain(search.__name__, True)
+    try:
+        engine = DraughtsEngine(INTERNATIONAL, hash_mb=1)
+        assert not engine.compiled
+        assert not engine.kernel.MOVEGEN.COMPILED
+        plain = engine.search(*SHOT[:3], 0, depth=2)
+    finally:
+        jit.serve_plain(search.__name__, False)
+    compiled = engine.search(*SHOT[:3], 0, depth=2)
+    assert engine.compiled
+    assert (compiled.move, compiled.score) == (plain.move, plain.score)
