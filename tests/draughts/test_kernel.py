@@ -6,8 +6,10 @@ draughts``) from the oracle tests."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from draughts_positions import (
@@ -23,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import english_env
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import kernel_variant
 from zermelo.games.draughts import kernel
 from zermelo.games.draughts.kernel import KMove, count, legal, paths, play
@@ -111,7 +113,7 @@ def test_perft_published_positions(name: str) -> None:
 @pytest.mark.parametrize("name", list(PUBLISHED))
 def test_perft_published_positions_deeper(name: str) -> None:
     text, counts = PUBLISHED[name]
-    depth = min(len(counts), 8 if name != "woldouby" else 13)
+    depth = {"random178": 7, "woldouby": 13, "all-kings": 8, "almost-promotion": 7}[name]
     assert count(INTL, *fen(INTL, text), depth) == counts[depth - 1]
 
 
@@ -229,12 +231,16 @@ def test_international_maximum_capture_is_compulsory() -> None:
 
 
 def test_international_king_cannot_jump_one_piece_twice() -> None:
-    # a lone king and one man: the king takes it once and may land anywhere beyond, never
-    # coming back over it for a second capture (which the man's square would still allow)
-    white, black, kings, side = fen(INTL, "W:WK46:B28")
+    # 46x28x17x8x19 takes 32, 22, 12 and 13 and ends on 19, on the long diagonal again: 28 is
+    # free and 37, beyond the taken 32, too. Jumping 32 a second time (46x28x17x8x19x37) would
+    # take five; it is not allowed, so every maximum capture takes these four
+    white, black, kings, side = fen(INTL, "W:WK46:B12,13,22,32")
     moves = legal(INTL, white, black, kings, side)
-    assert ends(INTL, moves) == sorted(["46x23", "46x19", "46x14", "46x10", "46x5"]) and all(
-        m.captured == squares(INTL, "28") for m in moves
+    assert all(m.captured == black for m in moves)
+    assert "46x28x17x8x19" in notation(INTL, moves)
+    assert not (white | black) & squares(INTL, "28", "37")
+    assert ends(INTL, moves) == sorted(
+        "46x" + s for s in ["19", "24", "28", "30", "33", "35", "39", "44", "50"]
     )
 
 
@@ -391,11 +397,36 @@ def test_bad_positions_get_one_clear_error(white: int, black: int, kings: int, s
         count(INTL, white, black, kings, side, 1)
 
 
-def test_bad_perft_depth() -> None:
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), -1)
-    with pytest.raises(InvalidPositionError):
-        count(INTL, *fen(INTL, INTERNATIONAL_START), 10_000)
+@pytest.mark.parametrize("depth", [-1, 21, 10_000, 2.0, True])
+def test_bad_perft_depth(depth: object) -> None:
+    with pytest.raises(BudgetError, match="perft depth"):
+        count(INTL, *fen(INTL, INTERNATIONAL_START), depth)  # type: ignore[arg-type]
+
+
+def test_perft_depth_zero_is_one() -> None:
+    assert count(INTL, *fen(INTL, INTERNATIONAL_START), 0) == 1
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    st.one_of(
+        st.builds(
+            KMove,
+            st.tuples(*[st.integers(-2, 52)] * 2) | st.lists(st.integers(0, 49)).map(tuple),
+            st.integers(-1, 1 << 50),
+        ),
+        st.integers(),
+        st.tuples(st.text(), st.integers()),
+        st.none(),
+    )
+)
+def test_fuzz_play_refuses_every_illegal_move(move: object) -> None:
+    position = fen(INTL, "W:W33,45:B28,17,40")
+    (legal_move,) = legal(INTL, *position)
+    if move == legal_move:
+        return
+    with pytest.raises(IllegalMoveError):
+        play(INTL, *position, move)  # type: ignore[arg-type]
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -430,3 +461,87 @@ def test_importing_the_kernel_compiles_nothing() -> None:
         env=english_env(),
     ).stdout.split()
     assert out[1] == "True"
+
+
+@needs_numba
+@pytest.mark.parametrize("rules", [INTL, DAMA], ids=["international", "dama"])
+def test_plain_copy_gives_the_compiled_moves(rules: Rules) -> None:
+    copy = plain()
+    start = fen(rules, INTERNATIONAL_START if rules is INTL else DAMA_START)
+    for text, _ in [*RULEBOOK, *PUBLISHED.values()] if rules is INTL else [(None, None)]:
+        position = fen(INTL, text) if text else start
+        assert copy.legal(rules, *position) == legal(rules, *position)  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    white, black, kings, side = start
+    for _ in range(150):
+        moves = legal(rules, white, black, kings, side)
+        assert copy.legal(rules, white, black, kings, side) == moves  # type: ignore[attr-defined]
+        assert copy.count(rules, white, black, kings, side, 2) == count(  # type: ignore[attr-defined]
+            rules, white, black, kings, side, 2
+        )
+        if not moves:
+            break
+        white, black, kings = play(rules, white, black, kings, side, rng.choice(moves))
+        side = 1 - side
+
+
+@pytest.mark.slow
+@needs_numba
+def test_compiling_in_any_order_leaves_a_cache_that_loads(tmp_path: Path) -> None:
+    """Regression: capture search was recursive, and numba caches a recursive function safely
+    only when it is compiled from its declared signature first. A process whose first call was
+    play() compiled it by inference instead, and the next process to load that cache crashed
+    (a segmentation fault in legal()). The search now runs on an explicit stack."""
+    environment = english_env({"NUMBA_CACHE_DIR": str(tmp_path)})
+    setup = (
+        "from zermelo.games.draughts import kernel as k\n"
+        "from zermelo.games.draughts.rules import INTERNATIONAL as r\n"
+        "w = sum(1 << s for s in range(30, 50)); b = (1 << 20) - 1\n"
+    )
+    first = (
+        setup + "print(k.play(r, w, b, 0, 0, k.KMove((30, 25), 0))[0] == w ^ (1 << 30) ^ (1 << 25))"
+    )
+    second = setup + "print(len(k.legal(r, w, b, 0, 0)), k.count(r, w, b, 0, 0, 4))"
+    for code, expected in ((first, "True"), (second, "9 4265")):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env=environment,
+            check=False,
+        )
+        assert (done.returncode, done.stdout.strip()) == (0, expected), done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("rules", [INTL, DAMA], ids=["international", "dama"])
+def test_the_in_kernel_api_as_an_engine_calls_it(rules: Rules) -> None:
+    """gen_moves, gen_moves_with, has_capture and make_move on the kernel's own words (signed
+    when compiled: dama's h8 is the sign bit), against the Python front."""
+    table = kernel.table_array(rules)
+    out = kernel._array([0] * (3 * kernel.MAX_MOVES))
+    other = kernel._array([0] * (3 * kernel.MAX_MOVES))
+    stack = kernel.new_stack()
+    word, back = kernel.to_word, kernel.from_word
+    rng = random.Random(11)
+    white, black, kings, side = fen(rules, INTERNATIONAL_START if rules is INTL else DAMA_START)
+    seen_h8 = False
+    for _ in range(200):
+        args = (table, word(white), word(black), word(kings), side)
+        n = kernel.gen_moves(*args, out, 0)
+        triples = sorted(
+            (int(out[3 * i]), int(out[3 * i + 1]), back(out[3 * i + 2])) for i in range(n)
+        )
+        moves = legal(rules, white, black, kings, side)
+        assert triples == sorted((m.path[0], m.path[-1], m.captured) for m in moves)
+        assert kernel.gen_moves_with(*args, other, 0, True, stack) == n
+        assert kernel.has_capture(*args) == bool(moves and moves[0].captured)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        after = kernel.make_move(*args, move.path[0], move.path[-1], word(move.captured))
+        assert tuple(back(x) for x in after) == play(rules, white, black, kings, side, move)
+        white, black, kings = (back(x) for x in after)
+        side = 1 - side
+        seen_h8 |= rules is DAMA and bool((white | black) >> 63)
+    assert rules is INTL or seen_h8

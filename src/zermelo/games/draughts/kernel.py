@@ -5,8 +5,8 @@ squares): the game is the ``table`` argument, built by :mod:`zermelo.games.draug
 docstring lays the table out). Compiled by numba when it is installed (``nopython``, no GIL);
 without numba, or with ``ZERMELO_NO_NUMBA=1``, the same functions run as ordinary Python on ints
 and lists. Importing this module compiles nothing: numba compiles a function on its first call,
-and the recursive ones (explicit signatures) when :func:`zermelo.core.jit.finish` runs, which
-:func:`zermelo.core.jit.kernel_variant` does before it hands the compiled module out.
+and nothing here is recursive (the capture search and perft keep explicit stacks), so they may
+be compiled in any order, from Python or from another kernel's compiled code.
 
 Masks: bit ``sq`` is the 0-based square ``sq``. Compiled, a mask is a signed 64-bit word (dama's
 h8 is the sign bit); plain, a Python int below 2**64. Code here never compares a mask with
@@ -28,12 +28,24 @@ the most pieces (kings and men count the same). A king or man passing its promot
 middle of a capture goes on as it was; only the square where the move ends crowns a man (which
 is international draughts' rule and dama's "crowned when the move ends" alike).
 
-**Counting convention.** Moves with the same (from, to, captured) are one move, however many
-capture orders or landing paths lead to them: a move is what it does to the position. This is the
-convention of the published perft tables for both games: international draughts' start position
-gives 9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423, and dama's 8, 64, 708, 7538,
-85090, 931312, 10782382 (both matched by ``tests/draughts/test_kernel.py``). Counting every
-capture path instead gives larger dama numbers from depth 5 on (see the tests).
+**Counting convention.** A move is what it does to the position: :func:`gen_moves` (and so
+:func:`legal`, and the engine) gives moves with the same (from, to, captured) once, however many
+capture orders or landing paths lead to them. perft follows each game's published table:
+
+* international draughts counts each (from, to, captured) once: the start position gives 9, 81,
+  658, 4265, 27117, 167140, 1049442, 6483961, 41022423 (counting paths instead gives 6483971 at
+  depth 8), and the FMJD forum's perft positions (Woldouby, random178, all kings, almost
+  promotion) match the same way;
+* dama's table counts each capture *path* (sequence of landing squares) once: 8, 64, 708, 7538,
+  85090, 931312, 10782382 at depth 7 (and 123290300 at depth 8, as the kish crate's tests give);
+  counting (from, to, captured) once gives 10782308 at depth 7. The table says so with
+  ``F_COUNT_PATHS``: :func:`perft` then keeps one entry per path at every ply.
+
+**Room.** ``MAX_MOVES`` (256) bounds the moves of a position. Steps cannot exceed it: each
+(empty square, direction) pair is the target of at most one step (that of the nearest piece
+behind it, when it may move that way), so a position has at most ``4 * empty squares`` steps
+(200 on the 10x10 board, 248 on dama's with two pieces). Captures of the maximum length are far
+fewer in any position reached in play; should one ever have more, the extra ones are dropped.
 """
 
 from __future__ import annotations
@@ -42,7 +54,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from zermelo.core.errors import IllegalMoveError, InvalidPositionError
+from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidPositionError
 from zermelo.core.jit import (
     NUMBA_AVAILABLE,
     kernel_variant,
@@ -78,13 +90,18 @@ __all__ = [
     "MAX_MOVES",
     "KMove",
     "count",
+    "from_word",
     "gen_moves",
+    "gen_moves_with",
     "has_capture",
     "legal",
     "make_move",
+    "new_stack",
     "paths",
     "perft",
     "play",
+    "table_array",
+    "to_word",
 ]
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
@@ -95,8 +112,9 @@ popcount = make_popcount(COMPILED)
 
 MAX_MOVES = 256
 """Room for the moves of one position (``out`` holds ``3 * MAX_MOVES`` words per ply)."""
-MAX_DEPTH = 60
-"""The deepest perft :func:`count` runs (its ``out`` array grows with the depth)."""
+MAX_DEPTH = 20
+"""The deepest perft :func:`count` runs (as for chess: its ``out`` array grows with the
+depth, and a deeper one would not end in a lifetime)."""
 
 _MASK64 = (1 << 64) - 1
 
@@ -152,72 +170,204 @@ def _record(
     return n + 1
 
 
-@jit(
-    "int64(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, int64,"
-    " int64[::1], int64, int64, boolean)"
-)
+FRAME = 8
+"""Words per level of :func:`_captures`' stack: the square (a mask), the opponent's pieces still
+to take, the free squares, the pieces taken, the direction of the last capture, the direction
+being tried, its next landing square (a mask, 0 when none is left) and its victim."""
+STACK_WORDS = FRAME * 34
+"""Room for a capture of up to 33 pieces (a side has at most 20 in international draughts, 16 in
+dama)."""
+
+if COMPILED:
+    import numpy as np
+
+    @jit()
+    def _words(size: int) -> IntArray:
+        return np.empty(size, np.int64)
+
+else:
+
+    def _words(size: int) -> IntArray:
+        return [0] * size
+
+
+@jit()
+def new_stack() -> IntArray:
+    """Scratch for the capture search (``STACK_WORDS`` words): see :func:`gen_moves_with`."""
+    return _words(STACK_WORDS)
+
+
+@jit()
 def _captures(
     table: IntArray,
     origin: int,
-    at: int,
+    start: int,
     king: int,
     side: int,
     opp: int,
     empty: int,
-    captured: int,
-    taken: int,
-    last: int,
     out: IntArray,
     base: int,
     n: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
-    """Every way to go on capturing from the square ``at`` (a mask), having taken ``captured``
-    (``taken`` pieces, the last in direction ``last``, -1 before the first): complete captures
-    are recorded by :func:`_record`. ``opp`` is the opponent's pieces still to take; ``empty`` the
-    free squares, the moving piece's origin included (and, under ``F_IMMEDIATE``, the squares of
-    the pieces taken). Returns the new number of moves."""
+    """Every capture of the piece on ``start`` (a mask; square ``origin``), found depth first on
+    an explicit ``stack`` (no recursion: numba caches recursive functions safely only when they
+    are compiled from their declared signature first); complete captures are recorded by
+    :func:`_record`. ``opp`` is the opponent's pieces; ``empty`` the free squares, the moving
+    piece's origin included (under ``F_IMMEDIATE`` a taken piece's square joins them at once,
+    otherwise it stays occupied, and so blocks, until the move ends). Returns the new number of
+    moves."""
     flags = table[T_FLAGS]
+    immediate = flags & F_IMMEDIATE
+    no_reverse = flags & F_NO_REVERSE
     dirs = table[T_KING_DIRS] if king else table[T_MAN_CAPTURES + side]
-    avoid = -1
-    if last >= 0 and flags & F_NO_REVERSE:
-        avoid = table[T_OPPOSITE + last]
+    nd = table[T_NDIRS]
     flies = king != 0 and table[T_KING_FLIES] != 0
-    extended = False
+    # the current level lives in locals; the levels below it on the stack
+    level = 0
+    at = start
+    left = opp
+    free = empty
+    captured = 0
+    last = -1
+    d = -1
+    land = 0
+    victim = 0
+    went = 0
+    while True:
+        if land:
+            # capture ``victim`` landing on ``land``: save this level (with its next landing
+            # square) and go one deeper
+            beyond = free | victim if immediate else free
+            f = level * FRAME
+            stack[f] = at
+            stack[f + 1] = left
+            stack[f + 2] = free
+            stack[f + 3] = captured
+            stack[f + 4] = last
+            stack[f + 5] = d
+            stack[f + 6] = shift(table, land, d) & beyond if flies else 0
+            stack[f + 7] = victim
+            level += 1
+            at = land
+            left &= ~victim
+            free = beyond
+            captured |= victim
+            last = d
+            d = -1
+            land = 0
+            went = 0
+            continue
+        # the next direction with a piece to take
+        avoid = table[T_OPPOSITE + last] if last >= 0 and no_reverse else -1
+        d += 1
+        while d < nd:
+            if (dirs >> d) & 1 and d != avoid:
+                victim = shift(table, at, d)
+                if flies:
+                    while victim & free:
+                        victim = shift(table, victim, d)
+                if victim & left:
+                    land = shift(table, victim, d) & (free | victim if immediate else free)
+                    if land:
+                        break
+            d += 1
+        if land:
+            continue
+        # no capture left from here: a complete one if this level was reached by capturing
+        if level == 0:
+            return n
+        if not went:
+            n = _record(out, base, n, origin, bit_index(at), captured, level, once)
+        level -= 1
+        f = level * FRAME
+        at = stack[f]
+        left = stack[f + 1]
+        free = stack[f + 2]
+        captured = stack[f + 3]
+        last = stack[f + 4]
+        d = stack[f + 5]
+        land = stack[f + 6]
+        victim = stack[f + 7]
+        went = 1
+
+
+@jit()
+def king_captures(table: IntArray, royal: int, opp: int, empty: int) -> int:
+    """The kings of ``royal`` that can take a piece of ``opp`` (with ``empty`` the free squares):
+    every ray is slid at once, so the cost is the board's length, not the number of kings."""
+    result = 0
+    if not royal:
+        return result
+    dirs = table[T_KING_DIRS]
+    flies = table[T_KING_FLIES] != 0
     for d in range(table[T_NDIRS]):
-        if not (dirs >> d) & 1 or d == avoid:
+        if not (dirs >> d) & 1:
             continue
-        victim = shift(table, at, d)
-        if flies:
-            while victim & empty:
-                victim = shift(table, victim, d)
-        if not victim & opp:
+        o = table[T_OPPOSITE + d]
+        if not flies:
+            result |= shift(table, shift(table, royal, d) & opp & shift(table, empty, o), o)
             continue
-        free = empty | victim if flags & F_IMMEDIATE else empty
-        land = shift(table, victim, d) & free
-        while land:
-            extended = True
-            n = _captures(
-                table,
-                origin,
-                land,
-                king,
-                side,
-                opp & ~victim,
-                free,
-                captured | victim,
-                taken + 1,
-                d,
-                out,
-                base,
-                n,
-                once,
-            )
-            if not flies:
-                break
-            land = shift(table, land, d) & free
-    if not extended and taken > 0:
-        n = _record(out, base, n, origin, bit_index(at), captured, taken, once)
+        # the first piece on each king's ray, when it is the opponent's with a free square behind
+        ray = shift(table, royal, d)
+        victims = 0
+        while ray:
+            victims |= ray & opp
+            ray = shift(table, ray & empty, d)
+        victims &= shift(table, empty, o)
+        # back along the rays, over the free squares, to the kings that see those pieces
+        ray = shift(table, victims, o)
+        while ray:
+            result |= ray & royal
+            ray = shift(table, ray & empty, o)
+    return result
+
+
+@jit()
+def capture_starts(table: IntArray, white: int, black: int, kings: int, side: int) -> int:
+    """The pieces of ``side`` that can take something (a mask; 0 when no capture is due)."""
+    own = black if side else white
+    opp = white if side else black
+    empty = table[T_BOARD] & ~(white | black)
+    men = own & ~kings
+    starts = king_captures(table, own & kings, opp, empty)
+    dirs = table[T_MAN_CAPTURES + side]
+    for d in range(table[T_NDIRS]):
+        if (dirs >> d) & 1:
+            land = shift(table, shift(table, men, d) & opp, d) & empty
+            if land:
+                o = table[T_OPPOSITE + d]
+                starts |= shift(table, shift(table, land, o), o)
+    return starts
+
+
+@jit()
+def _gen_captures_from(
+    table: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    starts: int,
+    out: IntArray,
+    base: int,
+    once: bool,
+    stack: IntArray,
+) -> int:
+    """The maximum captures of the pieces ``starts`` at ``out[base]`` (``stack``: scratch of
+    ``STACK_WORDS``)."""
+    opp = white if side else black
+    empty = table[T_BOARD] & ~(white | black)
+    n = 0
+    while starts:
+        bit = starts & -starts
+        starts ^= bit
+        king = 1 if bit & kings else 0
+        n = _captures(
+            table, bit_index(bit), bit, king, side, opp, empty | bit, out, base, n, once, stack
+        )
     return n
 
 
@@ -235,27 +385,12 @@ def gen_captures(
     """The maximum captures of ``side`` at ``out[base]``; 0 if none. With ``once``, moves with
     the same (from, to, captured) are written once (:func:`gen_moves`); without, once per capture
     path (the sequence of landing squares: dama's perft convention)."""
-    own = black if side else white
-    opp = white if side else black
-    empty = table[T_BOARD] & ~(white | black)
-    men = own & ~kings
-    starts = own & kings
-    dirs = table[T_MAN_CAPTURES + side]
-    for d in range(table[T_NDIRS]):
-        if (dirs >> d) & 1:
-            land = shift(table, shift(table, men, d) & opp, d) & empty
-            if land:
-                o = table[T_OPPOSITE + d]
-                starts |= shift(table, shift(table, land, o), o)
-    n = 0
-    while starts:
-        bit = starts & -starts
-        starts ^= bit
-        king = 1 if bit & kings else 0
-        n = _captures(
-            table, bit_index(bit), bit, king, side, opp, empty | bit, 0, 0, -1, out, base, n, once
-        )
-    return n
+    starts = capture_starts(table, white, black, kings, side)
+    if not starts:
+        return 0
+    return _gen_captures_from(
+        table, white, black, kings, side, starts, out, base, once, new_stack()
+    )
 
 
 @jit()
@@ -273,23 +408,19 @@ def has_capture(table: IntArray, white: int, black: int, kings: int, side: int) 
     royal = own & kings
     if not royal:
         return False
-    flies = table[T_KING_FLIES] != 0
+    if table[T_KING_FLIES] == 0:
+        return king_captures(table, royal, opp, empty) != 0
     dirs = table[T_KING_DIRS]
     for d in range(nd):
-        if not (dirs >> d) & 1:
-            continue
-        if not flies:
-            if shift(table, shift(table, royal, d) & opp, d) & empty:
-                return True
-            continue
-        rest = royal
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            victim = shift(table, bit, d)
-            while victim & empty:
-                victim = shift(table, victim, d)
-            if victim & opp and shift(table, victim, d) & empty:
+        if (dirs >> d) & 1:
+            # every king's ray at once; its first piece, if the opponent's with a free square
+            # behind, is a capture
+            ray = shift(table, royal, d)
+            victims = 0
+            while ray:
+                victims |= ray & opp
+                ray = shift(table, ray & empty, d)
+            if shift(table, victims, d) & empty:
                 return True
     return False
 
@@ -379,9 +510,11 @@ def gen_moves(
     """Write the legal moves of ``side`` as triples ``out[base + 3*i .. +2] = from_sq, to_sq,
     captured``: the maximum captures when there is a capture, else every step; moves with the same
     (from, to, captured) once. Returns the count (at most ``MAX_MOVES``)."""
-    n = gen_captures(table, white, black, kings, side, out, base, True)
-    if n:
-        return n
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        return _gen_captures_from(
+            table, white, black, kings, side, starts, out, base, True, new_stack()
+        )
     return gen_steps(table, white, black, kings, side, out, base)
 
 
@@ -395,11 +528,13 @@ def count_moves(
     out: IntArray,
     base: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
-    """How many legal moves ``side`` has (``out[base]`` is scratch for the captures; ``once``
-    as for :func:`gen_captures`)."""
-    if has_capture(table, white, black, kings, side):
-        return gen_captures(table, white, black, kings, side, out, base, once)
+    """How many legal moves ``side`` has (``out[base]`` and ``stack`` are scratch for the
+    captures; ``once`` as for :func:`gen_captures`)."""
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
     return count_steps(table, white, black, kings, side)
 
 
@@ -432,30 +567,26 @@ def make_move(
     return white, black, kings
 
 
-@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64, boolean)")
-def _perft(
+@jit()
+def gen_moves_with(
     table: IntArray,
     white: int,
     black: int,
     kings: int,
     side: int,
-    depth: int,
     out: IntArray,
     base: int,
     once: bool,
+    stack: IntArray,
 ) -> int:
-    if depth == 1:
-        return count_moves(table, white, black, kings, side, out, base, once)
-    n = gen_captures(table, white, black, kings, side, out, base, once)
-    if not n:
-        n = gen_steps(table, white, black, kings, side, out, base)
-    total = 0
-    below = base + 3 * MAX_MOVES
-    for i in range(n):
-        j = base + 3 * i
-        w, b, k = make_move(table, white, black, kings, side, out[j], out[j + 1], out[j + 2])
-        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below, once)
-    return total
+    """:func:`gen_moves` (with ``once``; without, one move per capture path) on a ``stack`` of
+    ``STACK_WORDS`` from :func:`new_stack`, allocated once by the caller: :func:`gen_moves`
+    allocates one whenever a capture is due, which a search calling it at every node may
+    rather not."""
+    starts = capture_starts(table, white, black, kings, side)
+    if starts:
+        return _gen_captures_from(table, white, black, kings, side, starts, out, base, once, stack)
+    return gen_steps(table, white, black, kings, side, out, base)
 
 
 @jit()
@@ -465,11 +596,49 @@ def perft(
     """Leaf nodes of the legal move tree ``depth`` plies below the position (``out`` holds
     ``MAX_MOVES * 3 * (depth + 1)`` words; the last ply is counted, not made). Captures are
     counted by the game's convention: once per (from, to, captured), or once per capture path
-    when the table has ``F_COUNT_PATHS`` (dama)."""
+    when the table has ``F_COUNT_PATHS`` (dama). Iterative, like the capture search: nothing in
+    this kernel is recursive, so numba may compile it in any order."""
     if depth <= 0:
         return 1
     once = not table[T_FLAGS] & F_COUNT_PATHS
-    return _perft(table, white, black, kings, side, depth, out, 0, once)
+    stack = new_stack()
+    if depth == 1:
+        return count_moves(table, white, black, kings, side, out, 0, once, stack)
+    # per ply below the root: the position, the next move to make and the number of moves
+    plies = _words(6 * depth)
+    plies[0] = white
+    plies[1] = black
+    plies[2] = kings
+    plies[3] = side
+    plies[4] = 0
+    plies[5] = gen_moves_with(table, white, black, kings, side, out, 0, once, stack)
+    total = 0
+    ply = 0
+    while ply >= 0:
+        f = 6 * ply
+        i = plies[f + 4]
+        if i >= plies[f + 5]:
+            ply -= 1
+            continue
+        plies[f + 4] = i + 1
+        j = 3 * MAX_MOVES * ply + 3 * i
+        mover = plies[f + 3]
+        w, b, k = make_move(
+            table, plies[f], plies[f + 1], plies[f + 2], mover, out[j], out[j + 1], out[j + 2]
+        )
+        below = 3 * MAX_MOVES * (ply + 1)
+        if ply + 2 == depth:
+            total += count_moves(table, w, b, k, 1 - mover, out, below, once, stack)
+            continue
+        ply += 1
+        g = 6 * ply
+        plies[g] = w
+        plies[g + 1] = b
+        plies[g + 2] = k
+        plies[g + 3] = 1 - mover
+        plies[g + 4] = 0
+        plies[g + 5] = gen_moves_with(table, w, b, k, 1 - mover, out, below, once, stack)
+    return total
 
 
 # ---------------------------------------------------------------------------------------------
@@ -479,14 +648,17 @@ def perft(
 _TABLES: dict[tuple[int, ...], IntArray] = {}
 
 
-def _table(rules: Rules) -> IntArray:
-    """The rules' table as this copy's kernel reads it (keyed by the table: variants may share a
-    name)."""
+def table_array(rules: Rules) -> IntArray:
+    """The rules' table as this copy's kernel reads it: an int64 array compiled, a list plain
+    (cached, keyed by the table: variants may share a name)."""
     array = _TABLES.get(rules.table)
     if array is None:
         array = _array(list(rules.table))
         _TABLES[rules.table] = array
     return array
+
+
+_table = table_array
 
 
 def _array(values: list[int]) -> IntArray:
@@ -497,11 +669,20 @@ def _array(values: list[int]) -> IntArray:
     return values
 
 
-def _word(value: int) -> int:
-    """A mask as this copy's kernel takes it: a signed word when compiled."""
+def to_word(value: int) -> int:
+    """A mask (a non-negative int) as this copy's kernel takes it: a signed word when compiled
+    (dama's h8 is the sign bit)."""
     if COMPILED and value >= 1 << 63:
         return value - (1 << 64)
     return value
+
+
+def from_word(word: int) -> int:
+    """A mask the kernel gave back, as a non-negative int."""
+    return int(word) & _MASK64
+
+
+_word = to_word
 
 
 def _active() -> ModuleType:
@@ -629,6 +810,12 @@ def paths(
     """Every landing path (origin, landings..., dest) of the legal move (origin, dest, captured),
     sorted; () when that is no legal move."""
     _check(rules, white, black, kings, side)
+    kernel = _active()
+    if kernel is not sys.modules[__name__]:
+        listed: tuple[tuple[int, ...], ...] = kernel.paths(
+            rules, white, black, kings, side, origin, dest, captured
+        )
+        return listed
     if (origin, dest, captured) not in _triples(rules, white, black, kings, side):
         return ()
     if not captured:
@@ -642,6 +829,17 @@ def play(
 ) -> tuple[int, int, int]:
     """(white, black, kings) after ``side`` plays the legal ``move``."""
     _check(rules, white, black, kings, side)
+    kernel = _active()
+    if kernel is not sys.modules[__name__]:
+        after: tuple[int, int, int] = kernel.play(rules, white, black, kings, side, move)
+        return after
+    if not (
+        isinstance(move, tuple)
+        and len(move) == 2
+        and isinstance(move[0], tuple)
+        and isinstance(move[1], int)
+    ):
+        raise IllegalMoveError("a kernel move is (path, captured mask): see KMove")
     path, captured = move
     if len(path) < 2 or not all(isinstance(sq, int) and 0 <= sq < rules.squares for sq in path):
         raise IllegalMoveError("a move is its origin and at least one landing square on the board")
@@ -666,8 +864,8 @@ def play(
 def count(rules: Rules, white: int, black: int, kings: int, side: int, depth: int) -> int:
     """perft: the leaf nodes ``depth`` plies below the position (through the kernel)."""
     _check(rules, white, black, kings, side)
-    if not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise InvalidPositionError(f"the perft depth must be a whole number from 0 to {MAX_DEPTH}")
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= MAX_DEPTH:
+        raise BudgetError(f"invalid perft depth {depth!r}: expected a depth from 0 to {MAX_DEPTH}")
     kernel = _active()
     if kernel is not sys.modules[__name__]:
         total: int = kernel.count(rules, white, black, kings, side, depth)
