@@ -410,3 +410,14 @@ def test_plays_the_plain_copy_while_the_compiled_kernel_builds() -> None:
     compiled = engine.search(*SHOT[:3], 0, depth=2)
     assert engine.kernel is search  # the compiled module itself
     assert (compiled.move, compiled.score) == (plain.move, plain.score)
+
+
+def test_the_draughts_kernels_entry_points_exist() -> None:
+    """``is_built`` reads numba's cache of each entry point: one that is not a function of its
+    module would leave the kernel never built, and a background build at every start."""
+    import importlib
+
+    for name in ("draughts-moves", "draughts"):
+        module = importlib.import_module(KERNELS[name].module)
+        for entry in KERNELS[name].entry_points:
+            assert callable(getattr(module, entry, None)), (name, entry)

@@ -249,6 +249,7 @@ class DraughtsEngine:
         self._geo = geometry(self.rules, bool(k.COMPILED))
         self._stack = _array(k, k.STACK_SIZE)
         self._moves = _array(k, k.MOVES_SIZE)
+        self._scratch = _array(k, k.SCRATCH_SIZE)
         self._order = _array(k, k.ORDER_SIZE)
         self._work = _array(k, k.WORK_SIZE)
         self._features = _floats(k, [0.0] * k.FEATURES_SIZE)
@@ -359,7 +360,7 @@ class DraughtsEngine:
         return (int(moves[at]), int(moves[at + 1]), int(moves[at + 2]) & _FULL)
 
     def _root_moves(self) -> list[KMoveTriple]:
-        count = int(self.kernel.generate(self._table, self._stack, self._moves, 0))
+        count = int(self.kernel.generate(self._table, self._stack, self._moves, 0, self._scratch))
         return [self._triple(3 * i) for i in range(count)]
 
     def _pv(self, ply: int) -> tuple[KMoveTriple, ...]:
@@ -412,6 +413,7 @@ class DraughtsEngine:
                     self._geo,
                     self._stack,
                     self._moves,
+                    self._scratch,
                     self._order,
                     self._work,
                     self._weights,
@@ -429,6 +431,7 @@ class DraughtsEngine:
                 self._geo,
                 self._stack,
                 self._moves,
+                self._scratch,
                 self._order,
                 self._tt,
                 self._work,
