@@ -191,7 +191,7 @@ def test_finds_the_shot() -> None:
 def test_compiled_and_plain_kernels_agree(rules: Rules) -> None:
     if not search.COMPILED:
         pytest.skip("numba is not installed: there is no compiled kernel to compare")
-    for position, depth in ((_start(rules), 4), (_random_position(rules, 5, 24), 3)):
+    for position, depth in ((_start(rules), 6), (_random_position(rules, 5, 24), 4)):
         compiled = DraughtsEngine(rules, hash_mb=1, compiled=True).search(*position, depth=depth)
         plain = DraughtsEngine(rules, hash_mb=1, compiled=False).search(*position, depth=depth)
         assert plain.move == compiled.move

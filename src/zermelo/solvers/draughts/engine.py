@@ -64,7 +64,8 @@ KMoveTriple = tuple[int, int, int]
 
 DEFAULT_HASH_MB: Final = 16
 MAX_HASH_MB: Final = 1024
-PURE_TABLE_SLOTS: Final = 1 << 14
+PURE_TABLE_SLOTS: Final = 1 << 15
+"""The plain copy's largest table (what 1 MiB gives the compiled one: the same tree at a depth)."""
 MATE_BOUND: Final = compiled_kernel.MATE_BOUND
 INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
