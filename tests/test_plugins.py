@@ -190,7 +190,8 @@ def test_a_broken_plugin_is_left_out_with_one_line(broken: Path) -> None:
     finally:
         registry._log.removeHandler(handler)
     assert names == [
-        "tictactoe", "connect4", "gomoku", "mnk", "checkers", "chess", "othello", "nim"
+        "tictactoe", "connect4", "gomoku", "mnk", "checkers", "international", "dama", "chess",
+        "othello", "nim",
     ]  # fmt: skip
     assert get_game("tictactoe").title == "Tic-tac-toe"
     lines = [record.getMessage() for record in logged]

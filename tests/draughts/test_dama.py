@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -237,14 +238,28 @@ def test_the_third_repetition_draws_at_once() -> None:
     assert state.notation() == _kings().notation() and state.quiet == 8
 
 
+def test_the_engine_reads_the_positions_the_repetition_rule_counts() -> None:
+    from zermelo.solvers.draughts.engine import game_history
+
+    state = _kings()
+    for a, b in [("a1", "a2"), ("h8", "h7"), ("a2", "a1")]:
+        state = state.play((sq(a), sq(b)))
+    start = _kings()
+    assert game_history(state) == [
+        (start.white, start.black, start.kings, 0),
+        (mask("a2", "c1"), start.black, mask("a2", "c1", "h8", "f8"), 1),
+        (mask("a2", "c1"), mask("h7", "f8"), mask("a2", "c1", "h7", "f8"), 0),
+    ]
+
+
 def test_a_capture_or_a_forward_step_forgets_the_positions_before() -> None:
     state = DamaState.parse("W:WKa1,d3:BKh8,e6")
     state = state.play((sq("a1"), sq("a2"))).play((sq("h8"), sq("h7")))
-    assert state.quiet == 2 and len(state.seen) == 2
+    assert state.quiet == 2 and len(state.history) == 2
     stepped = state.play((sq("d3"), sq("d4")))
-    assert stepped.quiet == 0 and stepped.seen == ()
+    assert stepped.quiet == 0 and stepped.history == ()
     sideways = state.play((sq("d3"), sq("c3")))
-    assert sideways.quiet == 3 and len(sideways.seen) == 3
+    assert sideways.quiet == 3 and len(sideways.history) == 3
 
 
 def test_the_fifty_move_rule_draws_at_the_hundredth_quiet_ply() -> None:
@@ -493,6 +508,25 @@ def test_perft_at_the_command_line() -> None:
     assert "perft 4: 7,538 leaves" in done.stdout
 
 
+def test_replay_of_a_pdn_file_and_its_wrong_move(tmp_path: Path) -> None:
+    from zermelo.games.draughts.pdn import DAMA_PDN
+
+    state = DamaState.initial()
+    for text in ("c3-c4", "b6-b5", "d3-c3", "b5-a5"):
+        state = state.play(state.parse_move(text))
+    good = tmp_path / "good.pdn"
+    good.write_text(DAMA_PDN.save(state), encoding="utf-8")
+    done = run_cli("replay", "--rules", "dama", str(good))
+    assert done.returncode == 0, done.stderr
+    assert "1. White: c3-c4" in done.stdout and "4. Black: b5-a5" in done.stdout
+    bad = tmp_path / "bad.pdn"
+    bad.write_text(DAMA_PDN.save(state).replace("2. d3-c3", "2. d3-d5"), encoding="utf-8")
+    done = run_cli("replay", "--rules", "dama", str(bad))
+    assert done.returncode == 2
+    assert "move 2. d3-d5: move 'd3-d5' is not legal; legal moves: c2-c3," in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 PROMPT = re.compile(r"Your move \(e\.g\. (\S+)\): $")
 
 
@@ -516,6 +550,37 @@ def test_a_game_in_the_terminal_through_stdin() -> None:
     process.wait(timeout=120)
     assert transcript.startswith("Welcome to Turkish draughts!\n"), transcript[:400]
     assert "You are 'White' and the AI is 'Black'" in transcript
-    assert "'hello' is not a move" in transcript
-    assert "d2-d3" in transcript and "legal moves: a3-a4, b3-b4" in transcript.lower()
+    listed = "a3-a4, b3-b4, c3-c4, d3-d4, e3-e4, f3-f4, g3-g4, h3-h4"
+    assert "Your move (e.g. a3-a4): hello\n'hello' is not a move: type squares a1-h8" in transcript
+    assert f"'d2-d3' is not legal here; legal moves: {listed}\n" in transcript
+    assert f"Your move (e.g. a3-a4): ?\nLegal moves: {listed}\n" in transcript
+    assert "Last move: d3-d4\n" in transcript
     assert "AI's turn..." in transcript
+    assert " 4   .  .  .  w  .  .  .  . 4" in transcript  # the man stepped to d4
+
+
+def test_the_game_keeps_its_moves_for_pdn_and_the_last_move() -> None:
+    from zermelo.games.draughts.pdn import DAMA_PDN
+
+    rng = random.Random(11)
+    state = DamaState.initial()
+    assert state.origin == "" and state.line == ()
+    for _ in range(40):
+        state = state.play(rng.choice(state.legal_moves()))
+    assert len(state.line) == 40 and state.plies == 40
+    text = DAMA_PDN.save(state, ("Ali", "Ayşe"))
+    assert '[GameType "30"]' in text and '[White "Ali"]' in text and "1. " in text
+    start, moves = DAMA_PDN.load(text)
+    assert start == "" and len(moves) == 40
+    replayed = SPEC.new()
+    for word in moves:
+        replayed = replayed.play(replayed.parse_move(word))
+    assert replayed == state
+    last = state.line[-1]
+    assert SPEC.grid(state).last == tuple((7 - s // 8, s % 8) for s in last)
+    # A game from a set-up position keeps that position as its origin, and PDN says so.
+    set_up = DamaState.parse("W:Wc3,h3:Bc4,c6,h4")
+    assert set_up.origin == "W:Wc3,h3:Bc4,h4,c6"
+    after = set_up.play(set_up.parse_move("c3xc7"))
+    assert DAMA_PDN.load(DAMA_PDN.save(after)) == ("W:Wc3,h3:Bc4,h4,c6", ["c3xc7"])
+    assert DamaState.initial(BLACK).origin == DamaState.initial(BLACK).notation()

@@ -119,9 +119,11 @@ def test_a_place_board_names_its_points_in_the_games_notation() -> None:
 def test_the_draughts_board_names_the_cell_a_move_ends_on() -> None:
     adapter = adapter_for("checkers")
     assert adapter.last_cell is not None
-    assert adapter.last_cell((11, 15)) == [3, 4]
-    assert adapter.last_cell((22, 18)) == [4, 3]
-    board = adapter.board(get_game("checkers").new())
+    start = get_game("checkers").new()
+    assert adapter.last_cell(start, (11, 15)) == [3, 4]
+    assert adapter.last_cell(start.play((11, 15)), (22, 18)) == [4, 3]
+    assert adapter.last_squares(start, (11, 15)) == ["11", "15"]
+    board = adapter.board(start)
     assert board["points"][0] == ["", "1", "", "2", "", "3", "", "4"]
     assert board["cells"][0] == ".b.b.b.b"
 

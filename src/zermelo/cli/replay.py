@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 from rich.markup import escape
 
@@ -17,7 +19,8 @@ def command() -> click.Command:
         cls=Command,
         help=_(
             "Print a game saved by 'zermelo arena --save' move by move, checking every move. "
-            "FILE holds one game per line; --game picks one (default: the first)."
+            "FILE holds one game per line; --game picks one (default: the first). FILE may also "
+            "be a game in a game's own file format (PGN, PDN): its first game is shown."
         ),
         short_help=_("Show a saved game move by move."),
     )
@@ -31,11 +34,31 @@ def command() -> click.Command:
         show_default=True,
         help=_("Which game of the file, counting from 1."),
     )
+    @click.option(
+        "--rules",
+        "rules",
+        metavar="GAME",
+        default=None,
+        help=_(
+            "The game of a file in a game's own format (PGN, PDN); without it every game "
+            "that reads files is tried."
+        ),
+    )
     @lang_option
-    def replay_command(file: str, number: int) -> None:
+    def replay_command(file: str, number: int, rules: str | None) -> None:
         from zermelo.games.registry import get_game
         from zermelo.play import load_records, replay
 
+        if rules is not None or not _is_records(file):
+            if number != 1:
+                fail(
+                    _(
+                        "--game counts the games of a file saved by the arena; of a PGN or PDN "
+                        "file, the first game is shown"
+                    )
+                )
+            _replay_game_file(file, rules)
+            return
         records = load_records(file)
         if not records:
             fail(_("{file} holds no games").format(file=file))
@@ -79,3 +102,90 @@ def command() -> click.Command:
             )
 
     return replay_command
+
+
+def _is_records(file: str) -> bool:
+    """True when ``file`` looks like saved games (JSON lines, or text that is not UTF-8, which
+    :func:`~zermelo.play.load_records` refuses in its own words), not a game's own file format
+    (PGN, PDN: text that starts with a tag pair ``[Event ...``, a comment or moves)."""
+    try:
+        with open(file, "rb") as stream:
+            head = stream.read(4096)
+    except OSError:
+        return True  # load_records says why it cannot be read
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if error.start < len(head) - 3:
+            return True
+        text = head[: error.start].decode("utf-8")
+    stripped = text.lstrip("\ufeff \t\r\n")
+    if not stripped:
+        return True
+    if stripped.startswith("{"):  # a JSON object, or a PGN/PDN comment
+        return re.match(r'\{\s*("|\}|$)', stripped) is not None
+    if stripped.startswith("["):
+        return re.match(r"\[\s*[A-Za-z]", stripped) is None
+    return False
+
+
+def _replay_game_file(file: str, rules: str | None) -> None:
+    """``zermelo replay`` of a game's own file (PGN, PDN): the first game that one of the games'
+    :class:`~zermelo.core.capabilities.Loads` savers reads, every move checked and printed."""
+    from zermelo.core.capabilities import Loads
+    from zermelo.core.errors import ZermeloError
+    from zermelo.core.state import end_reason
+    from zermelo.games.registry import all_games, get_game
+
+    try:
+        with open(file, "rb") as stream:
+            text = stream.read(8_000_001).decode("utf-8", errors="replace")
+    except OSError as error:
+        fail(_("cannot read {file}: {reason}").format(file=file, reason=error.strerror))
+    try:
+        specs = [get_game(rules)] if rules is not None else all_games()
+    except ZermeloError as error:
+        fail(error.render(_))
+    problems: list[str] = []
+    for spec in specs:
+        saver: object = spec.saver.resolve() if spec.saver is not None else None
+        if not isinstance(saver, Loads):
+            if rules is not None:
+                fail(_("{game} reads no game files").format(game=spec.name))
+            continue
+        try:
+            start, moves = saver.load(text)
+            state = spec.parse(start) if start else spec.new()
+            states = [state]
+            for move in moves:
+                state = state.play(state.parse_move(move))
+                states.append(state)
+        except ZermeloError as error:
+            problems.append(f"{spec.name}: {error.render(_)}")
+            continue
+        out = console()
+        out.print(_("{file}: {game}").format(file=escape(file), game=_(spec.title)))
+        out.print(_("Start: {position}").format(position=escape(start or "-")))
+        for ply, text_move in enumerate(moves, 1):
+            side = _(spec.sides[states[ply - 1].to_move])
+            out.print(f"{ply:>3}. {escape(side)}: {escape(text_move)}")
+        final = states[-1]
+        out.print(_("Final position: {position}").format(position=escape(final.notation())))
+        print_board(out, spec, final)
+        reason = end_reason(final)
+        if reason is None:
+            out.print(_("The game is not over."))
+        elif final.winner is None:
+            out.print(
+                _("The game is over: {reason}.").format(reason=_(reason)) + " " + _("A draw.")
+            )
+        else:
+            out.print(
+                _("The game is over: {reason}.").format(reason=_(reason))
+                + " "
+                + _("{side} wins.").format(side=_(spec.sides[final.winner]))
+            )
+        return
+    if not problems:
+        fail(_("{file}: no game reads files of this kind").format(file=file))
+    fail(_("{file} cannot be replayed: {problems}").format(file=file, problems="; ".join(problems)))

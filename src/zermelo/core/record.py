@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import importlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from typing import Generic, cast
+from typing import Generic, Protocol, cast, runtime_checkable
 
 from typing_extensions import TypeVar
 
@@ -73,6 +73,7 @@ __all__ = [
     "OptionValue",
     "Ref",
     "capability_names",
+    "draughts_path",
     "winning_line",
 ]
 
@@ -199,8 +200,11 @@ a drawing, never a game; each draws a :class:`Grid` (see there for what each kin
 * ``grid``: cells with short texts, moves typed in the game's notation (any game);
 * ``place``: a click on a cell puts a mark or a stone there (tic-tac-toe, m,n,k, gomoku);
 * ``drop``: columns, a click anywhere in a column plays its move (Connect Four, any size);
-* ``draughts``: the diagonal board; its playable cells are numbered, and a move is the numbers of
-  the cells it visits joined by ``-`` (a step) or ``x`` (a capture), as in ``11-15`` or ``15x24``;
+* ``draughts``: a board of squares where a move visits squares one after another (any size: 8x8
+  with the dark squares numbered as in checkers, 10x10 numbered 1-50 as in international draughts,
+  8x8 with every square playable and named ``a1``..``h8`` as in Turkish dama); a move is the
+  names of the squares it visits joined by ``-`` (a step) or ``x`` (a capture), as in ``11-15``,
+  ``28x19x8`` or ``d4xd6xf6`` (see :func:`draughts_path`);
 * ``chess``: a move goes from one cell to another, named by file and rank (UCI)."""
 
 
@@ -221,8 +225,11 @@ class Grid:
     coordinates it is drawn as a board of stones, without them as ruled cells of letters, each
     named by its move. A ``drop`` board's cells hold the marks too, and each column's cells name
     that column's move. On a
-    ``draughts`` board the playable cells name their square numbers and the others ``None``;
-    its cells hold ``b``/``w`` (men) and ``B``/``W`` (kings). A ``chess`` board's cells hold the
+    ``draughts`` board the playable cells name their squares (``"32"`` or ``"d3"``) and the others
+    ``None``; its cells hold ``b``/``w`` (men) and ``B``/``W`` (kings). A board whose every cell is
+    playable is drawn in one plain colour (Turkish dama), one with numbered squares with the
+    number small in the corner (checkers, international draughts); ``files`` and ``ranks``, when
+    given, are drawn around it. A ``chess`` board's cells hold the
     pieces' letters (``PNBRQK`` White, ``pnbrqk`` Black) and name their squares (``e4``).
     """
 
@@ -270,6 +277,45 @@ class Grid:
                 if text == move:
                     return row, col
         return None
+
+
+@runtime_checkable
+class _KernelMove(Protocol):
+    @property
+    def path(self) -> Sequence[int]: ...
+
+
+@runtime_checkable
+class _SquareNames(Protocol):
+    def square_name(self, sq: int, /) -> str: ...
+
+
+def draughts_path(state: AnyState, move: object, names: Set[str]) -> tuple[str, ...] | None:
+    """The names of the squares a ``draughts`` move visits, origin first (``("28", "19", "8")``,
+    ``("d4", "d6", "f6")``), or ``None`` when they cannot be read. ``names`` are the board's
+    square names (its :class:`Grid`'s ``moves``).
+
+    A draughts move is the sequence of the squares it visits. When each of them, written as a
+    number, is a square of the board (checkers' and international draughts' squares are their
+    numbers), those are the names. Otherwise (Turkish dama's moves are 0-based indices, its squares
+    named ``a1``..``h8``) the state names them: ``type(state).RULES.square_name(sq)`` of each
+    square of ``state.kernel_move(move).path`` (0-based squares; see the draughts kernel)."""
+    if isinstance(move, tuple) and len(move) >= 2 and all(isinstance(sq, int) for sq in move):
+        plain = tuple(str(sq) for sq in move)
+        if all(name in names for name in plain):
+            return plain
+    rules = getattr(type(state), "RULES", None)
+    kernel_move = getattr(state, "kernel_move", None)
+    if not isinstance(rules, _SquareNames) or not callable(kernel_move):
+        return None
+    try:
+        kernel = kernel_move(move)
+        if not isinstance(kernel, _KernelMove):
+            return None
+        path = tuple(rules.square_name(int(sq)) for sq in kernel.path)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return None
+    return path if len(path) >= 2 and all(name in names for name in path) else None
 
 
 _DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))

@@ -3,14 +3,14 @@
 The board, as White sees it (White at the bottom, moving up)::
 
           a  b  c  d  e  f  g  h
-      8   .  .  .  .  .  .  .  .      Black's men are crowned here
+      8   .  .  .  .  .  .  .  .      White's men are crowned here
       7   b  b  b  b  b  b  b  b
       6   b  b  b  b  b  b  b  b      Square index = rank * 8 + file, 0-based:
       5   .  .  .  .  .  .  .  .      a1 = 0, h1 = 7, a8 = 56, h8 = 63; a mask
       4   .  .  .  .  .  .  .  .      has bit ``index`` set for each piece.
       3   w  w  w  w  w  w  w  w
       2   w  w  w  w  w  w  w  w
-      1   .  .  .  .  .  .  .  .      White's men are crowned here
+      1   .  .  .  .  .  .  .  .      Black's men are crowned here
 
 The rules (Turkish draughts as played in Turkey; the issue's rules, then the sources below):
 
@@ -44,7 +44,8 @@ How a game ends, in this order:
    kish engine draw it too. English-language summaries that say a king beats a lone man are not
    followed here.
 3. **Threefold repetition**: the same position with the same side to move for the third time
-   (pydraughts, kish, and the rule of every draughts federation).
+   (pydraughts and kish draw it; so do the Turkish rules of alemanni.pagesperso-orange.fr,
+   "the same position is encountered 3 times").
 4. **The fifty-move rule**: 100 plies (50 moves by each side) in a row with neither a capture nor
    a man stepping forward. A forward step and a capture can never be undone, so the positions
    before one never come back; a man's sideways step can, so it does not reset the count. This is
@@ -52,9 +53,10 @@ How a game ends, in this order:
    so that every game ends (kish draws after 150 plies without a capture; we count forward steps
    too, so that a game of men shuffling sideways is not drawn while the men still advance).
 
-The counter (``quiet``), the positions seen since the last capture or forward step (``seen``, for
-the repetition rule) and the plies played are part of the state but not of the position
-notation: a position read from FEN starts them at 0.
+The counter (``quiet``), the positions seen since the last capture or forward step (``history``,
+for the repetition rule, which the engine reads too), the plies played and the game's moves
+(``line``, from ``origin``) are part of the state but not of the position notation: a position
+read from FEN starts them at 0.
 
 Move notation: the squares visited, ``d3-d4`` for a move (a king's too: ``d1-d7``), and for a
 capture every landing square joined by ``x``: ``d4xd6xf6``. A capture may be shortened to fewer
@@ -221,8 +223,10 @@ class _Fields(NamedTuple):
     kings: int
     to_move: Player = WHITE
     quiet: int = 0
-    seen: tuple[tuple[int, int, int], ...] = ()
+    history: tuple[tuple[int, int, int], ...] = ()
     plies: int = 0
+    line: tuple[DamaMove, ...] = ()
+    origin: str = ""
 
 
 class DamaState(_Fields):
@@ -230,10 +234,11 @@ class DamaState(_Fields):
 
     ``white`` and ``black`` are the masks of each side's pieces, ``kings`` the mask of the kings
     of both (bit = square index, a1 = 0). ``quiet`` counts the plies since the last capture or
-    forward step of a man (see :data:`DRAW_PLIES`); ``seen`` holds the positions ``(white, black,
-    kings)`` since then, oldest first, for the repetition rule; ``plies`` the moves played. (A
-    subclass of the named tuple of these fields, so that it can hold the class attribute
-    ``RULES``.)
+    forward step of a man (see :data:`DRAW_PLIES`); ``history`` holds the positions ``(white,
+    black, kings)`` since then, oldest first, for the repetition rule; ``plies`` the moves played;
+    ``line`` the game's moves from ``origin``, the start position's FEN (``""`` for the usual
+    start), for the game's file (PDN) and the board's last move. (A subclass of the named tuple
+    of these fields, so that it can hold the class attribute ``RULES``.)
     """
 
     __slots__ = ()
@@ -245,7 +250,8 @@ class DamaState(_Fields):
     def initial(cls, first: Player = WHITE) -> DamaState:
         """The starting position, White to move (``first=BLACK`` gives the same men with Black to
         move, for front ends that let the side that starts be chosen)."""
-        return cls(_START[WHITE], _START[BLACK], 0, Player(first))
+        state = cls(_START[WHITE], _START[BLACK], 0, Player(first))
+        return state if first == WHITE else state._replace(origin=state.notation())
 
     def __repr__(self) -> str:
         return f"DamaState.parse({self.notation()!r})"
@@ -272,7 +278,7 @@ class DamaState(_Fields):
         """How many times this position, with this side to move, has stood on the board since the
         last capture or forward step (1 the first time)."""
         here = (self.white, self.black, self.kings)
-        seen = self.seen
+        seen = self.history
         return 1 + sum(1 for i in range(len(seen) - 2, -1, -2) if seen[i] == here)
 
     def termination(self) -> str | None:
@@ -314,7 +320,7 @@ class DamaState(_Fields):
     def key(self) -> Hashable:
         """The position and what the draw rules read (not the ply count, which does not change
         the game's value)."""
-        return (self.white, self.black, self.kings, self.to_move, self.quiet, self.seen)
+        return (self.white, self.black, self.kings, self.to_move, self.quiet, self.history)
 
     def piece(self, square: int) -> str:
         """What stands on the 0-based ``square``: ``"w"``/``"b"`` for men, ``"W"``/``"B"`` for
@@ -371,10 +377,15 @@ class DamaState(_Fields):
         )
         origin, target = found.path[0], found.path[-1]
         forward = not self.kings >> origin & 1 and origin // 8 != target // 8
+        line = (*self.line, tuple(found.path))
+        seen: tuple[tuple[int, int, int], ...] = ()
         if found.captured or forward:
-            return DamaState(white, black, kings, side.opponent, 0, (), self.plies + 1)
-        seen = (*self.seen, (self.white, self.black, self.kings))
-        return DamaState(white, black, kings, side.opponent, self.quiet + 1, seen, self.plies + 1)
+            quiet = 0
+        else:
+            quiet, seen = self.quiet + 1, (*self.history, (self.white, self.black, self.kings))
+        return DamaState(
+            white, black, kings, side.opponent, quiet, seen, self.plies + 1, line, self.origin
+        )
 
     def _illegal(self, move: object) -> IllegalMoveError:
         text = self._describe(move)
@@ -603,7 +614,9 @@ class DamaState(_Fields):
                     side=_SIDE_NAMES[side],
                     listed=", ".join(square_name(s) for s in _bits(men & _BACK_ROW[side])),
                 )
-        return cls(white, black, kings, to_move)
+        state = cls(white, black, kings, to_move)
+        notation = state.notation()
+        return state._replace(origin="" if notation == INITIAL_FEN else notation)
 
 
 _SQUARE_RE: Final = re.compile(r"K?([A-H][1-8])(?:-([A-H][1-8]))?")
@@ -705,13 +718,16 @@ def _new(first: Player = WHITE) -> DamaState:
 
 def _grid(state: DamaState) -> Grid:
     """The ``draughts`` board, 8x8 with every square playable and named (``a1``..``h8``), rank 8
-    at the top; each cell holds its piece (``w``/``b`` men, ``W``/``B`` kings)."""
+    at the top; each cell holds its piece (``w``/``b`` men, ``W``/``B`` kings); the last move's
+    squares are marked."""
     squares = [[(7 - row) * 8 + col for col in range(8)] for row in range(8)]
+    last = state.line[-1] if state.line else ()
     return Grid.of(
         [[state.piece(square) for square in row] for row in squares],
         [[square_name(square) for square in row] for row in squares],
         files=tuple(_FILES),
         ranks=tuple(str(rank) for rank in range(8, 0, -1)),
+        last=[(7 - square // 8, square % 8) for square in last],
     )
 
 

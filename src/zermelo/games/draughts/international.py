@@ -18,9 +18,12 @@ The rules (men step diagonally forward and capture both ways; kings fly; the cap
 the most pieces is compulsory; pieces leave the board when the capture ends; a man crossing the
 crowning row inside a capture stays a man) live in :mod:`zermelo.games.draughts.kernel`. This
 module adds what the kernel does not know: the end of the game and the draw rules of the FMJD's
-official rules (Annex 1, article 6, "the draw"; read in the FMJD's English text as published at
+official rules (Annex 1, "Official FMJD rules for international draughts", article 6 on the
+draw; the annex is published at
 https://e-dama.net/e/dama/Annex_1_official_FMJD_rules_of_international_draughts.htm and
-https://docest.com/doc/355197/annex-1-official-fmjd-rules-for-international-draughts):
+https://docest.com/doc/355197/annex-1-official-fmjd-rules-for-international-draughts; the four
+rules below follow its article as Wikipedia's "International draughts" summarises it, citing the
+French federation's rules, https://www.ffjd.fr/Web/site/technique/regle-jeu.php):
 
 * a player who cannot move (no pieces, or all blocked) loses; this is checked first, so a move
   that blocks the last enemy piece wins even on the ply a draw rule would end the game;
@@ -96,6 +99,8 @@ INITIAL_FEN: Final = (
 _CROWN: Final = {WHITE: 0b11111, BLACK: 0b11111 << 45}
 """The rows where each side's men are crowned (White on 1-5, Black on 46-50)."""
 MAX_PIECES: Final = 20
+SPEC_SIDES: Final = (N_("White"), N_("Black"))
+"""The sides' names, :attr:`Player.FIRST` first (the record's ``sides``)."""
 
 MEN: Final = Unit(N_("{value} men"), 100.0)
 """Draughts values are hundredths of a man; people read them in men."""
@@ -327,6 +332,16 @@ class InternationalState(_Fields):
                 count=count,
                 moves=listed,
             )
+        if isinstance(move, tuple) and move and isinstance(move[0], int) and 1 <= move[0] <= 50:
+            own = self.white if self.to_move is WHITE else self.black
+            if not own >> (move[0] - 1) & 1:
+                return IllegalMoveError(
+                    N_("move {move} is not legal: {side} has no piece on {square} ({moves})"),
+                    move=text,
+                    side=Phrase(SPEC_SIDES[self.to_move]),
+                    square=move[0],
+                    moves=listed,
+                )
         return IllegalMoveError(
             N_("move {move} is not legal; legal moves: {moves}"), move=text, moves=listed
         )
@@ -438,10 +453,10 @@ class InternationalState(_Fields):
             raise ParseError(
                 N_("invalid position {text!r}: {expected}"), text=shown, expected=_EXPECTED
             )
-        cleaned = re.sub(r"\s+", "", text).rstrip(".").upper()
+        cleaned = re.sub(r"\s+", "", text).upper()
         if cleaned.startswith('[FEN"') and cleaned.endswith('"]'):
             cleaned = cleaned[5:-2]
-        cleaned = cleaned.strip('"')
+        cleaned = cleaned.strip('"').rstrip(".")
         fields = cleaned.split(":")
         if len(fields) != 3 or fields[0] not in ("B", "W"):
             raise ParseError(
@@ -645,7 +660,7 @@ SPEC: Final = GameSpec(
     parse=InternationalState.parse,
     aliases=("dammen", "international-draughts", "dam", "co-dam"),
     first_mover=WHITE,
-    sides=(N_("White"), N_("Black")),
+    sides=SPEC_SIDES,
     default_time=1.0,
     levels={
         "easy": Ref("zermelo.agents.draughts:easy"),

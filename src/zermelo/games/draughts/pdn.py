@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Final, Protocol, runtime_checkable
 
-from zermelo.core.errors import N_, ParseError, ZermeloError
+from zermelo.core.errors import N_, ParseError, Phrase, ZermeloError
 from zermelo.core.record import GameSpec, Ref
 from zermelo.core.state import AnyState, Player
 
@@ -69,7 +69,9 @@ def _result(state: AnyState) -> str:
 
 
 def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag's value, on one line, with its quotes and backslashes escaped."""
+    flat = " ".join(value.split())
+    return flat.replace("\\", "\\\\").replace('"', '\\"')
 
 
 class PdnFile:
@@ -168,14 +170,13 @@ class PdnFile:
         return games
 
     def _check(self, tags: dict[str, str], words: list[str], number: int) -> PdnGame:
-        where = f"game {number}"
         game_type = tags.get("GameType", "").split(",")[0].strip()
         if game_type and game_type != self.game_type:
             raise ParseError(
-                N_("PDN {where}: GameType {found} is not {title} (GameType {expected})"),
-                where=where,
+                N_("PDN game {number}: GameType {found} is not {title} (GameType {expected})"),
+                number=number,
                 found=game_type[:10],
-                title=self.title,
+                title=Phrase(self.title),
                 expected=self.game_type,
             )
         spec = self.spec
@@ -184,7 +185,7 @@ class PdnFile:
             state = spec.parse(fen) if fen else spec.new()
         except ZermeloError as error:
             raise ParseError(
-                N_("PDN {where}: the FEN tag: {error}"), where=where, error=error
+                N_("PDN game {number}: the FEN tag: {error}"), number=number, error=error
             ) from None
         start = "" if not fen else state.notation()
         if start and start == spec.new().notation():
@@ -200,14 +201,14 @@ class PdnFile:
                 state = state.play(move)
             except ZermeloError as error:
                 raise ParseError(
-                    N_("PDN {where}, move {number} {move}: {error}"),
-                    where=where,
-                    number=label,
+                    N_("PDN game {number}, move {label} {move}: {error}"),
+                    number=number,
+                    label=label,
                     move=word[:40],
                     error=error,
                 ) from None
         if not moves and not fen:
-            raise ParseError(N_("PDN {where}: no moves and no FEN tag"), where=where)
+            raise ParseError(N_("PDN game {number}: no moves and no FEN tag"), number=number)
         return PdnGame(tags, start, moves)
 
 
@@ -251,6 +252,12 @@ def _games(text: str) -> list[tuple[dict[str, str], list[str], int]]:
                 raise ParseError(N_("PDN game {number}: a ')' closes no variation"), number=where)
             depth -= 1
             continue
+        if token in ("[", "{", "}"):
+            raise ParseError(
+                N_("PDN game {number}: {token!r} is not closed or opened"),
+                number=where,
+                token=token,
+            )
         if depth or token.startswith(("{", ";", "$")):
             continue
         if token.startswith("["):
@@ -264,12 +271,6 @@ def _games(text: str) -> list[tuple[dict[str, str], list[str], int]]:
             started = True
             finish()
             continue
-        if token in ("[", "{", "}"):
-            raise ParseError(
-                N_("PDN game {number}: {token!r} is not closed or opened"),
-                number=where,
-                token=token,
-            )
         word = _NUMBER.sub("", token, count=1) if _NUMBER.match(token) else token
         started = True
         word = word.rstrip("!?*+")

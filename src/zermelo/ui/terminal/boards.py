@@ -21,7 +21,7 @@ from typing import Protocol
 from rich.markup import escape
 
 from zermelo.core.errors import ParseError, ZermeloError
-from zermelo.core.record import GameSpec, Grid
+from zermelo.core.record import GameSpec, Grid, draughts_path
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 from zermelo.i18n import N_
@@ -350,11 +350,12 @@ class DropView(_View):
 
 
 def _squares_of(text: str) -> tuple[str, ...] | None:
-    """The squares of a typed draughts move (``11-15``, ``15x24x31``, ``15 x 31``), or None."""
+    """The squares of a typed draughts move (``11-15``, ``15x24x31``, ``15 x 31``, ``d3-d4``,
+    ``D4xD6xF6``), or None. Numbers lose their leading zeros; names are lower-cased."""
     parts = re.split(r"\s*[-xX:]\s*", text)
-    if len(parts) < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
+    if len(parts) < 2 or not all(p.isascii() and p.isalnum() and len(p) <= 3 for p in parts):
         return None
-    return tuple(str(int(p)) for p in parts)
+    return tuple(str(int(p)) if p.isdigit() else p.lower() for p in parts)
 
 
 def _passes(move: tuple[str, ...], squares: tuple[str, ...]) -> bool:
@@ -367,12 +368,15 @@ def _passes(move: tuple[str, ...], squares: tuple[str, ...]) -> bool:
 
 
 class DraughtsView(_View):
-    """The diagonal board (kind ``draughts``), with the first side at the top and the playable
-    squares numbered. Empty squares show their number and pieces their letter (``b``/``w`` men,
-    ``B``/``W`` kings); a key at the right of each row gives the numbers of its squares. On a
-    terminal the board is drawn in colour with the squares of the last move highlighted; into a
-    pipe the last move is written under the board. A move is its squares joined by ``-`` or ``x``;
-    a capture may leave out the squares between when only one jump fits."""
+    """A board of squares where a move visits squares one after another (kind ``draughts``), as
+    the game's grid draws it: 8x8 with the dark squares numbered (checkers), 10x10 numbered 1-50
+    with coordinates a-j/10-1 around (international draughts), or 8x8 with every square playable
+    and named a1..h8 (Turkish dama). On a numbered board empty squares show their number, and a
+    key at the right of each row gives the numbers of its squares; on a named board empty squares
+    are dots. Pieces are their letters (``b``/``w`` men, ``B``/``W`` kings). On a terminal the
+    board is drawn in colour with the squares of the last move highlighted; into a pipe the last
+    move is written under the board. A move is its squares joined by ``-`` or ``x``; a capture
+    may leave out the squares between when only one path fits."""
 
     def intro(self, state: AnyState | None = None) -> list[str]:
         return self.record_intro()
@@ -382,6 +386,16 @@ class DraughtsView(_View):
         example = state.format_move(moves[0]) if moves else "?"
         return _("Your move (e.g. {move}): ").format(move=example)
 
+    @staticmethod
+    def _names(grid: Grid) -> list[str]:
+        return [square for row in grid.moves or () for square in row if square is not None]
+
+    @staticmethod
+    def _path(state: AnyState, move: Hashable, text: str, names: set[str]) -> tuple[str, ...]:
+        """The squares ``move`` visits (``text`` is its notation, the fallback)."""
+        path = draughts_path(state, move, names)
+        return path if path is not None else tuple(p for p in re.split("[-x]", text) if p)
+
     def read(self, state: AnyState, text: str) -> MoveInput:
         stripped = text.strip()
         legal = sorted(state.legal_moves())
@@ -390,10 +404,11 @@ class DraughtsView(_View):
         if _asks_for_moves(stripped):
             return MoveInput(message=_("Legal moves: {moves}").format(moves=listed))
         grid = self.grid(state)
-        numbers = [square for row in grid.moves or () for square in row if square is not None]
+        numbers = self._names(grid)
         squares = _squares_of(stripped)
         if squares is None or not set(squares) <= set(numbers):
-            first, last = _span(numbers)
+            # Numbers as the board counts them (1-50), names from a1 to the last (h8).
+            first, last = _span(numbers if all(n.isdigit() for n in numbers) else sorted(numbers))
             return MoveInput(
                 message=_(
                     "{text} is not a move: type squares {first}-{last} like {example}"
@@ -401,7 +416,10 @@ class DraughtsView(_View):
                     text=repr(stripped), first=first, last=last, example=texts[0] if texts else "?"
                 )
             )
-        paths = [tuple(re.split("[-x]", text)) for text in texts]
+        names = set(numbers)
+        paths = [
+            self._path(state, move, text, names) for move, text in zip(legal, texts, strict=True)
+        ]
         exact = [move for move, path in zip(legal, paths, strict=True) if path == squares]
         if exact:
             return MoveInput(move=exact[0])
@@ -435,11 +453,19 @@ class DraughtsView(_View):
         self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
     ) -> str:
         grid = self.grid(state)
+        names = set(self._names(grid))
+        numbered = all(name.isdigit() for name in names)
         marked: set[str] = set()
         if last is not None:
-            marked = set(re.split("[-x]", _move_text(state, last, before)))
+            text = _move_text(state, last, before)
+            path = draughts_path(before, last, names) if before is not None else None
+            marked = set(path) if path is not None else set(re.split("[-x]", text))
+        coords = bool(grid.files)
         lines = []
+        if coords:
+            lines.append("   " + "".join(f"{file:>3}" for file in grid.files))
         for top, row in enumerate(grid.cells):
+            rank = grid.ranks[top] if top < len(grid.ranks) else ""
             cells = []
             numbers = []
             for col, piece in enumerate(row):
@@ -448,20 +474,30 @@ class DraughtsView(_View):
                     cells.append("[on grey85]   [/on grey85]" if rich else "  .")
                     continue
                 numbers.append(square)
-                text = f"{square:>3}" if not piece else f"  {piece}"
+                shown = square if numbered else "."
+                text = f"{shown:>3}" if not piece else f"  {piece}"
                 if not rich:
                     cells.append(text)
                     continue
-                background = "on dark_goldenrod" if square in marked else "on grey42"
+                ground = "grey42" if numbered else "tan"
+                background = "on dark_goldenrod" if square in marked else f"on {ground}"
                 if not piece:
-                    cells.append(f"[grey70 {background}]{square:>2} [/]")
+                    label = f"{square:>2} " if numbered else "   "
+                    cells.append(f"[grey70 {background}]{label}[/]")
                 else:
                     colour = "black" if piece in "bB" else "bright_white"
                     glyph = " ● " if piece.islower() else " K "
                     cells.append(f"[bold {colour} {background}]{glyph}[/]")
-            first, last_square = _span(numbers)
-            key = f"  {f'{first}-{last_square}':>5}"
-            lines.append("".join(cells) + (f"[dim]{key}[/dim]" if rich else key))
+            prefix = f"{rank:>2} " if coords else ""
+            if numbered:
+                first, last_square = _span(numbers)
+                key = f"  {f'{first}-{last_square}':>5}"
+                suffix = f"[dim]{key}[/dim]" if rich else key
+            else:
+                suffix = f" {rank}" if coords else ""
+            lines.append(prefix + "".join(cells) + suffix)
+        if coords:
+            lines.append(lines[0])
         if last is not None and not rich:
             lines.append(_("Last move: {move}").format(move=_move_text(state, last, before)))
         return "\n".join(lines)

@@ -9,9 +9,10 @@ name, and knows no game:
 * ``place``: every empty point is a move (ruled cells of letters when the grid has no
   coordinates, as tic-tac-toe; stones when it has them, as m,n,k and gomoku);
 * ``drop``: a click anywhere in a column is the move of that column (Connect Four, any size);
-* ``draughts``: only the numbered squares are points, each named by its number, and a move takes
-  two clicks or more (the piece, then where it goes), which the page matches against the legal
-  moves;
+* ``draughts``: only the playable squares are points, each named by its square (``"32"``,
+  ``"d3"``), and a move takes two clicks or more (the piece, then where it goes, square by square
+  where captures differ in between), which the page matches against the legal moves' paths
+  (``paths``: the squares each legal move visits); any size, numbered or named squares;
 * ``chess``: a move is the piece, then its square (and a promotion piece);
 * ``grid``, and any kind this module does not know: cells with short texts, the move a click on
   each cell plays, and buttons for legal moves on no cell.
@@ -23,13 +24,14 @@ thinking time and the engines a game has of its own (:attr:`~zermelo.core.record
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
 from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.record import GameSpec, Grid, OptionValue
+from zermelo.core.record import GameSpec, Grid, OptionValue, draughts_path
 from zermelo.core.state import AnyState
 from zermelo.games.registry import all_games, get_game
 from zermelo.search.result import SearchResult
@@ -41,10 +43,21 @@ __all__ = [
     "Board",
     "BoardKind",
     "ChessMove",
+    "DraughtsPath",
     "adapter_for",
     "available_games",
     "web_engines",
 ]
+
+
+class DraughtsPath(TypedDict):
+    """One legal move of a ``draughts`` board: its notation (what the move list and the values
+    name it), the squares it visits, origin first, and whether it captures (the page sends the
+    path joined by ``x`` for a capture, ``-`` for a step)."""
+
+    move: str
+    path: list[str]
+    capture: bool
 
 
 ChessMove = TypedDict("ChessMove", {"from": str, "to": str, "promotion": str | None, "move": str})
@@ -64,6 +77,10 @@ class Board(TypedDict):
     extra: NotRequired[list[str]]
     highlight: NotRequired[list[list[int]]]
     moves: NotRequired[list[ChessMove]]
+    paths: NotRequired[list[DraughtsPath]]
+    files: NotRequired[list[str]]
+    ranks: NotRequired[list[str]]
+    plain: NotRequired[bool]
     last: NotRequired[list[str | None]]
     check: NotRequired[str | None]
     pgn: NotRequired[str]
@@ -77,14 +94,16 @@ EngineOf = WebEngine[AnyState]
 class BoardKind:
     """One kind of board on the page. ``draw(spec, state)`` is the board as JSON, read from the
     record's :class:`~zermelo.core.record.Grid` (its ``kind`` is the kind's own name, which the
-    page draws); ``moved(move)``, for kinds where a move changes more than one cell, names the
-    cell the move ends on (else the page is told the cell that changed). ``marks`` says how the
+    page draws); ``moved(before, move, grid)``, for kinds where a move changes more than one
+    cell, names the squares the move visits, the last one where it ends (``before`` is the state
+    it was played in, ``grid`` the board's layout; else the page is told the cell that changed).
+    ``marks`` says how the
     page draws the marks of a ``place`` or ``drop`` board: ``stones``, ``letters``, or ``text``
     for the kinds whose cells hold texts."""
 
     page_kind: str
     draw: Callable[[GameSpec, AnyState], Board]
-    moved: Callable[[Hashable], str] | None = None
+    moved: Callable[[AnyState, Hashable, Grid], tuple[str, ...]] | None = None
     marks: str = "stones"
 
 
@@ -108,19 +127,30 @@ class Adapter:
         return self.spec.explain_tree
 
     @property
-    def last_cell(self) -> Callable[[Hashable], list[int]] | None:
-        """``last_cell(move)``: the ``[row, col]`` a move ends on, for boards where a move changes
-        more than one cell; ``None`` for the others."""
+    def last_cell(self) -> Callable[[AnyState, Hashable], list[int]] | None:
+        """``last_cell(before, move)``: the ``[row, col]`` a move played in ``before`` ends on,
+        for boards where a move changes more than one cell; ``None`` for the others."""
         moved = self.board_kind.moved
         if moved is None:
             return None
-        spec = self.spec
 
-        def last_cell(move: Hashable) -> list[int]:
-            cell = _initial_grid(spec).cell_of(moved(move))
+        def last_cell(before: AnyState, move: Hashable) -> list[int]:
+            squares = self.last_squares(before, move)
+            cell = _initial_grid(self.spec).cell_of(squares[-1]) if squares else None
             return [-1, -1] if cell is None else list(cell)
 
         return last_cell
+
+    def last_squares(self, before: AnyState, move: Hashable) -> list[str]:
+        """The names of the squares a move played in ``before`` visits (the board's ``last``), for
+        boards where a move changes more than one cell; ``[]`` for the others."""
+        moved = self.board_kind.moved
+        if moved is None:
+            return []
+        try:
+            return list(moved(before, move, _initial_grid(self.spec)))
+        except TypeError:
+            return []
 
     @property
     def analysis_depth(self) -> int | None:
@@ -220,17 +250,39 @@ def _drop(spec: GameSpec, state: AnyState) -> Board:
     }
 
 
+def _square_names(grid: Grid) -> set[str]:
+    return {name for row in grid.moves or () for name in row if name is not None}
+
+
 def _draughts(spec: GameSpec, state: AnyState) -> Board:
     """``cells[row]``: ``b``/``w`` a black/white man, ``B``/``W`` a king, ``.`` empty;
-    ``points[row][col]``: the number of a playable square, ``""`` for another."""
+    ``points[row][col]``: the name of a playable square (``"32"``, ``"d3"``), ``""`` for another;
+    ``files``/``ranks``: the coordinates around the board (``[]`` for none); ``plain``: every
+    square is playable (drawn in one colour, as a Turkish board); ``paths``: every legal move
+    with its notation, the squares it visits and whether it captures; ``last``: the squares of
+    the last move when the grid knows them (``/api/state`` fills it from the moves played)."""
     grid = spec.grid(state)
     width, height = _size(grid)
+    points = _points(grid, "")
+    names = _square_names(grid)
+    paths: list[DraughtsPath] = []
+    for move in sorted(state.legal_moves()):
+        text = state.format_move(move)
+        path = draughts_path(state, move, names)
+        if path is None:
+            path = tuple(part for part in re.split("[-x]", text) if part)
+        paths.append({"move": text, "path": list(path), "capture": "x" in text})
     return {
         "kind": "draughts",
         "width": width,
         "height": height,
         "cells": _cells(grid),
-        "points": _points(grid, ""),
+        "points": points,
+        "files": list(grid.files),
+        "ranks": list(grid.ranks),
+        "plain": bool(points) and all(name != "" for row in points for name in row),
+        "paths": paths,
+        "last": [points[r][c] for r, c in grid.last if 0 <= r < height and 0 <= c < width],
     }
 
 
@@ -302,26 +354,28 @@ class _UciMove(Protocol):
     def uci(self) -> str: ...
 
 
-def _last_square(move: Hashable) -> str:
-    """The square a draughts move ends on: a move is the numbers of the squares it visits."""
-    if not isinstance(move, Sequence):
+def _draughts_squares(before: AnyState, move: Hashable, grid: Grid) -> tuple[str, ...]:
+    """The squares a draughts move visits (:func:`~zermelo.core.record.draughts_path`)."""
+    path = draughts_path(before, move, _square_names(grid))
+    if path is None:
         raise TypeError(f"draughts move {move!r}: expected the squares it visits")
-    return str(move[-1])
+    return path
 
 
-def _uci_target(move: Hashable) -> str:
-    """The square a chess move ends on, read from its UCI."""
+def _uci_squares(before: AnyState, move: Hashable, grid: Grid) -> tuple[str, ...]:
+    """The squares a chess move goes from and to, read from its UCI."""
     if not isinstance(move, _UciMove):
         raise TypeError(f"chess move {move!r}: expected a move with a UCI")
-    return str(move.uci()[2:4])
+    uci = str(move.uci())
+    return uci[0:2], uci[2:4]
 
 
 KINDS: dict[str, BoardKind] = {
     "grid": BoardKind("grid", _grid, marks="text"),
     "place": BoardKind("place", _place),
     "drop": BoardKind("drop", _drop),
-    "draughts": BoardKind("draughts", _draughts, moved=_last_square),
-    "chess": BoardKind("chess", _chess, moved=_uci_target, marks="text"),
+    "draughts": BoardKind("draughts", _draughts, moved=_draughts_squares),
+    "chess": BoardKind("chess", _chess, moved=_uci_squares, marks="text"),
 }
 """Board kind (:data:`~zermelo.core.record.BOARD_KINDS`) -> its drawing on the page; a record
 naming another kind is drawn as a grid."""

@@ -557,7 +557,11 @@ def game_json(game: Game) -> GameJson:
     if winner is not None:
         answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner])
     if game.moves and game.adapter.last_cell is not None:
-        answer["last"] = game.adapter.last_cell(game.moves[-1])
+        answer["last"] = game.adapter.last_cell(game.states[-2], game.moves[-1])
+        if answer["board"]["kind"] == "draughts" and not answer["board"].get("last"):
+            answer["board"]["last"] = list(
+                game.adapter.last_squares(game.states[-2], game.moves[-1])
+            )
     elif game.moves:
         answer["last"] = _cell_of_last_move(game.adapter, game.states[-2], state)
     return answer

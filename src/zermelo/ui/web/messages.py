@@ -57,6 +57,7 @@ END_REASONS: tuple[str, ...] = (
     N_("no pieces"),
     N_("no moves"),
     N_("draw rule"),
+    N_("one piece each"),
     N_("disc count"),
     N_("last stone taken"),
     N_("game over"),

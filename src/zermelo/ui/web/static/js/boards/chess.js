@@ -6,7 +6,7 @@
 // sends back the move's notation (SAN).
 
 import { t } from "../i18n.js";
-import { page } from "../registry.js";
+import { page, rendererFor } from "../registry.js";
 import { ui } from "../state.js";
 import { coordLabel } from "./coords.js";
 import { enableDrag } from "./drag.js";
@@ -263,19 +263,27 @@ function overlay(board, analysis, on) {
   board.append(svg);
 }
 
-// The board's tools under it (flip, the arrow's switch): wired once, shown for chess only.
+// The board's tools under it (flip, the arrow's switch): wired once, shown for the boards that
+// have them (a renderer with tools, whose flip() turns it over: chess, draughts).
+function flipShown() {
+  const renderer = ui.view && rendererFor(ui.view.board.kind);
+  if (!renderer || !renderer.flip) return false;
+  renderer.flip();
+  return true;
+}
+
 function wireTools() {
   const flip = document.querySelector("#flip");
-  if (flip) flip.addEventListener("click", () => flipBoard());
+  if (flip) flip.addEventListener("click", () => flipShown());
   const toggle = document.querySelector("#arrow");
   if (toggle) toggle.addEventListener("change", () => page.render());
   document.addEventListener("keydown", (event) => {
     if (event.key !== "f" || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (!ui.view || ui.view.board.kind !== "chess") return;
+    if (!ui.view || !rendererFor(ui.view.board.kind).flip) return;
     const active = document.activeElement;
     if (active && (active.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(active.tagName))) return;
     event.preventDefault();
-    flipBoard();
+    flipShown();
   });
 }
 
@@ -313,4 +321,4 @@ function chessKey(event, [dx, dy]) {
   }
 }
 
-export const chessBoard = { draw: renderChess, key: chessKey, pending, overlay, tools: true, listsValues: true };
+export const chessBoard = { draw: renderChess, key: chessKey, pending, overlay, flip: flipBoard, tools: true, listsValues: true };
