@@ -127,12 +127,12 @@ def test_uci_stdout_stays_protocol_while_cold(tmp_path: Path) -> None:
 
 
 def test_warm_up_names_must_be_kernels(tmp_path: Path) -> None:
-    args = [sys.executable, "-m", "zermelo", "warm-up", "chess", "draughts"]
+    args = [sys.executable, "-m", "zermelo", "warm-up", "chess", "checkers"]
     result = _run(args, _cold(tmp_path), timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
-        "zermelo warm-up: error: unknown kernel 'draughts': expected chess, connect4 "
-        "(see 'zermelo warm-up --help')"
+        "zermelo warm-up: error: unknown kernel 'checkers': expected chess, connect4, "
+        "draughts-moves, draughts (see 'zermelo warm-up --help')"
     ]
 
 

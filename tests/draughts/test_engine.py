@@ -191,7 +191,7 @@ def test_finds_the_shot() -> None:
 def test_compiled_and_plain_kernels_agree(rules: Rules) -> None:
     if not search.COMPILED:
         pytest.skip("numba is not installed: there is no compiled kernel to compare")
-    for position, depth in ((_start(rules), 4), (_random_position(rules, 5, 24), 3)):
+    for position, depth in ((_start(rules), 6), (_random_position(rules, 5, 24), 4)):
         compiled = DraughtsEngine(rules, hash_mb=1, compiled=True).search(*position, depth=depth)
         plain = DraughtsEngine(rules, hash_mb=1, compiled=False).search(*position, depth=depth)
         assert plain.move == compiled.move
@@ -389,3 +389,45 @@ def test_weights_files_of_any_bytes_get_one_line(
         EXPLAINER.explain(InternationalState.initial(), str(path))
     except ParseError as error:
         assert "\n" not in str(error)
+
+
+def test_plays_the_plain_copy_while_the_compiled_kernel_builds() -> None:
+    """While the kernels module serves the search plain (its compiled code being built in the
+    background), an engine made with ``compiled=None`` plays with the plain copy, whose move
+    generator is the plain one too, and moves to the compiled kernel at its next search."""
+    from zermelo.core import jit
+
+    if not search.COMPILED:
+        pytest.skip("numba is not installed: everything is plain")
+    jit.serve_plain(search.__name__, True)
+    try:
+        engine = DraughtsEngine(INTERNATIONAL, hash_mb=1)
+        assert not engine.compiled
+        assert not engine.kernel.MOVEGEN.COMPILED
+        plain = engine.search(*SHOT[:3], 0, depth=2)
+    finally:
+        jit.serve_plain(search.__name__, False)
+    compiled = engine.search(*SHOT[:3], 0, depth=2)
+    assert engine.kernel is search  # the compiled module itself
+    assert (compiled.move, compiled.score) == (plain.move, plain.score)
+
+
+def test_the_draughts_kernels_entry_points_exist() -> None:
+    """``is_built`` reads numba's cache of each entry point: one that is not a function of its
+    module would leave the kernel never built, and a background build at every start."""
+    import importlib
+
+    for name in ("draughts-moves", "draughts"):
+        module = importlib.import_module(KERNELS[name].module)
+        for entry in KERNELS[name].entry_points:
+            assert callable(getattr(module, entry, None)), (name, entry)
+
+
+def test_a_few_games_do_not_fling_a_weight_far() -> None:
+    """Four games of dama once moved the locked men's endgame weight from -10 to +350 (the few
+    positions where a term shows were fitted exactly); the ridge prior keeps it near."""
+    shipped = default_weights("dama")
+    samples = self_play(DamaState.initial(), 4, seed=0)
+    found = fit(samples, shipped)
+    assert found.error_after < found.error_before
+    assert max(abs(a - b) for a, b in zip(found.weights, shipped, strict=True)) < 100

@@ -177,7 +177,7 @@ KERNELS: Final = {
     "draughts-moves": _Kernel(
         N_("the draughts move generator"),
         "zermelo.games.draughts.kernel",
-        ("gen_moves", "perft", "_perft", "_captures"),
+        ("gen_moves", "perft"),
         _draughts_moves_steps,
     ),
     "draughts": _Kernel(

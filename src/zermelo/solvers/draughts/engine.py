@@ -64,7 +64,8 @@ KMoveTriple = tuple[int, int, int]
 
 DEFAULT_HASH_MB: Final = 16
 MAX_HASH_MB: Final = 1024
-PURE_TABLE_SLOTS: Final = 1 << 14
+PURE_TABLE_SLOTS: Final = 1 << 15
+"""The plain copy's largest table (what 1 MiB gives the compiled one: the same tree at a depth)."""
 MATE_BOUND: Final = compiled_kernel.MATE_BOUND
 INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
@@ -249,6 +250,7 @@ class DraughtsEngine:
         self._geo = geometry(self.rules, bool(k.COMPILED))
         self._stack = _array(k, k.STACK_SIZE)
         self._moves = _array(k, k.MOVES_SIZE)
+        self._scratch = _array(k, k.SCRATCH_SIZE)
         self._order = _array(k, k.ORDER_SIZE)
         self._work = _array(k, k.WORK_SIZE)
         self._features = _floats(k, [0.0] * k.FEATURES_SIZE)
@@ -359,7 +361,7 @@ class DraughtsEngine:
         return (int(moves[at]), int(moves[at + 1]), int(moves[at + 2]) & _FULL)
 
     def _root_moves(self) -> list[KMoveTriple]:
-        count = int(self.kernel.generate(self._table, self._stack, self._moves, 0))
+        count = int(self.kernel.generate(self._table, self._stack, self._moves, 0, self._scratch))
         return [self._triple(3 * i) for i in range(count)]
 
     def _pv(self, ply: int) -> tuple[KMoveTriple, ...]:
@@ -412,6 +414,7 @@ class DraughtsEngine:
                     self._geo,
                     self._stack,
                     self._moves,
+                    self._scratch,
                     self._order,
                     self._work,
                     self._weights,
@@ -429,6 +432,7 @@ class DraughtsEngine:
                 self._geo,
                 self._stack,
                 self._moves,
+                self._scratch,
                 self._order,
                 self._tt,
                 self._work,

@@ -81,11 +81,12 @@ def gen_moves_first() -> None:
 if COMPILED:
     _jit._PENDING.setdefault(__name__, []).append((_MoveGeneratorFirst(), ""))
 
-gen_moves = MOVEGEN.gen_moves
+gen_moves_with = MOVEGEN.gen_moves_with
 has_capture = MOVEGEN.has_capture
 _shift = MOVEGEN.shift
 
 MAX_MOVES: int = int(MOVEGEN.MAX_MOVES)
+SCRATCH_SIZE: int = int(MOVEGEN.STACK_WORDS)
 MAX_PLY = 96
 POS_SIZE = 8
 P_WHITE, P_BLACK, P_KINGS, P_SIDE, P_HASH, P_QUIET = 0, 1, 2, 3, 4, 5
@@ -396,10 +397,11 @@ def make_move(geo: IntArray, stack: IntArray, ply: int, frm: int, to: int, captu
 
 
 @jit()
-def generate(table: IntArray, stack: IntArray, moves: IntArray, ply: int) -> int:
-    """The legal moves of the position at ``ply``, written at ``moves[3 * ply * MAX_MOVES]``."""
+def generate(table: IntArray, stack: IntArray, moves: IntArray, ply: int, scratch: IntArray) -> int:
+    """The legal moves of the position at ``ply``, written at ``moves[3 * ply * MAX_MOVES]``
+    (``scratch``: the move generator's capture stack, ``SCRATCH_SIZE`` words, allocated once)."""
     base = ply * POS_SIZE
-    count: int = gen_moves(
+    count: int = gen_moves_with(
         table,
         stack[base + P_WHITE],
         stack[base + P_BLACK],
@@ -407,6 +409,8 @@ def generate(table: IntArray, stack: IntArray, moves: IntArray, ply: int) -> int
         stack[base + P_SIDE],
         moves,
         3 * ply * MAX_MOVES,
+        True,
+        scratch,
     )
     return count
 
@@ -549,7 +553,7 @@ def update_pv(work: IntArray, ply: int, frm: int, to: int, captured: int) -> Non
 
 
 @jit(
-    "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+    "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
     "float64[::1], float64[::1], int64, int64, int64)"
 )
 def quiesce(
@@ -557,6 +561,7 @@ def quiesce(
     geo: IntArray,
     stack: IntArray,
     moves: IntArray,
+    scratch: IntArray,
     order: IntArray,
     work: IntArray,
     weights: FloatArray,
@@ -584,7 +589,7 @@ def quiesce(
         return -(WIN - ply)
     if ply >= MAX_PLY or not has_capture(table, white, black, kings, side):
         return evaluate(table, geo, white, black, kings, side, weights, features)
-    count = generate(table, stack, moves, ply)
+    count = generate(table, stack, moves, ply, scratch)
     score_moves(geo, stack, moves, order, work, ply, count, NO_MOVE, 0)
     start = ply * MAX_MOVES
     best = -INFINITY
@@ -592,7 +597,18 @@ def quiesce(
         pick(moves, order, i, start + count)
         make_move(geo, stack, ply, moves[3 * i], moves[3 * i + 1], moves[3 * i + 2])
         score = -quiesce(
-            table, geo, stack, moves, order, work, weights, features, ply + 1, -beta, -alpha
+            table,
+            geo,
+            stack,
+            moves,
+            scratch,
+            order,
+            work,
+            weights,
+            features,
+            ply + 1,
+            -beta,
+            -alpha,
         )
         if work[W_STOP] != 0:
             return 0
@@ -607,13 +623,14 @@ def quiesce(
 
 @jit(
     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "float64[::1], float64[::1], int64, int64, int64, int64)"
+    "int64[::1], float64[::1], float64[::1], int64, int64, int64, int64)"
 )
 def negamax(
     table: IntArray,
     geo: IntArray,
     stack: IntArray,
     moves: IntArray,
+    scratch: IntArray,
     order: IntArray,
     tt: IntArray,
     work: IntArray,
@@ -640,7 +657,9 @@ def negamax(
         if alpha >= beta:
             return alpha
     if depth <= 0 or ply >= MAX_PLY:
-        return quiesce(table, geo, stack, moves, order, work, weights, features, ply, alpha, beta)
+        return quiesce(
+            table, geo, stack, moves, scratch, order, work, weights, features, ply, alpha, beta
+        )
     work[W_NODES] += 1
     if work[W_NODES] >= work[W_NODE_LIMIT]:
         work[W_STOP] = 1
@@ -673,7 +692,7 @@ def negamax(
                 return score
             if bound == BOUND_UPPER and score <= alpha:
                 return score
-    count = generate(table, stack, moves, ply)
+    count = generate(table, stack, moves, ply, scratch)
     if count == 0:
         return -(WIN - ply)
     score_moves(geo, stack, moves, order, work, ply, count, tt_move, tt_captured)
@@ -693,7 +712,7 @@ def negamax(
         child_depth = depth if forced else depth - 1
         if i == start:
             score = -negamax(
-                table, geo, stack, moves, order, tt, work, weights, features,
+                table, geo, stack, moves, scratch, order, tt, work, weights, features,
                 ply + 1, child_depth, -beta, -alpha,
             )  # fmt: skip
         else:
@@ -707,17 +726,17 @@ def negamax(
             ):
                 reduction = 1
             score = -negamax(
-                table, geo, stack, moves, order, tt, work, weights, features,
+                table, geo, stack, moves, scratch, order, tt, work, weights, features,
                 ply + 1, child_depth - reduction, -alpha - 1, -alpha,
             )  # fmt: skip
             if score > alpha and reduction > 0 and work[W_STOP] == 0:
                 score = -negamax(
-                    table, geo, stack, moves, order, tt, work, weights, features,
+                    table, geo, stack, moves, scratch, order, tt, work, weights, features,
                     ply + 1, child_depth, -alpha - 1, -alpha,
                 )  # fmt: skip
             if score > alpha and score < beta and work[W_STOP] == 0:
                 score = -negamax(
-                    table, geo, stack, moves, order, tt, work, weights, features,
+                    table, geo, stack, moves, scratch, order, tt, work, weights, features,
                     ply + 1, child_depth, -beta, -alpha,
                 )  # fmt: skip
         if work[W_STOP] != 0:
