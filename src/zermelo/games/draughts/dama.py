@@ -765,5 +765,6 @@ SPEC: Final = GameSpec(
     tuner=Ref("zermelo.solvers.draughts.tuning:DAMA_TUNER"),
     saver=Ref("zermelo.games.draughts.pdn:DAMA_PDN"),
     openings=Ref("zermelo.games.draughts.openings:DAMA_OPENINGS"),
+    web_engine=Ref("zermelo.agents.draughts:WEB"),
     hub_variant="dama",
 )

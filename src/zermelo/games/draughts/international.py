@@ -677,5 +677,6 @@ SPEC: Final = GameSpec(
     tuner=Ref("zermelo.solvers.draughts.tuning:INTERNATIONAL_TUNER"),
     saver=Ref("zermelo.games.draughts.pdn:INTERNATIONAL_PDN"),
     openings=Ref("zermelo.games.draughts.openings:INTERNATIONAL_OPENINGS"),
+    web_engine=Ref("zermelo.agents.draughts:WEB"),
     hub_variant="normal",
 )
