@@ -24,8 +24,8 @@ from zermelo.games.draughts.dama import DamaState
 from zermelo.games.draughts.international import InternationalState
 from zermelo.games.draughts.rules import DAMA, INTERNATIONAL, KMove, Rules
 from zermelo.solvers.draughts import search
-from zermelo.solvers.draughts.engine import ANALYSIS, MAX_DEPTH, DraughtsEngine
-from zermelo.solvers.draughts.evaluation import EXPLAINER, default_weights
+from zermelo.solvers.draughts.engine import ANALYSIS, EXPLAINER, MAX_DEPTH, DraughtsEngine
+from zermelo.solvers.draughts.evaluation import default_weights
 from zermelo.solvers.draughts.tuning import DAMA_TUNER, fit, self_play
 from zermelo.solvers.kernels import GAME_KERNELS, KERNELS
 

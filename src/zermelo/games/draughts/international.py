@@ -648,7 +648,9 @@ def _new(first: Player = WHITE) -> InternationalState:
 
 _INTRO: Final = (
     N_("White (w, kings W) starts on squares 31-50 and moves first; Black (b, kings B) on 1-20."),
-    N_("Type a move as 32-28 and a capture as 19x30 (28x19x8 when two captures start and end on the same squares)."),
+    N_(
+        "Type a move as 32-28 and a capture as 19x30 (28x19x8 when two captures start and end on the same squares)."
+    ),
     N_("Capturing is compulsory, and so is the capture that takes the most pieces."),
     N_("Kings fly along the diagonals; a man is crowned when its move ends on the far row."),
 )
@@ -673,7 +675,7 @@ SPEC: Final = GameSpec(
     notation="squares 1-50 joined by - for a move (32-28) or x for a capture (19x30, 28x19x8)",
     perft=Ref("zermelo.games.draughts.international:PERFT"),
     engine_analysis=Ref("zermelo.solvers.draughts.engine:ANALYSIS"),
-    explainer=Ref("zermelo.solvers.draughts.evaluation:EXPLAINER"),
+    explainer=Ref("zermelo.solvers.draughts.engine:EXPLAINER"),
     tuner=Ref("zermelo.solvers.draughts.tuning:INTERNATIONAL_TUNER"),
     saver=Ref("zermelo.games.draughts.pdn:INTERNATIONAL_PDN"),
     openings=Ref("zermelo.games.draughts.openings:INTERNATIONAL_OPENINGS"),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
 
+from zermelo.core.capabilities import Breakdown, Term
 from zermelo.core.errors import (
     BudgetError,
     InvalidOptionError,
@@ -33,10 +34,12 @@ from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import WIN
 from zermelo.solvers.draughts import search as compiled_kernel
 from zermelo.solvers.draughts.evaluation import (
+    TERMS,
     DraughtsLike,
     default_weights,
     geometry,
     position_of,
+    read_weights,
 )
 
 if TYPE_CHECKING:
@@ -45,13 +48,16 @@ if TYPE_CHECKING:
 __all__ = [
     "ANALYSIS",
     "DEFAULT_HASH_MB",
+    "EXPLAINER",
     "MATE_BOUND",
     "DraughtsAnalysis",
     "DraughtsEngine",
+    "DraughtsExplainer",
     "EngineResult",
     "KMoveTriple",
     "MoveScore",
     "Progress",
+    "explain",
     "game_history",
     "game_line",
     "kernel_module",
@@ -732,3 +738,49 @@ class DraughtsAnalysis:
 
 
 ANALYSIS: Final = DraughtsAnalysis()
+
+
+# -- the evaluation term by term (here, not in evaluation.py: it asks the engine's kernel) ------
+
+
+def explain(
+    rules: Rules,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    weights: Sequence[float] | None = None,
+) -> Breakdown:
+    """The evaluation of a position term by term, from the side to move, in men: each term's
+    value (the side to move's count minus the other's), its weight at this phase (men per unit)
+    and, as total, the kernel's own evaluation (which the contributions sum to, to its rounding
+    of a hundredth)."""
+    engine = DraughtsEngine(rules, weights=weights, hash_mb=1)
+    features = engine.features(white, black, kings, side)
+    score = engine.evaluate(white, black, kings, side)
+    flat = engine.weights
+    middle = features[compiled_kernel.F_PHASE]
+    sign = 1.0 if side == 0 else -1.0
+    terms = tuple(
+        Term(
+            name,
+            description,
+            sign * features[i] + 0.0,
+            (flat[2 * i] * middle + flat[2 * i + 1] * (1.0 - middle)) / 100.0,
+        )
+        for i, (name, description) in enumerate(TERMS)
+    )
+    return Breakdown(terms, score / 100.0, decimals=2)
+
+
+class DraughtsExplainer:
+    """The record's :class:`~zermelo.core.capabilities.Explainer` for both draughts games: the
+    game is read from ``type(state).RULES``."""
+
+    def explain(self, state: object, weights: str | None) -> Breakdown:
+        rules, white, black, kings, side = position_of(state)
+        chosen = None if weights is None else read_weights(weights, rules.name)
+        return explain(rules, white, black, kings, side, chosen)
+
+
+EXPLAINER: Final = DraughtsExplainer()

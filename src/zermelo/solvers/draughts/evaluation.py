@@ -7,7 +7,8 @@ rows), so one evaluation serves international draughts (diagonal, 10x10) and Tur
 (:mod:`zermelo.solvers.draughts.weights`), blended by ``phase``, the share of the starting pieces
 still on the board: the weight of term i is ``mg_i * phase + eg_i * (1 - phase)``. Values are in
 hundredths of a man; the compiled kernel (:func:`zermelo.solvers.draughts.search.evaluate`) sums
-them in the search, and :data:`EXPLAINER` shows them one by one, in men.
+them in the search, and :data:`zermelo.solvers.draughts.engine.EXPLAINER` shows them one by
+one, in men.
 
 The terms (see :data:`TERMS`):
 
@@ -28,7 +29,6 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
-from zermelo.core.capabilities import Breakdown, Term
 from zermelo.core.errors import InvalidPositionError, ParseError
 from zermelo.core.jit import IntArray
 from zermelo.core.state import Player
@@ -39,13 +39,10 @@ if TYPE_CHECKING:
     from zermelo.games.draughts.rules import Rules
 
 __all__ = [
-    "EXPLAINER",
     "TERMS",
-    "DraughtsExplainer",
     "DraughtsLike",
     "as_draughts",
     "default_weights",
-    "explain",
     "flat_weights",
     "geometry",
     "position_of",
@@ -265,48 +262,3 @@ def weights_json(game: str, weights: Sequence[float]) -> str:
     if len(weights) != len(names):
         raise ParseError(f"expected {len(names)} weights, got {len(weights)}")
     return weights_text(game, dict(zip(names, (float(w) for w in weights), strict=True)))
-
-
-def explain(
-    rules: Rules,
-    white: int,
-    black: int,
-    kings: int,
-    side: int,
-    weights: Sequence[float] | None = None,
-) -> Breakdown:
-    """The evaluation of a position term by term, from the side to move, in men: each term's
-    value (the side to move's count minus the other's), its weight at this phase (men per unit)
-    and, as total, the kernel's own evaluation (which the contributions sum to, to its rounding
-    of a hundredth)."""
-    from zermelo.solvers.draughts.engine import DraughtsEngine
-
-    engine = DraughtsEngine(rules, weights=weights, hash_mb=1)
-    features = engine.features(white, black, kings, side)
-    score = engine.evaluate(white, black, kings, side)
-    flat = engine.weights
-    middle = features[kernel.F_PHASE]
-    sign = 1.0 if side == 0 else -1.0
-    terms = tuple(
-        Term(
-            name,
-            description,
-            sign * features[i] + 0.0,
-            (flat[2 * i] * middle + flat[2 * i + 1] * (1.0 - middle)) / 100.0,
-        )
-        for i, (name, description) in enumerate(TERMS)
-    )
-    return Breakdown(terms, score / 100.0, decimals=2)
-
-
-class DraughtsExplainer:
-    """The record's :class:`~zermelo.core.capabilities.Explainer` for both draughts games: the
-    game is read from ``type(state).RULES``."""
-
-    def explain(self, state: object, weights: str | None) -> Breakdown:
-        rules, white, black, kings, side = position_of(state)
-        chosen = None if weights is None else read_weights(weights, rules.name)
-        return explain(rules, white, black, kings, side, chosen)
-
-
-EXPLAINER: Final = DraughtsExplainer()
