@@ -74,11 +74,12 @@ def test_the_games_table() -> None:
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
     assert rows["game"] == [
-        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci"
+        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub"
     ]  # fmt: skip
-    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓"]
-    assert rows["tictactoe"][1:] == ["ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·"]
-    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·"]
+    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·"]
+    assert rows["tictactoe"][1:] == ["ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·"]
+    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·"]
+    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓"]
     assert len([name for name in rows if name in {s.name for s in all_games()}]) == len(all_games())
 
 
@@ -87,6 +88,9 @@ def test_game_commands_come_from_the_record() -> None:
     assert "solve" not in game_commands(get_game("chess"))
     assert "explain" in game_commands(get_game("checkers"))
     assert "uci" not in game_commands(get_game("othello"))
+    assert "hub" in game_commands(get_game("dammen")) and "hub" not in game_commands(
+        get_game("draughts")
+    )
 
 
 @pytest.mark.parametrize("command", [("play",), ("analyze",), ("explain",), ("tune",), ("perft",)])

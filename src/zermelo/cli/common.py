@@ -113,7 +113,8 @@ class _Context(click.Context):
 
 def game_commands(spec: GameSpec) -> frozenset[str]:
     """The commands that work on ``spec``, read from its record's fields: every game can be
-    played and analysed; the others need the capability they run (``uci`` speaks chess)."""
+    played and analysed; the others need the capability they run (``uci`` speaks chess, ``hub``
+    the games that declare a Hub variant)."""
     supported = {"play", "analyze", "arena"}
     for command, fields in (
         ("solve", ("start_solver", "position_solver")),
@@ -125,6 +126,8 @@ def game_commands(spec: GameSpec) -> frozenset[str]:
             supported.add(command)
     if spec.board == "chess":
         supported.add("uci")
+    if spec.hub_variant is not None:
+        supported.add("hub")
     return frozenset(supported)
 
 

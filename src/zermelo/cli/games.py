@@ -10,7 +10,7 @@ from rich.table import Table
 from zermelo.cli.common import Command, console, game_commands, lang_option
 from zermelo.i18n import gettext as _
 
-COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci")
+COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
 
 
