@@ -32,7 +32,8 @@ def command() -> click.Command:
 
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
         table.add_column(_("game"), no_wrap=True)
-        table.add_column(_("aliases"), no_wrap=True)
+        # The aliases wrap (international draughts has four), so the command columns keep their names.
+        table.add_column(_("aliases"))
         for column in COLUMNS:
             table.add_column(column, justify="center", no_wrap=True)
         for spec in all_games():
@@ -44,7 +45,7 @@ def command() -> click.Command:
             )
         out = console()
         if not out.is_terminal:
-            out.width = max(out.width, 100)
+            out.width = max(out.width, 120)
         out.print(table)
         out.print(
             escape(
