@@ -1,0 +1,1 @@
+"""Solvers of the draughts games (international draughts and Turkish dama)."""
