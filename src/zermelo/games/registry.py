@@ -53,6 +53,8 @@ _BUILT_IN: dict[str, str] = {
     "gomoku": "zermelo.games.mnk:GOMOKU_SPEC",
     "mnk": "zermelo.games.mnk:SPEC",
     "checkers": "zermelo.games.checkers:SPEC",
+    "international": "zermelo.games.draughts.international:SPEC",
+    "dama": "zermelo.games.draughts.dama:SPEC",
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
 }

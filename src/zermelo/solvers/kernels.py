@@ -30,10 +30,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from zermelo.core import jit as _jit
 from zermelo.core.record import N_
+
+if TYPE_CHECKING:
+    from zermelo.games.draughts.rules import Rules
 
 __all__ = [
     "GAME_KERNELS",
@@ -103,6 +106,50 @@ def _connect4_steps() -> list[Callable[[], object]]:
     return [search, batch]
 
 
+def _draughts_start(rules: Rules) -> tuple[int, int]:
+    """White's and Black's men at the start: the first two rows of dama, four of international."""
+    rows = 2 if rules.squares == rules.size * rules.size else rules.size // 2 - 1
+    white = sum(1 << sq for sq in range(rules.squares) if rules.rank_of(sq, 0) < rows)
+    black = sum(1 << sq for sq in range(rules.squares) if rules.rank_of(sq, 1) < rows)
+    return white, black
+
+
+def _draughts_moves_steps() -> list[Callable[[], object]]:
+    from zermelo.games.draughts import kernel
+    from zermelo.games.draughts.rules import DAMA, INTERNATIONAL
+
+    def moves() -> object:
+        for rules in (INTERNATIONAL, DAMA):
+            white, black = _draughts_start(rules)
+            kernel.legal(rules, white, black, 0, 0)
+        return None
+
+    def perft() -> object:
+        for rules in (INTERNATIONAL, DAMA):
+            white, black = _draughts_start(rules)
+            kernel.count(rules, white, black, 0, 0, 3)
+        return None
+
+    return [moves, perft]
+
+
+def _draughts_steps() -> list[Callable[[], object]]:
+    from zermelo.games.draughts.rules import DAMA, INTERNATIONAL
+    from zermelo.solvers.draughts import engine
+
+    def search() -> object:
+        for rules in (INTERNATIONAL, DAMA):
+            player = engine.DraughtsEngine(rules, hash_mb=1, compiled=True)
+            white, black = _draughts_start(rules)
+            player.search(white, black, 0, 0, depth=3)
+            player.analyze_moves(white, black, 0, 0, depth=1)
+            player.quiesce(white, black, 0, 0)
+            player.legal_moves(white, black, 0, 0)
+        return player.evaluate(white, black, 0, 0)
+
+    return [search]
+
+
 @dataclass(frozen=True, slots=True)
 class _Kernel:
     title: str
@@ -127,13 +174,30 @@ KERNELS: Final = {
         ("solve", "at_most", "mirror", "has_alignment", "canonical", "solve_many"),
         _connect4_steps,
     ),
+    "draughts-moves": _Kernel(
+        N_("the draughts move generator"),
+        "zermelo.games.draughts.kernel",
+        ("gen_moves", "perft", "_perft", "_captures"),
+        _draughts_moves_steps,
+    ),
+    "draughts": _Kernel(
+        N_("the draughts engine"),
+        "zermelo.solvers.draughts.search",
+        ("negamax", "quiesce", "evaluate", "set_position", "make_move", "generate"),
+        _draughts_steps,
+    ),
 }
 """The compiled kernels by name."""
 
-GAME_KERNELS: Final = {"chess": ("chess",), "connect4": ("connect4",)}
+GAME_KERNELS: Final = {
+    "chess": ("chess",),
+    "connect4": ("connect4",),
+    "international": ("draughts-moves", "draughts"),
+    "dama": ("draughts-moves", "draughts"),
+}
 """The kernels each game's play uses (the other games are plain Python)."""
 
-PLAY_KERNELS: Final = ("chess", "connect4")
+PLAY_KERNELS: Final = ("chess", "connect4", "draughts-moves", "draughts")
 """What ``zermelo warm-up`` builds by default: the kernels play uses."""
 
 

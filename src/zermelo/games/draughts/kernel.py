@@ -51,6 +51,7 @@ from zermelo.core.jit import (
     numba_disabled,
 )
 from zermelo.games.draughts.rules import (
+    F_COUNT_PATHS,
     F_IMMEDIATE,
     F_NO_REVERSE,
     PAIRS,
@@ -112,10 +113,7 @@ def shift(table: IntArray, x: int, d: int) -> int:
     for _ in range(PAIRS):
         s = table[at]
         y = x & table[at + 1]
-        if s >= 0:
-            y = y << s
-        else:
-            y = y >> -s
+        y = y << s if s >= 0 else y >> -s
         result |= y & table[at + 2]
         at += 3
     return result
@@ -129,20 +127,22 @@ def bit_index(bit: int) -> int:
 
 @jit()
 def _record(
-    out: IntArray, base: int, n: int, origin: int, to: int, captured: int, taken: int
+    out: IntArray, base: int, n: int, origin: int, to: int, captured: int, taken: int, once: bool
 ) -> int:
     """Add the capture (origin, to, captured) of ``taken`` pieces to the ``n`` moves at
-    ``out[base]`` unless shorter than them or already there; drop them when it is longer."""
+    ``out[base]`` unless shorter than them or (when ``once``) already there; drop them when it
+    is longer."""
     if n > 0:
         best = popcount(out[base + 2])
         if taken < best:
             return n
         if taken > best:
             n = 0
-    for i in range(n):
-        j = base + 3 * i
-        if out[j + 2] == captured and out[j + 1] == to and out[j] == origin:
-            return n
+    if once:
+        for i in range(n):
+            j = base + 3 * i
+            if out[j + 2] == captured and out[j + 1] == to and out[j] == origin:
+                return n
     if n >= MAX_MOVES:
         return n
     j = base + 3 * n
@@ -154,7 +154,7 @@ def _record(
 
 @jit(
     "int64(int64[::1], int64, int64, int64, int64, int64, int64, int64, int64, int64,"
-    " int64[::1], int64, int64)"
+    " int64[::1], int64, int64, boolean)"
 )
 def _captures(
     table: IntArray,
@@ -170,6 +170,7 @@ def _captures(
     out: IntArray,
     base: int,
     n: int,
+    once: bool,
 ) -> int:
     """Every way to go on capturing from the square ``at`` (a mask), having taken ``captured``
     (``taken`` pieces, the last in direction ``last``, -1 before the first): complete captures
@@ -210,20 +211,30 @@ def _captures(
                 out,
                 base,
                 n,
+                once,
             )
             if not flies:
                 break
             land = shift(table, land, d) & free
     if not extended and taken > 0:
-        n = _record(out, base, n, origin, bit_index(at), captured, taken)
+        n = _record(out, base, n, origin, bit_index(at), captured, taken, once)
     return n
 
 
 @jit()
 def gen_captures(
-    table: IntArray, white: int, black: int, kings: int, side: int, out: IntArray, base: int
+    table: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    out: IntArray,
+    base: int,
+    once: bool,
 ) -> int:
-    """The maximum captures of ``side`` at ``out[base]`` (see :func:`gen_moves`); 0 if none."""
+    """The maximum captures of ``side`` at ``out[base]``; 0 if none. With ``once``, moves with
+    the same (from, to, captured) are written once (:func:`gen_moves`); without, once per capture
+    path (the sequence of landing squares: dama's perft convention)."""
     own = black if side else white
     opp = white if side else black
     empty = table[T_BOARD] & ~(white | black)
@@ -242,7 +253,7 @@ def gen_captures(
         starts ^= bit
         king = 1 if bit & kings else 0
         n = _captures(
-            table, bit_index(bit), bit, king, side, opp, empty | bit, 0, 0, -1, out, base, n
+            table, bit_index(bit), bit, king, side, opp, empty | bit, 0, 0, -1, out, base, n, once
         )
     return n
 
@@ -257,9 +268,8 @@ def has_capture(table: IntArray, white: int, black: int, kings: int, side: int) 
     dirs = table[T_MAN_CAPTURES + side]
     nd = table[T_NDIRS]
     for d in range(nd):
-        if (dirs >> d) & 1:
-            if shift(table, shift(table, men, d) & opp, d) & empty:
-                return True
+        if (dirs >> d) & 1 and shift(table, shift(table, men, d) & opp, d) & empty:
+            return True
     royal = own & kings
     if not royal:
         return False
@@ -369,7 +379,7 @@ def gen_moves(
     """Write the legal moves of ``side`` as triples ``out[base + 3*i .. +2] = from_sq, to_sq,
     captured``: the maximum captures when there is a capture, else every step; moves with the same
     (from, to, captured) once. Returns the count (at most ``MAX_MOVES``)."""
-    n = gen_captures(table, white, black, kings, side, out, base)
+    n = gen_captures(table, white, black, kings, side, out, base, True)
     if n:
         return n
     return gen_steps(table, white, black, kings, side, out, base)
@@ -377,11 +387,19 @@ def gen_moves(
 
 @jit()
 def count_moves(
-    table: IntArray, white: int, black: int, kings: int, side: int, out: IntArray, base: int
+    table: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    out: IntArray,
+    base: int,
+    once: bool,
 ) -> int:
-    """How many legal moves ``side`` has (``out[base]`` is scratch for the captures)."""
+    """How many legal moves ``side`` has (``out[base]`` is scratch for the captures; ``once``
+    as for :func:`gen_captures`)."""
     if has_capture(table, white, black, kings, side):
-        return gen_captures(table, white, black, kings, side, out, base)
+        return gen_captures(table, white, black, kings, side, out, base, once)
     return count_steps(table, white, black, kings, side)
 
 
@@ -414,7 +432,7 @@ def make_move(
     return white, black, kings
 
 
-@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64)")
+@jit("int64(int64[::1], int64, int64, int64, int64, int64, int64[::1], int64, boolean)")
 def _perft(
     table: IntArray,
     white: int,
@@ -424,16 +442,19 @@ def _perft(
     depth: int,
     out: IntArray,
     base: int,
+    once: bool,
 ) -> int:
     if depth == 1:
-        return count_moves(table, white, black, kings, side, out, base)
-    n = gen_moves(table, white, black, kings, side, out, base)
+        return count_moves(table, white, black, kings, side, out, base, once)
+    n = gen_captures(table, white, black, kings, side, out, base, once)
+    if not n:
+        n = gen_steps(table, white, black, kings, side, out, base)
     total = 0
     below = base + 3 * MAX_MOVES
     for i in range(n):
         j = base + 3 * i
         w, b, k = make_move(table, white, black, kings, side, out[j], out[j + 1], out[j + 2])
-        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below)
+        total += _perft(table, w, b, k, 1 - side, depth - 1, out, below, once)
     return total
 
 
@@ -442,24 +463,29 @@ def perft(
     table: IntArray, white: int, black: int, kings: int, side: int, depth: int, out: IntArray
 ) -> int:
     """Leaf nodes of the legal move tree ``depth`` plies below the position (``out`` holds
-    ``MAX_MOVES * 3 * (depth + 1)`` words; the last ply is counted, not made)."""
+    ``MAX_MOVES * 3 * (depth + 1)`` words; the last ply is counted, not made). Captures are
+    counted by the game's convention: once per (from, to, captured), or once per capture path
+    when the table has ``F_COUNT_PATHS`` (dama)."""
     if depth <= 0:
         return 1
-    return _perft(table, white, black, kings, side, depth, out, 0)
+    once = not table[T_FLAGS] & F_COUNT_PATHS
+    return _perft(table, white, black, kings, side, depth, out, 0, once)
 
 
 # ---------------------------------------------------------------------------------------------
 # the Python front: ints in, Python values out
 
 
-_TABLES: dict[str, IntArray] = {}
+_TABLES: dict[tuple[int, ...], IntArray] = {}
 
 
 def _table(rules: Rules) -> IntArray:
-    array = _TABLES.get(rules.name)
+    """The rules' table as this copy's kernel reads it (keyed by the table: variants may share a
+    name)."""
+    array = _TABLES.get(rules.table)
     if array is None:
         array = _array(list(rules.table))
-        _TABLES[rules.name] = array
+        _TABLES[rules.table] = array
     return array
 
 

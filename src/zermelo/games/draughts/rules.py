@@ -18,7 +18,9 @@ converts to an int64 array, and Python's ``&`` with a negative int keeps the sam
     T_SQUARES          number of playable squares
     T_BOARD            mask of every playable square
     T_FLAGS            F_IMMEDIATE (a taken piece leaves at once) | F_NO_REVERSE (no 180-degree
-                       turn between two captures)
+                       turn between two captures) | F_COUNT_PATHS (perft counts a
+                       capture once per path, not once per (from, to, captured): dama's
+                       published table)
     T_PROMOTION + s    the row where side s's men are crowned (s = 0 White, 1 Black)
     T_MAN_STEPS + s    bit d set: side s's men step in direction d
     T_MAN_CAPTURES + s bit d set: side s's men capture in direction d
@@ -38,9 +40,9 @@ from typing import NamedTuple
 __all__ = [
     "DAMA",
     "INTERNATIONAL",
-    "KMove",
     "MAX_DIRS",
     "PAIRS",
+    "KMove",
     "Rules",
 ]
 
@@ -49,6 +51,7 @@ PAIRS = 2
 
 F_IMMEDIATE = 1
 F_NO_REVERSE = 2
+F_COUNT_PATHS = 4
 
 T_SQUARES = 0
 T_BOARD = 1
@@ -240,7 +243,7 @@ DAMA = _build(
     ((-1, 0), (1, 0), (0, -1), (0, 1)),
     man_steps=((0, 2, 3), (1, 2, 3)),
     man_captures=((0, 2, 3), (1, 2, 3)),
-    flags=F_IMMEDIATE | F_NO_REVERSE,
+    flags=F_IMMEDIATE | F_NO_REVERSE | F_COUNT_PATHS,
     flying=True,
 )
 """Turkish dama: a1 = 0, h1 = 7, a8 = 56, h8 = 63."""
