@@ -79,12 +79,12 @@ def main(argv: list[str] | None = None) -> int:
         ):
             task = bar.add_task("slices", total=total, completed=done, rate="")
             fresh = 0
+            sizes = {"+".join(m.name for m in pair): sum(m.size for m in pair) for pair in todo}
             for _, group in itertools.groupby(todo, key=lambda pair: egdb.level(pair[0])):
                 tasks = {
                     "+".join(m.name for m in pair): (str(directory), tuple(map(tuple, pair)))
                     for pair in group
                 }
-                sizes = {key: sum(egdb.Material(*m).size for m in t[1]) for key, t in tasks.items()}
 
                 def advance(key: str, result: dict[str, object], finished: int, of: int) -> None:
                     nonlocal fresh, done

@@ -330,7 +330,13 @@ def _stored(data: ByteArray, offset: int, index: int) -> int:
 
 @jit()
 def probe_kernel(
-    binom: IntArray, data: ByteArray, offsets: IntArray, white: int, black: int, kings: int, side: int
+    binom: IntArray,
+    data: ByteArray,
+    offsets: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
 ) -> int:
     """1 / 0 / -1 for the side to move (0 White, 1 Black), or ``NOT_COVERED``."""
     if side == 1:
@@ -562,7 +568,9 @@ def read_slice(path: Path, material: Material) -> bytes:
     if magic != MAGIC or (wm, wk, bm, bk) != tuple(material) or size != material.size:
         raise ZermeloError(f"{path}: holds another slice than {material.name}")
     if len(packed) != packed_size(material):
-        raise ZermeloError(f"{path}: {len(packed)} bytes of values, expected {packed_size(material)}")
+        raise ZermeloError(
+            f"{path}: {len(packed)} bytes of values, expected {packed_size(material)}"
+        )
     return packed
 
 
@@ -704,7 +712,9 @@ def build_pair(pair: tuple[Material, ...], known: Database, chunk: int = 1 << 16
     """Solve ``pair`` (a slice and its twin) given ``known``, which must hold every slice its
     captures and crownings reach (:class:`ZermeloError` otherwise)."""
     if not COMPILED:
-        raise ZermeloError("building the endgame database needs numba (pip install 'zermelo[fast]')")
+        raise ZermeloError(
+            "building the endgame database needs numba (pip install 'zermelo[fast]')"
+        )
     np = _np()
     first = pair[0]
     second = pair[1] if len(pair) > 1 else None
@@ -724,9 +734,7 @@ def build_pair(pair: tuple[Material, ...], known: Database, chunk: int = 1 << 16
     missing = 0
     for start in range(0, total, chunk):
         stop = min(total, start + chunk)
-        missing += _expand(
-            *args, start, stop, values, open_draw, starts, no_edges, False, moves
-        )
+        missing += _expand(*args, start, stop, values, open_draw, starts, no_edges, False, moves)
     if missing:
         raise ZermeloError(
             f"{first.name}: {missing} moves reach slices not built yet; build smaller ones first"
@@ -735,7 +743,9 @@ def build_pair(pair: tuple[Material, ...], known: Database, chunk: int = 1 << 16
     edges_total = int(starts[-1])
     edges = np.zeros(max(edges_total, 1), np.int64 if total >= 1 << 31 else np.int32)
     for start in range(0, total, chunk):
-        _expand(*args, start, min(total, start + chunk), values, open_draw, starts, edges, True, moves)
+        _expand(
+            *args, start, min(total, start + chunk), values, open_draw, starts, edges, True, moves
+        )
     sweeps = 0
     while True:
         sweeps += 1
@@ -767,7 +777,6 @@ def iter_positions(material: Material) -> Iterator[tuple[int, int, int]]:
         white, black, kings = position_at(binom, *material, index)
         if white >= 0:
             yield white, black, kings
-
 
 
 def missing_slices(directory: Path, pair: tuple[Material, ...]) -> list[Material]:
