@@ -7,10 +7,15 @@ front, ``legal`` and ``play``): no slices, no indexing, no colour flip, no packe
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zermelo.core.errors import InvalidPositionError, ZermeloError
 from zermelo.core.jit import kernel_variant
@@ -277,3 +282,69 @@ def test_a_damaged_or_foreign_slice_file_is_refused(tmp_path) -> None:  # type: 
     egdb.slice_path(tmp_path, other).write_bytes(path.read_bytes())
     with pytest.raises(ZermeloError, match="another slice"):
         egdb.load(tmp_path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=-2, max_value=(1 << 51)),
+    st.integers(min_value=-2, max_value=(1 << 51)),
+    st.integers(min_value=-2, max_value=(1 << 51)),
+    st.integers(min_value=-1, max_value=2),
+    st.integers(min_value=0, max_value=4),
+)
+def test_probe_takes_any_ints(white: int, black: int, kings: int, side: int, pieces: int) -> None:
+    """Whatever masks it is given, probe answers a value or None, or refuses them with one
+    InvalidPositionError: small positions are made likely by keeping ``pieces`` low bits."""
+    database = egdb.default()
+
+    def thin(mask: int) -> int:
+        if mask < 0:
+            return mask
+        kept = 0
+        for s in range(51):
+            if mask >> s & 1 and kept.bit_count() < pieces:
+                kept |= 1 << s
+        return kept
+
+    try:
+        value = database.probe(thin(white), thin(black), thin(kings), side)
+    except InvalidPositionError as error:
+        assert str(error)
+        return
+    assert value in (-1, 0, 1, None)
+
+
+def test_the_build_script_resumes_and_skips_finished_slices(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    script = Path(__file__).resolve().parents[2] / "scripts" / "build_egdb.py"
+
+    def build() -> str:
+        done = subprocess.run(
+            [sys.executable, str(script), "--pieces", "2", "--directory", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=True,
+        )
+        return done.stderr
+
+    first = build()
+    assert "4 slices of up to 2 pieces" in first and "4 to build" in first
+    files = {p.name: p.read_bytes() for p in tmp_path.glob("*.bin")}
+    assert sorted(files) == sorted(f"{m.name}.bin" for m in egdb.materials(2))
+    for name, raw in files.items():  # the same bits as the shipped slices
+        assert raw == (egdb.default_directory() / name).read_bytes(), name
+    (tmp_path / "1m0k-0m1k.bin").unlink()
+    again = build()
+    assert "2 to build" in again  # that slice and its twin, nothing else
+    assert (tmp_path / "1m0k-0m1k.bin").read_bytes() == files["1m0k-0m1k.bin"]
+    assert "0 to build" in build()
+    bad = subprocess.run(
+        [sys.executable, str(script), "--pieces", "7"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "--pieces 7: expected 2 to 4"
+    ]
