@@ -6,6 +6,8 @@ front, ``legal`` and ``play``): no slices, no indexing, no colour flip, no packe
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import subprocess
 import sys
@@ -348,3 +350,24 @@ def test_the_build_script_resumes_and_skips_finished_slices(tmp_path) -> None:  
     assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
         "--pieces 7: expected 2 to 4"
     ]
+
+
+def test_the_plain_copy_probes_the_same_values(db: egdb.Database) -> None:
+    """Without numba (ZERMELO_NO_NUMBA=1) the same source probes the same files."""
+    rng = random.Random(11)
+    positions = [p for m in egdb.materials(3) for p in sample(rng, m, 3)]
+    code = (
+        "import sys, json\n"
+        "from zermelo.solvers.draughts import egdb\n"
+        "assert not egdb.COMPILED\n"
+        "print(json.dumps([egdb.probe(*p) for p in json.loads(sys.argv[1])]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(positions)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env={**os.environ, "ZERMELO_NO_NUMBA": "1"},
+    )
+    assert json.loads(done.stdout) == [db.probe(*p) for p in positions]
