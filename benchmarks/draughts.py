@@ -388,12 +388,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=None, help="international perft depth")
     parser.add_argument("--seed", type=int, default=24)
     parser.add_argument("--only", default="perft,strength", help="perft, strength or both")
+    parser.add_argument(
+        "--matches", default="turbo,medium", help="hard against: turbo, medium or both"
+    )
     parser.add_argument("--peer-python", type=Path, default=None, help="py-draughts' interpreter")
     args = parser.parse_args(argv)
     console = Console(width=170)
     sections = {s.strip() for s in args.only.split(",") if s.strip()}
     if not sections <= {"perft", "strength"} or not sections:
         console.print(f"--only {args.only!r}: expected perft, strength or perft,strength")
+        return 2
+    matches = {m.strip() for m in args.matches.split(",") if m.strip()}
+    if not matches <= {"turbo", "medium"} or not matches:
+        console.print(f"--matches {args.matches!r}: expected turbo, medium or turbo,medium")
         return 2
     games = args.games if args.games is not None else (2 if args.quick else 20)
     if games < 1 or not 0 < args.time <= 60 or args.max_plies < 1:
@@ -428,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             openings = INTERNATIONAL_OPENINGS.openings(None)
             random.Random(args.seed).shuffle(openings)
             rows: list[tuple[str, MatchResult]] = []
-            if peer is not None:
+            if peer is not None and "turbo" in matches:
                 rows.append(
                     (
                         "hard - TurboEngine",
@@ -438,15 +445,16 @@ def main(argv: list[str] | None = None) -> int:
                         ),
                     )
                 )  # fmt: skip
-            rows.append(
-                (
-                    "hard - medium",
-                    run_match(
-                        console, "hard - medium", "medium", None, games, args.time,
-                        args.max_plies, openings, args.seed,
-                    ),
-                )
-            )  # fmt: skip
+            if "medium" in matches:
+                rows.append(
+                    (
+                        "hard - medium",
+                        run_match(
+                            console, "hard - medium", "medium", None, games, args.time,
+                            args.max_plies, openings, args.seed,
+                        ),
+                    )
+                )  # fmt: skip
             tables.append(
                 strength_table(
                     f"international draughts, {args.time:g} s per move, from {len(openings)} "
