@@ -65,7 +65,7 @@ def test_explain_shows_every_feature_and_the_total() -> None:
         (["explain", "gomoku", "h8 z99"], "move 'z99' is off the 15x15 board"),
         (
             ["explain", "tictactoe", "........."],
-            "explain works on gomoku, mnk, checkers, chess, othello, not on tictactoe",
+            "explain works on gomoku, mnk, checkers, international, dama, chess, othello, not on tictactoe",
         ),
         (["solve", "tictactoe", "--k", "4"], "--k is not a rule of tictactoe"),
         (["solve", "checkers"], "solve works on tictactoe, connect4, mnk, not on checkers"),

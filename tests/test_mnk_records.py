@@ -37,6 +37,7 @@ SHARED: dict[str, Any] = {
     "openings": None,
     "codec": _CODEC,
     "parse_on": None,
+    "hub_variant": None,
 }
 
 
