@@ -318,7 +318,10 @@ def kernel_variant(kernel: ModuleType, compiled: bool | None, what: str) -> Modu
     if compiled is None and not serving_plain(kernel.__name__):
         finish(kernel)
         return kernel
-    name = kernel.__name__.rpartition(".")[0] + "._kernel_pure"
+    # one copy per module: two kernels of one package (the draughts search and its endgame
+    # database) must not share a name ("kernel" modules keep their old "_kernel_pure")
+    package, _, leaf = kernel.__name__.rpartition(".")
+    name = f"{package}._{leaf}_pure"
     copy = _PLAIN_COPIES.get(name)
     if copy is None:
         spec = importlib.util.spec_from_file_location(name, kernel.__file__)

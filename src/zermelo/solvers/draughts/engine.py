@@ -28,7 +28,7 @@ from zermelo.core.errors import (
     InvalidPositionError,
     ZermeloError,
 )
-from zermelo.core.jit import FloatArray, IntArray, kernel_variant
+from zermelo.core.jit import ByteArray, FloatArray, IntArray, kernel_variant
 from zermelo.core.limits import Limits
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import WIN
@@ -138,6 +138,14 @@ def _floats(kernel: ModuleType, values: Sequence[float]) -> FloatArray:
 
         return np.array(values, dtype=np.float64)
     return [float(v) for v in values]
+
+
+def _bytes(kernel: ModuleType, size: int) -> ByteArray:
+    if kernel.COMPILED:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.uint8)
+    return bytes(size)
 
 
 def _word(kernel: ModuleType, mask: int) -> int:
@@ -267,6 +275,44 @@ class DraughtsEngine:
         if not k.COMPILED:
             slots = min(slots, PURE_TABLE_SLOTS)
         self._tt = _array(k, k.TT_WORDS * slots)
+        # the endgame database's arrays: placeholders until a search may reach it (see _switches)
+        self._egdb_loaded = False
+        self._binom: IntArray = k.EGDB.binomials()
+        self._egdb_data: ByteArray = _bytes(k, 1)
+        self._egdb_offsets = _array(k, k.EGDB.KEYS)
+        for i in range(k.EGDB.KEYS):
+            self._egdb_offsets[i] = -1
+
+    @property
+    def probes(self) -> bool:
+        """Whether the search looks positions of few pieces up in the endgame database
+        (international draughts with the switch ``SW_EGDB`` on; dama has none)."""
+        return self.rules.name == "international" and self.switches & compiled_kernel.SW_EGDB != 0
+
+    def _switches(self, white: int, black: int) -> int:
+        """The switches of a search from a root with these pieces: without probing when the
+        root is itself in the database (its values carry no distance, so the evaluation must
+        lead the way there); the database loaded (once per process) at the first search that
+        probes."""
+        k = self.kernel
+        switches: int = self.switches
+        if not self.probes or (white | black).bit_count() <= k.EGDB_PIECES:
+            return switches & ~compiled_kernel.SW_EGDB
+        if not self._egdb_loaded:
+            database = k.EGDB.default()
+            self._binom, self._egdb_data = database.binom, database.data
+            self._egdb_offsets = database.offsets
+            self._egdb_loaded = True
+        return switches
+
+    def endgame_value(self, white: int, black: int, kings: int, side: int) -> int | None:
+        """The endgame database's value of the position for ``side`` (1 win, 0 draw, -1 loss),
+        ``None`` when it holds no such position (more pieces, or dama)."""
+        self._check(white, black, kings, side)
+        if self.rules.name != "international":
+            return None
+        value: int | None = self.kernel.EGDB.default().probe(white, black, kings, side)
+        return value
 
     def _follow_kernel(self) -> None:
         if self._follows and not self.compiled:
@@ -351,7 +397,7 @@ class DraughtsEngine:
         self._load(white, black, kings, side, 0, len(earlier))
         for slot in (k.W_NODES, k.W_QNODES, k.W_STOP, k.W_SELDEPTH):
             work[slot] = 0
-        work[k.W_SWITCHES] = self.switches
+        work[k.W_SWITCHES] = self._switches(white, black)
         work[k.W_NODE_LIMIT] = NO_LIMIT
         for i in range(k.KILLER_BASE, k.HISTORY_BASE):
             work[i] = 0
@@ -425,6 +471,9 @@ class DraughtsEngine:
                     self._work,
                     self._weights,
                     self._features,
+                    self._binom,
+                    self._egdb_data,
+                    self._egdb_offsets,
                     0,
                     -INFINITY,
                     INFINITY,
@@ -444,6 +493,9 @@ class DraughtsEngine:
                 self._work,
                 self._weights,
                 self._features,
+                self._binom,
+                self._egdb_data,
+                self._egdb_offsets,
                 ply,
                 depth,
                 alpha,

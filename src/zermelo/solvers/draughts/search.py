@@ -23,6 +23,16 @@ slot: the hash, ``from | to << 7 | depth << 14 | bound << 21 | (score + SCORE_OF
 (scores of wins stored relative to the node) and the move's captured mask. ``work`` holds the
 counters, the stop flag, the node limit, the switches, the game's earlier hashes, killer moves,
 the history table and the triangular principal-variation table (``W_*`` and ``*_BASE``).
+
+The endgame database (:mod:`zermelo.solvers.draughts.egdb`, international draughts only): with
+the switch ``SW_EGDB`` on, a node below the root with at most ``EGDB_PIECES`` pieces (both sides
+having some) is not searched but looked up, every position of the database being exact whether a
+capture is pending or not: a win scores ``DB_WIN - ply`` (a nearer conversion preferred), a draw
+0, a loss the negation. These are estimates to the faces (inside ``EVAL_LIMIT``), beyond every
+evaluation (``±EVAL_CAP``). The front turns the switch off when the root itself is that small
+(the values have no distance: every winning move would score the same) and for dama, which has
+no database (it passes placeholder arrays then). The database's arrays ``binom``, ``data`` and
+``offsets`` (``egdb_data`` here) follow ``features`` in :func:`quiesce` and :func:`negamax`.
 """
 
 from __future__ import annotations
@@ -37,12 +47,13 @@ from zermelo.core.jit import (
     make_popcount,
     numba_disabled,
 )
-from zermelo.core.scores import WIN
+from zermelo.core.scores import EVAL_LIMIT, WIN
 from zermelo.games.draughts import kernel as _movegen
 from zermelo.games.draughts.rules import T_BOARD, T_MAN_STEPS, T_NDIRS, T_OPPOSITE
+from zermelo.solvers.draughts import egdb as _egdb
 
 if TYPE_CHECKING:
-    from zermelo.core.jit import FloatArray, IntArray
+    from zermelo.core.jit import ByteArray, FloatArray, IntArray
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the plain copy sets ``FORCE_PURE`` first)."""
@@ -51,6 +62,10 @@ jit = make_jit(COMPILED)
 
 MOVEGEN = _movegen if COMPILED else kernel_variant(_movegen, False, "draughts move generator")
 """The move generator this copy calls: the compiled one, or its plain copy."""
+
+EGDB = _egdb if COMPILED or not _egdb.COMPILED else kernel_variant(_egdb, False, "endgame database")
+"""The endgame database module this copy probes with: the compiled one, or its plain copy."""
+probe_kernel = EGDB.probe_kernel
 
 
 class _MoveGeneratorFirst:
@@ -99,6 +114,13 @@ MATE_BOUND = WIN - 1000
 """Scores beyond ``±MATE_BOUND`` are wins and losses (``WIN - plies``)."""
 EVAL_CAP = 100_000
 """Evaluations stay inside ``±EVAL_CAP``."""
+DB_WIN = 900_000
+"""A win the endgame database knows scores ``DB_WIN - ply`` (no distance to the end known)."""
+DB_BOUND = DB_WIN - 1000
+"""Scores beyond ``±DB_BOUND`` are decided: by the database, or beyond ``±MATE_BOUND`` a win."""
+EGDB_PIECES: int = int(EGDB.MAX_PIECES)
+"""Nodes with at most this many pieces are looked up in the database."""
+assert EVAL_CAP < DB_BOUND and DB_WIN < EVAL_LIMIT
 SCORE_OFFSET = 1 << 22
 TT_WORDS = 3
 BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 1, 2, 3
@@ -135,7 +157,9 @@ SW_TT_MOVE = 2
 SW_KILLERS = 4
 SW_HISTORY = 8
 SW_REDUCTIONS = 16
-SW_ALL = 31
+SW_EGDB = 32
+"""Probe the endgame database (the front clears it where it has none or the root is in it)."""
+SW_ALL = 63
 
 # the geometry array (built by evaluation.geometry from the Rules): per side (0, 1) and square
 G_RANK = 0
@@ -464,9 +488,9 @@ def tt_store(
     if move == NO_MOVE and tt[slot] == key:
         move = tt[slot + 1] & NO_MOVE
         captured = tt[slot + 2]
-    if score > MATE_BOUND:
+    if score > DB_BOUND:
         score += ply
-    elif score < -MATE_BOUND:
+    elif score < -DB_BOUND:
         score -= ply
     tt[slot] = key
     tt[slot + 1] = move | max(depth, 0) << 14 | bound << 21 | (score + SCORE_OFFSET) << 24
@@ -476,9 +500,9 @@ def tt_store(
 @jit()
 def tt_score(data: int, ply: int) -> int:
     score = (data >> 24) - SCORE_OFFSET
-    if score > MATE_BOUND:
+    if score > DB_BOUND:
         score -= ply
-    elif score < -MATE_BOUND:
+    elif score < -DB_BOUND:
         score += ply
     return score
 
@@ -552,9 +576,42 @@ def update_pv(work: IntArray, ply: int, frm: int, to: int, captured: int) -> Non
     work[PV_LENGTH_BASE + ply] = max(length, ply + 1)
 
 
+NOT_PROBED = INFINITY + 1
+"""What :func:`probe_score` gives for a position the database does not settle."""
+
+
+@jit()
+def probe_score(
+    binom: IntArray,
+    egdb_data: ByteArray,
+    offsets: IntArray,
+    work: IntArray,
+    white: int,
+    black: int,
+    kings: int,
+    side: int,
+    ply: int,
+) -> int:
+    """The database's score of the position at ``ply`` (see the module's notes), or
+    ``NOT_PROBED``: the switch off, the root, too many pieces, a side without any (the search
+    scores that loss itself), or a position the loaded slices do not hold."""
+    if work[W_SWITCHES] & SW_EGDB == 0 or ply == 0 or white == 0 or black == 0:
+        return NOT_PROBED
+    if popcount(white | black) > EGDB_PIECES:
+        return NOT_PROBED
+    value = probe_kernel(binom, egdb_data, offsets, white, black, kings, side)
+    if value == 1:
+        return DB_WIN - ply
+    if value == -1:
+        return -(DB_WIN - ply)
+    if value == 0:
+        return 0
+    return NOT_PROBED
+
+
 @jit(
     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "float64[::1], float64[::1], int64, int64, int64)"
+    "float64[::1], float64[::1], int64[::1], uint8[::1], int64[::1], int64, int64, int64)"
 )
 def quiesce(
     table: IntArray,
@@ -566,6 +623,9 @@ def quiesce(
     work: IntArray,
     weights: FloatArray,
     features: FloatArray,
+    binom: IntArray,
+    egdb_data: ByteArray,
+    offsets: IntArray,
     ply: int,
     alpha: int,
     beta: int,
@@ -587,6 +647,9 @@ def quiesce(
     side = stack[base + P_SIDE]
     if (white if side == 0 else black) == 0:
         return -(WIN - ply)
+    known = probe_score(binom, egdb_data, offsets, work, white, black, kings, side, ply)
+    if known != NOT_PROBED:
+        return known
     if ply >= MAX_PLY or not has_capture(table, white, black, kings, side):
         return evaluate(table, geo, white, black, kings, side, weights, features)
     count = generate(table, stack, moves, ply, scratch)
@@ -606,6 +669,9 @@ def quiesce(
             work,
             weights,
             features,
+            binom,
+            egdb_data,
+            offsets,
             ply + 1,
             -beta,
             -alpha,
@@ -623,7 +689,8 @@ def quiesce(
 
 @jit(
     "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-    "int64[::1], float64[::1], float64[::1], int64, int64, int64, int64)"
+    "int64[::1], float64[::1], float64[::1], int64[::1], uint8[::1], int64[::1], int64, int64, "
+    "int64, int64)"
 )
 def negamax(
     table: IntArray,
@@ -636,6 +703,9 @@ def negamax(
     work: IntArray,
     weights: FloatArray,
     features: FloatArray,
+    binom: IntArray,
+    egdb_data: ByteArray,
+    offsets: IntArray,
     ply: int,
     depth: int,
     alpha: int,
@@ -658,8 +728,9 @@ def negamax(
             return alpha
     if depth <= 0 or ply >= MAX_PLY:
         return quiesce(
-            table, geo, stack, moves, scratch, order, work, weights, features, ply, alpha, beta
-        )
+            table, geo, stack, moves, scratch, order, work, weights, features, binom, egdb_data,
+            offsets, ply, alpha, beta,
+        )  # fmt: skip
     work[W_NODES] += 1
     if work[W_NODES] >= work[W_NODE_LIMIT]:
         work[W_STOP] = 1
@@ -670,6 +741,12 @@ def negamax(
     base = ply * POS_SIZE
     key = stack[base + P_HASH]
     side = stack[base + P_SIDE]
+    known = probe_score(
+        binom, egdb_data, offsets, work, stack[base + P_WHITE], stack[base + P_BLACK],
+        stack[base + P_KINGS], side, ply,
+    )  # fmt: skip
+    if known != NOT_PROBED:
+        return known
     tt_move = NO_MOVE
     tt_captured = 0
     slot = tt_slot(tt, key)
@@ -713,7 +790,7 @@ def negamax(
         if i == start:
             score = -negamax(
                 table, geo, stack, moves, scratch, order, tt, work, weights, features,
-                ply + 1, child_depth, -beta, -alpha,
+                binom, egdb_data, offsets, ply + 1, child_depth, -beta, -alpha,
             )  # fmt: skip
         else:
             reduction = 0
@@ -727,17 +804,17 @@ def negamax(
                 reduction = 1
             score = -negamax(
                 table, geo, stack, moves, scratch, order, tt, work, weights, features,
-                ply + 1, child_depth - reduction, -alpha - 1, -alpha,
+                binom, egdb_data, offsets, ply + 1, child_depth - reduction, -alpha - 1, -alpha,
             )  # fmt: skip
             if score > alpha and reduction > 0 and work[W_STOP] == 0:
                 score = -negamax(
                     table, geo, stack, moves, scratch, order, tt, work, weights, features,
-                    ply + 1, child_depth, -alpha - 1, -alpha,
+                    binom, egdb_data, offsets, ply + 1, child_depth, -alpha - 1, -alpha,
                 )  # fmt: skip
             if score > alpha and score < beta and work[W_STOP] == 0:
                 score = -negamax(
                     table, geo, stack, moves, scratch, order, tt, work, weights, features,
-                    ply + 1, child_depth, -beta, -alpha,
+                    binom, egdb_data, offsets, ply + 1, child_depth, -beta, -alpha,
                 )  # fmt: skip
         if work[W_STOP] != 0:
             return 0
