@@ -94,7 +94,10 @@ def test_perft_refuses_games_without_it_and_bad_positions() -> None:
     done = run_cli("perft", "tictactoe", "--depth", "2")
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0
-    assert "perft works on checkers, international, dama, chess, othello, not on tictactoe" in done.stderr
+    assert (
+        "perft works on checkers, international, dama, chess, othello, not on tictactoe"
+        in done.stderr
+    )
     bad = run_cli("perft", "chess", "rnbqkbnr/pppppppp w", "--depth", "2")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     deep = run_cli("perft", "chess", "--depth", "21")
