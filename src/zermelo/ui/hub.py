@@ -36,7 +36,6 @@ The protocol is for programs, so its words are the protocol's and stay in Englis
 from __future__ import annotations
 
 import functools
-import io
 import math
 import sys
 import threading
@@ -50,6 +49,7 @@ from zermelo.core.record import LEVELS, GameSpec
 from zermelo.core.state import AnyState, Player
 from zermelo.games.draughts.rules import Rules
 from zermelo.games.registry import all_games, get_game
+from zermelo.ui.protocol import MAX_LINE, serve_lines
 
 __all__ = [
     "ENGINE_NAME",
@@ -74,8 +74,6 @@ __all__ = [
 ENGINE_NAME = "zermelo"
 AUTHOR = "The zermelo team"
 COUNTRY = ""
-MAX_LINE = 1 << 20
-"""The longest line read, in characters."""
 MAX_DEPTH = 64
 MAX_NODES = 1 << 62
 MAX_SECONDS = 10.0**7
@@ -950,11 +948,6 @@ _COMMANDS: dict[str, Callable[[HubSession, HubLine], None]] = {
 }
 
 
-def _lenient(stream: TextIO, errors: str) -> None:
-    if isinstance(stream, io.TextIOWrapper):
-        stream.reconfigure(errors=errors)
-
-
 def run_hub(
     input_stream: TextIO,
     output_stream: TextIO,
@@ -962,31 +955,12 @@ def run_hub(
     searcher_factory: Callable[[Rules], Searcher] | None = None,
 ) -> int:
     """Run the protocol until ``quit`` or the end of ``input_stream``; return the exit status."""
-    _lenient(input_stream, "replace")
-    _lenient(output_stream, "backslashreplace")
-
-    def write(line: str) -> None:
-        output_stream.write(line + "\n")
-        output_stream.flush()
-
-    session = HubSession(write, game, searcher_factory)
-    try:
-        while True:
-            line = input_stream.readline(MAX_LINE + 1)
-            if not line:
-                break
-            if len(line) > MAX_LINE:
-                while line and not line.endswith("\n"):
-                    line = input_stream.readline(MAX_LINE)
-                session.error(f"a line longer than {MAX_LINE} characters: ignored")
-                continue
-            if not session.handle(line):
-                break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        session.close()
-    return 0
+    return serve_lines(
+        input_stream,
+        output_stream,
+        lambda write: HubSession(write, game, searcher_factory),
+        lambda session, note: cast(HubSession, session).error(note),
+    )
 
 
 def main() -> None:

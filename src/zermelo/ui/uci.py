@@ -28,13 +28,12 @@ The protocol is for programs, so its words are the protocol's and stay in Englis
 
 from __future__ import annotations
 
-import io
 import random
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TextIO, cast
 
 import chess
 
@@ -44,12 +43,11 @@ from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import SearchResult
 from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine, mate_in
 from zermelo.solvers.chess.engine import NO_LIMIT
+from zermelo.ui.protocol import MAX_LINE, serve_lines
 
 __all__ = ["ENGINE_NAME", "MAX_LINE", "MAX_MULTIPV", "UciSession", "main", "run_uci"]
 
 ENGINE_NAME = "zermelo"
-MAX_LINE = 1 << 20
-"""The longest line read, in characters (a game of thousands of moves fits many times over)."""
 MAX_MULTIPV = 500
 DEFAULT_HASH_MB = 64
 _GO_NUMBERS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
@@ -481,43 +479,18 @@ _COMMANDS: dict[str, Callable[[UciSession, list[str]], None]] = {
 }
 
 
-def _lenient(stream: TextIO, errors: str) -> None:
-    """Let ``stream`` take bytes (or characters) its encoding cannot: ``errors`` handles them."""
-    if isinstance(stream, io.TextIOWrapper):
-        stream.reconfigure(errors=errors)
-
-
 def run_uci(
     input_stream: TextIO,
     output_stream: TextIO,
     engine_factory: Callable[[], ChessEngine] | None = None,
 ) -> int:
     """Run the protocol until ``quit`` or the end of ``input_stream``; return the exit status."""
-    _lenient(input_stream, "replace")
-    _lenient(output_stream, "backslashreplace")
-
-    def write(line: str) -> None:
-        output_stream.write(line + "\n")
-        output_stream.flush()
-
-    session = UciSession(write, engine_factory)
-    try:
-        while True:
-            line = input_stream.readline(MAX_LINE + 1)
-            if not line:
-                break
-            if len(line) > MAX_LINE:
-                while line and not line.endswith("\n"):
-                    line = input_stream.readline(MAX_LINE)
-                session.info_string(f"a line longer than {MAX_LINE} characters: ignored")
-                continue
-            if not session.handle(line):
-                break
-    except KeyboardInterrupt:
-        pass
-    finally:
-        session.close()
-    return 0
+    return serve_lines(
+        input_stream,
+        output_stream,
+        lambda write: UciSession(write, engine_factory),
+        lambda session, note: cast(UciSession, session).info_string(note),
+    )
 
 
 def main() -> None:
