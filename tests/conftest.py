@@ -34,14 +34,26 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if not available() or all(is_built(name) for name in PLAY_KERNELS):
         return
     print("\nCompiling the numba kernels once for the tests (zermelo warm-up)...", flush=True)
-    subprocess.run(
-        [sys.executable, "-m", "zermelo", "warm-up"],
-        env=english_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        timeout=900,
-        check=False,
-    )
+    # On two processes, one per core: the draughts kernels (the search compiles the move
+    # generator it calls) in one, the others in the other.
+    draughts = [name for name in PLAY_KERNELS if name.startswith("draughts")]
+    groups = [
+        group for group in (draughts, [n for n in PLAY_KERNELS if n not in draughts]) if group
+    ]
+    builds = [
+        subprocess.Popen(
+            [sys.executable, "-m", "zermelo", "warm-up", *group],
+            env=english_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for group in groups
+    ]
+    for build in builds:
+        try:
+            build.wait(timeout=900)
+        except subprocess.TimeoutExpired:
+            build.kill()
 
 
 def english_env(extra: dict[str, str] | None = None) -> dict[str, str]:
