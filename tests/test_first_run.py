@@ -161,6 +161,7 @@ def test_warm_up_fuzz_one_line_never_a_traceback(tmp_path: Path, args: list[str]
         assert result.stderr == ""
 
 
+@pytest.mark.xdist_group("cores")
 @pytest.mark.slow
 def test_warm_up_compiles_once_then_does_nothing(tmp_path: Path) -> None:
     env = _cold(tmp_path, ZERMELO_NO_AOT="1")
@@ -172,6 +173,7 @@ def test_warm_up_compiles_once_then_does_nothing(tmp_path: Path) -> None:
     assert second.stdout.strip().splitlines() == ["Already compiled: the Connect Four solver."]
 
 
+@pytest.mark.xdist_group("cores")
 @pytest.mark.slow
 def test_background_build_switches_to_the_compiled_kernel_with_the_same_scores(
     tmp_path: Path,

@@ -373,6 +373,7 @@ def test_multipv_lines_are_the_values_of_each_move() -> None:
 # -- 8. a game at one second and 0.1 s a move -------------------------------------------------
 
 
+@pytest.mark.xdist_group("cores")
 def test_a_forty_move_game_never_flags_and_never_plays_unsearched() -> None:
     rng = random.Random(7)
     white = chess.engine.SimpleEngine.popen_uci(COMMAND, env=english_env(), timeout=180)

@@ -485,6 +485,7 @@ def test_plain_copy_gives_the_compiled_moves(rules: Rules) -> None:
         side = 1 - side
 
 
+@pytest.mark.xdist_group("cores")
 @pytest.mark.slow
 @needs_numba
 def test_compiling_in_any_order_leaves_a_cache_that_loads(tmp_path: Path) -> None:

@@ -121,6 +121,7 @@ def _chess_nodes(answer: dict[str, object]) -> int:
     return nodes
 
 
+@pytest.mark.xdist_group("cores")
 @pytest.mark.slow
 def test_a_cold_server_answers_connect4_and_chess_at_once(cold_server: tuple[str, Path]) -> None:
     base, log = cold_server
