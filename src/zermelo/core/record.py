@@ -193,7 +193,16 @@ class Ref(Generic[T]):
         return cast(T, value)
 
 
-BOARD_KINDS: tuple[str, ...] = ("grid", "place", "drop", "draughts", "chess")
+BOARD_KINDS: tuple[str, ...] = (
+    "grid",
+    "place",
+    "drop",
+    "draughts",
+    "chess",
+    "dice",
+    "backgammon",
+    "cards",
+)
 """The board kinds, the one vocabulary of the records, the terminal and the web page. A kind is
 a drawing, never a game; each draws a :class:`Grid` (see there for what each kind reads):
 
@@ -205,7 +214,13 @@ a drawing, never a game; each draws a :class:`Grid` (see there for what each kin
   8x8 with every square playable and named ``a1``..``h8`` as in Turkish dama); a move is the
   names of the squares it visits joined by ``-`` (a step) or ``x`` (a capture), as in ``11-15``,
   ``28x19x8`` or ``d4xd6xf6`` (see :func:`draughts_path`);
-* ``chess``: a move goes from one cell to another, named by file and rank (UCI)."""
+* ``chess``: a move goes from one cell to another, named by file and rank (UCI);
+* ``dice``: a race of scores with a die (Pig): the totals, the turn's total and the last roll,
+  the moves as buttons;
+* ``backgammon``: the 24 points, the bar and the borne-off checkers, with the dice and the cube;
+* ``cards``: a card table (poker): the hands, the board's cards, the pot, the moves as buttons.
+
+What each kind reads from its :class:`Grid` is set out there."""
 
 
 @dataclass(frozen=True)
@@ -231,6 +246,22 @@ class Grid:
     number small in the corner (checkers, international draughts); ``files`` and ``ranks``, when
     given, are drawn around it. A ``chess`` board's cells hold the
     pieces' letters (``PNBRQK`` White, ``pnbrqk`` Black) and name their squares (``e4``).
+
+    ``facts`` are labelled values shown beside any board: ``(label, value)`` with the label an
+    English message id marked ``N_`` (``("to roll", "X")``, ``("pot", "4")``) that the face
+    translates, and the value a short text in the game's notation.
+
+    A ``dice`` board (Pig) has one row, ``(first player's total, second player's total, turn
+    total, last roll)`` as numbers (the last roll ``""`` before any); ``files`` names the sides;
+    the moves are buttons. A ``backgammon`` board has two rows of 26 cells, the top row points 13
+    to 24 and then the first player's bar (``"bar"``) and borne-off tray (``"off"``), the bottom
+    row points 12 down to 1 and then the second player's bar and tray, points numbered from the
+    first player's side. A cell holds ``""`` or the owner's mark and the count (``"X5"``,
+    ``"O2"``); ``moves`` name each cell's point from the side to move's view (``"24"``, ``"bar"``,
+    ``"off"``), the words of its move notation (``"24/18 13/11"``); the dice and the cube are
+    facts. A ``cards`` board has three rows: the opponent's cards (``"?"`` for one face down),
+    the board's cards, the viewer's cards, each a card in the game's notation (``"Ks"``); pot,
+    bets and the betting so far are facts; the moves are buttons.
     """
 
     cells: tuple[tuple[str, ...], ...]
@@ -240,6 +271,7 @@ class Grid:
     ranks: tuple[str, ...] = ()
     last: tuple[tuple[int, int], ...] = ()
     alert: tuple[int, int] | None = None
+    facts: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(
@@ -252,6 +284,7 @@ class Grid:
         ranks: Sequence[str] = (),
         last: Sequence[tuple[int, int]] = (),
         alert: tuple[int, int] | None = None,
+        facts: Sequence[tuple[str, str]] = (),
     ) -> Grid:
         return cls(
             tuple(tuple(row) for row in cells),
@@ -261,6 +294,7 @@ class Grid:
             tuple(ranks),
             tuple(last),
             alert,
+            tuple(facts),
         )
 
     def move_at(self, row: int, col: int) -> str | None:
@@ -403,6 +437,14 @@ class GameSpec(Generic[S_co]):
     a game whose notation leaves its rule options out, reads a position on the board the options
     make (see :meth:`read`). ``hub_variant`` is the name the Hub protocol of draughts GUIs gives
     the game (``normal`` for international draughts), for a game ``zermelo hub`` plays.
+
+    What the game is, as OpenSpiel's ``GameType`` says it: ``chance`` is true for a game with
+    chance nodes (its states offer :class:`~zermelo.core.state.Chance`), ``hidden`` for a game
+    where a player cannot see everything (its states offer
+    :class:`~zermelo.core.state.HiddenInfo`). A hidden game must give ``view(state, player)``: the
+    board as ``player`` sees it, which every face shows a person playing that side; its ``grid``
+    shows only what both sides see. ``scored`` is true when a game ends in points
+    (:class:`~zermelo.core.state.Payoff`: gammons, a cube, chips) rather than a win or a draw.
     """
 
     name: str
@@ -438,8 +480,14 @@ class GameSpec(Generic[S_co]):
     codec: Codec[S_co] | None = None
     hub_variant: str | None = None
     parse_on: Callable[..., S_co] | None = None
+    chance: bool = False
+    hidden: bool = False
+    scored: bool = False
+    view: Callable[[S_co, Player], Grid] | None = None
 
     def __post_init__(self) -> None:
+        if self.hidden and self.view is None:
+            raise ValueError(f"game {self.name!r}: a game with hidden information needs a view")
         unknown = set(self.levels) - set(LEVELS)
         if unknown:
             raise ValueError(

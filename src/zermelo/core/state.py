@@ -31,30 +31,62 @@ microseconds, its ``issubclass`` is cached), never with ``getattr`` and a string
 * :class:`Terminates` -- ``termination()``, why the game is over, as an English message id
   marked for translation (``N_("checkmate")``); every built-in game offers it, and
   :func:`end_reason` gives a generic reason for a game that does not;
-* :class:`ExplainsItself` -- ``explain()``, the evaluation term by term.
+* :class:`ExplainsItself` -- ``explain()``, the evaluation term by term;
+* :class:`Chance` -- ``is_chance()`` and ``chance_outcomes()``: the state is a chance node (a roll
+  of the dice, a deal) whose outcomes are played like moves (see below);
+* :class:`Payoff` -- ``payoff()``, what the first player wins at the end when a game is scored
+  in points (backgammon's gammons and cube, poker's chips) rather than by a winner alone;
+* :class:`HiddenInfo` -- ``information_set(player)`` and ``observation(player)``: what one player
+  can tell apart, and what that player sees, when a game hides something (the other side's cards).
+
+Chance nodes, as OpenSpiel has them. A chance node's ``legal_moves()`` are its outcomes, in the
+order of ``chance_outcomes()``, and ``play(outcome)`` plays one, like a move; so a game record
+lists the dice with the moves, and a replay needs no randomness. Randomness is never hidden
+inside ``play``: whoever runs the game draws the outcome with :func:`sample_outcome` from an
+explicit, seeded ``random.Random``. At a chance node ``to_move`` is the player whose turn the event
+belongs to (the one about to roll); turns need not alternate (a Pig player keeps rolling), so code
+that turns a value from one side to the other compares ``to_move`` of parent and child rather than
+assuming alternation (:func:`same_side`). Games without chance are untouched: :func:`is_chance` is
+false for every state that does not offer :class:`Chance`.
+
+Hidden information. A state of a game with hidden information knows the whole truth (every card).
+``information_set(player)`` is a key equal for exactly the states that ``player`` cannot tell apart
+(their own cards, the public actions), so a strategy keyed by it can use only what the player
+knows; ``observation(player)`` is that knowledge as text. A face that shows the game to a person
+playing one side renders only that side's view (the record's ``view``), never ``notation()``, which
+holds the truth.
 """
 
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol, Self, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Protocol, Self, TypeAlias, TypeVar, cast, runtime_checkable
 
 __all__ = [
     "GAME_OVER",
     "AnyState",
     "AvoidsLosses",
+    "Chance",
     "Evaluates",
     "ExplainsItself",
     "HasQuiet",
+    "HiddenInfo",
     "Move",
     "NarrowsMoves",
+    "Payoff",
     "Player",
     "SortableMove",
     "State",
     "Terminates",
     "WinsAtOnce",
     "end_reason",
+    "information_set",
+    "is_chance",
+    "payoff_of",
+    "same_side",
+    "sample_outcome",
     "supports_evaluation",
 ]
 
@@ -209,3 +241,82 @@ def end_reason(state: AnyState) -> str | None:
         return None
     reason = state.termination() if isinstance(state, Terminates) else None
     return reason or GAME_OVER
+
+
+@runtime_checkable
+class Chance(Protocol[Move_co]):
+    """A state that may be a chance node (dice, a deal). On a chance node, ``chance_outcomes()``
+    lists each outcome with its probability (all above 0, summing to 1), in the order of
+    ``legal_moves()``; ``play(outcome)`` plays one. On any other state ``is_chance()`` is false and
+    ``chance_outcomes()`` empty."""
+
+    def is_chance(self) -> bool: ...
+
+    def chance_outcomes(self) -> Sequence[tuple[Move_co, float]]: ...
+
+
+@runtime_checkable
+class Payoff(Protocol):
+    """A game scored in points: ``payoff()`` is what :attr:`Player.FIRST` wins in a terminal state
+    (the second player wins its negative; zero-sum), 0.0 while the game runs. ``winner`` is the
+    side with a positive payoff, ``None`` at zero."""
+
+    def payoff(self) -> float: ...
+
+
+@runtime_checkable
+class HiddenInfo(Protocol):
+    """A state of a game where a player cannot see everything. ``information_set(player)`` is
+    equal for two states exactly when ``player`` cannot tell them apart (same own cards, same
+    public history); ``observation(player)`` is what ``player`` sees, as text in the game's
+    notation, with what is hidden from that player left out."""
+
+    def information_set(self, player: Player) -> Hashable: ...
+
+    def observation(self, player: Player) -> str: ...
+
+
+def is_chance(state: object) -> bool:
+    """True when ``state`` is a chance node (false for every game without chance)."""
+    return issubclass(type(state), Chance) and cast(Chance[Hashable], state).is_chance()
+
+
+def sample_outcome(state: AnyState, rng: random.Random) -> Hashable:
+    """One outcome of the chance node ``state``, drawn by ``rng`` with the outcomes'
+    probabilities: the only way zermelo rolls dice or deals cards. One ``rng.random()`` per call,
+    so a seeded game replays exactly."""
+    if not is_chance(state):
+        raise ValueError("sample_outcome: the state is not a chance node")
+    outcomes = cast(Chance[Hashable], state).chance_outcomes()
+    point = rng.random()
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if point < total:
+            return outcome
+    return outcomes[-1][0]  # rounding: the probabilities sum to 1 within a few ulps
+
+
+def payoff_of(state: AnyState) -> float:
+    """What :attr:`Player.FIRST` wins in the terminal ``state``: the game's :meth:`Payoff.payoff`
+    where it scores points, else 1, -1 or 0 by the winner."""
+    if issubclass(type(state), Payoff):
+        return cast(Payoff, state).payoff()
+    winner = state.winner
+    if winner is None:
+        return 0.0
+    return 1.0 if winner is Player.FIRST else -1.0
+
+
+def same_side(parent: AnyState, child: AnyState) -> bool:
+    """True when ``child`` (a state after one move or outcome of ``parent``) has the same side to
+    move as ``parent``: a negamax value then carries over unchanged, else it changes sign."""
+    return parent.to_move == child.to_move
+
+
+def information_set(state: AnyState, player: Player) -> Hashable:
+    """What ``player`` can tell apart: the game's :meth:`HiddenInfo.information_set`, else (a game
+    of perfect information) the state's own key."""
+    if issubclass(type(state), HiddenInfo):
+        return cast(HiddenInfo, state).information_set(player)
+    return state.key()
