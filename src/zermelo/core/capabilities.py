@@ -19,6 +19,8 @@ The capabilities:
 * :class:`EngineAnalysis` -- a game's own engine valuing every move under a budget.
 * :class:`Explainer` -- the evaluation f(s) = w1*x1 + ... + wn*xn, term by term.
 * :class:`Tuner` -- fit the evaluation's weights.
+* :class:`GameSolver` -- solve a whole game whose value is a probability or an expectation
+  (Pig by value iteration, poker by CFR): ``zermelo solve GAME`` with no positions to read.
 * :class:`Saver` -- the game so far in the game's own file format (PGN).
 * :class:`Openings` -- start positions for matches, from a file or built in.
 * :class:`WebEngine` -- a game's own engines for the web page (an exact solver, a book).
@@ -28,7 +30,7 @@ The capabilities:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
@@ -44,12 +46,15 @@ __all__ = [
     "ExactColumn",
     "ExactMoves",
     "Explainer",
+    "GameSolution",
+    "GameSolver",
     "Loads",
     "Openings",
     "Perft",
     "PositionSolver",
     "Progress",
     "Saver",
+    "Series",
     "SolveRequest",
     "SolvedBlock",
     "SolvedLine",
@@ -320,3 +325,51 @@ class WebEngine(Generic[S]):
     warm_up: Callable[[], None] | None = None
     stop: Callable[[], None] | None = None
     kill_now: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One curve of a solution's plot: ``label`` an English message id, and the points' ``x``
+    and ``y``, of equal length."""
+
+    label: str
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameSolution:
+    """A whole game solved: ``facts`` are ``(English label, value text)`` rows (the first
+    player's value, the exploitability reached, the iterations, the time); ``header`` and
+    ``rows`` a table the face prints (the optimal policy), the header's words English message ids
+    and the rows' cells plain text; ``plot_title``, ``x_label``, ``y_label`` (English message ids)
+    and ``series`` the curves a face may draw (the hold boundary, exploitability against
+    iterations), with ``log_y`` for a logarithmic y axis. ``value`` is the first player's value
+    as a number, for tests and scripts."""
+
+    value: float
+    facts: tuple[tuple[str, str], ...]
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+    plot_title: str = ""
+    x_label: str = ""
+    y_label: str = ""
+    series: tuple[Series, ...] = ()
+    log_y: bool = False
+
+
+@runtime_checkable
+class GameSolver(Protocol):
+    """Solves a whole game with the rule ``options`` (``zermelo solve GAME`` reading no
+    positions): ``iterations`` bounds an iterative method (``None``: the game's default), and
+    ``progress`` reports each step. The work runs where it is asked and honours ``deadline``
+    (a ``time.monotonic()`` value, or ``None``), raising
+    :class:`~zermelo.core.errors.BudgetError` past it."""
+
+    def solve_game(
+        self,
+        options: Mapping[str, int | bool],
+        iterations: int | None,
+        progress: Progress,
+        deadline: float | None = None,
+    ) -> GameSolution: ...

@@ -48,6 +48,7 @@ from zermelo.core.capabilities import (
     EngineAnalysis,
     ExactAnalysis,
     Explainer,
+    GameSolver,
     Openings,
     Perft,
     PositionSolver,
@@ -443,7 +444,8 @@ class GameSpec(Generic[S_co]):
     where a player cannot see everything (its states offer
     :class:`~zermelo.core.state.HiddenInfo`). A hidden game must give ``view(state, player)``: the
     board as ``player`` sees it, which every face shows a person playing that side; its ``grid``
-    shows only what both sides see. ``scored`` is true when a game ends in points
+    shows only what both sides see. ``game_solver`` solves the whole game (``zermelo solve GAME``
+    with nothing to read: Pig's optimal policy, poker's equilibrium). ``scored`` is true when a game ends in points
     (:class:`~zermelo.core.state.Payoff`: gammons, a cube, chips) rather than a win or a draw.
     """
 
@@ -484,6 +486,7 @@ class GameSpec(Generic[S_co]):
     hidden: bool = False
     scored: bool = False
     view: Callable[[S_co, Player], Grid] | None = None
+    game_solver: Ref[GameSolver] | None = None
 
     def __post_init__(self) -> None:
         if self.hidden and self.view is None:
@@ -544,6 +547,7 @@ CAPABILITIES: tuple[str, ...] = (
     "openings",
     "codec",
     "web_engine",
+    "game_solver",
 )
 """The record's capability fields, in the order listings show them."""
 
