@@ -58,8 +58,9 @@ __all__ = [
     "uniform_policy",
 ]
 
-Policy = Mapping[Hashable, Mapping[Hashable, float]]
-"""Information set -> move -> probability."""
+Policy = Mapping[Hashable, Mapping[Hashable, float]] | Mapping[str, Mapping[str, float]]
+"""Information set -> move -> probability (text keys too: a table read from JSON, for a game
+whose information sets and moves are text, as poker's are)."""
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -141,8 +142,9 @@ class GameTree:
         """``policy`` as one probability per slot (uniform where it says nothing); each
         information set's probabilities are checked and normalised."""
         probs = self.uniform()
+        table = cast(Mapping[Hashable, Mapping[Hashable, float]], policy)
         for number, key in enumerate(self.keys):
-            given = policy.get(key)
+            given = table.get(key)
             if given is None:
                 continue
             start = int(self.start[number])

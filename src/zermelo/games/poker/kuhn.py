@@ -26,7 +26,7 @@ from collections.abc import Hashable
 from typing import Final
 
 from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError
-from zermelo.core.record import N_, GameSpec, Grid
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
 
@@ -279,6 +279,12 @@ SPEC: Final = GameSpec(
     parse=parse,
     aliases=("kuhn-poker",),
     first_mover=Player.FIRST,
+    # easy: uniformly random; medium: CFR+ stopped early; hard: the converged equilibrium
+    levels={
+        "easy": Ref("zermelo.agents.poker:kuhn_easy"),
+        "medium": Ref("zermelo.agents.poker:kuhn_medium"),
+        "hard": Ref("zermelo.agents.poker:kuhn_hard"),
+    },
     board="cards",
     grid=grid,
     notation="pass or bet (a deal: the card J, Q or K)",
@@ -287,4 +293,5 @@ SPEC: Final = GameSpec(
     hidden=True,
     scored=True,
     view=view,
+    game_solver=Ref("zermelo.solvers.poker:KUHN"),
 )

@@ -28,7 +28,7 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError
-from zermelo.core.record import N_, GameSpec, Grid
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
 
@@ -374,6 +374,12 @@ SPEC: Final = GameSpec(
     parse=parse,
     aliases=("leduc-poker", "leduc-holdem"),
     first_mover=Player.FIRST,
+    # easy: uniformly random; medium: CFR+ stopped early; hard: the converged equilibrium
+    levels={
+        "easy": Ref("zermelo.agents.poker:leduc_easy"),
+        "medium": Ref("zermelo.agents.poker:leduc_medium"),
+        "hard": Ref("zermelo.agents.poker:leduc_hard"),
+    },
     board="cards",
     grid=grid,
     notation="fold, call or raise (a deal: a card such as Ks, Jh)",
@@ -382,4 +388,5 @@ SPEC: Final = GameSpec(
     hidden=True,
     scored=True,
     view=view,
+    game_solver=Ref("zermelo.solvers.poker:LEDUC"),
 )
