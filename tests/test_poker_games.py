@@ -71,7 +71,7 @@ def test_kuhn_payoffs_and_reasons() -> None:
     assert kuhn.parse("J Q bet bet").payoff() == -2
     assert kuhn.parse("J Q bet pass").payoff() == 1
     assert kuhn.parse("K J pass bet pass").payoff() == -1
-    assert kuhn.parse("K J pass bet pass").termination() == "fold"
+    assert kuhn.parse("K J pass bet pass").termination() == "folded"
     assert kuhn.parse("K J pass bet bet").termination() == "showdown"
     assert kuhn.parse("K J pass bet bet").winner is Player.FIRST
     assert kuhn.parse("K J pass").termination() is None
