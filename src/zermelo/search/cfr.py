@@ -11,13 +11,13 @@ per information set and move), so an iteration of CFR is a handful of array oper
 of the tree rather than a walk of Python objects: Leduc hold'em's 9,457 histories take about a
 millisecond an iteration.
 
-* **CFR** (Zinkevich et al., 2007): both players' regrets are updated together from the current
-  strategy (regret matching), and the *average* strategy, each iteration weighted by the
-  player's own reach probability, converges to a Nash equilibrium.
+* **CFR** (Zinkevich et al., 2007): each player's regrets are updated from the current strategy
+  (regret matching), the first player's and then the second's against the first player's new
+  strategy (alternating updates, as OpenSpiel's solvers do), and the *average* strategy, each
+  iteration weighted by the player's own reach probability, converges to a Nash equilibrium.
 * **CFR+** (Tammelin, 2014): regret matching+ (cumulative regrets are floored at zero after every
-  update), alternating updates (the first player's regrets, then the second's against the first
-  player's new strategy), and a linear average (iteration ``t`` weighs ``t``). Much faster in
-  practice.
+  update) and a linear average (iteration ``t`` weighs ``t``). Much faster in practice.
+  Both give the very strategies of OpenSpiel's ``CFRSolver`` and ``CFRPlusSolver``.
 
 A *policy* is a mapping from information set (``information_set(state, state.to_move)``) to a
 mapping from move to probability. An information set a policy leaves out is played uniformly.
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Final, cast
 
@@ -356,22 +356,21 @@ class CfrSolver:
         """The current strategy (regret matching on the cumulative regrets)."""
         return _regret_matching(self.tree, self.regrets)
 
-    def _update(self, players: Sequence[int], weight: float) -> None:
+    def _update(self, player: int, weight: float) -> None:
         tree = self.tree
         probs = self.current()
         edge_probs = _edge_probs(tree, probs)
         reach = _reach(tree, edge_probs)
         values = _values(tree, edge_probs)
-        for player in players:
-            edges = self._edges[player]
-            parents = tree.parent[edges]
-            sign = 1.0 if player == 0 else -1.0
-            counterfactual = reach[1 - player, parents] * reach[2, parents]
-            gain = sign * counterfactual * (values[tree.child[edges]] - values[parents])
-            slots = tree.slot[edges]
-            self.regrets += np.bincount(slots, weights=gain, minlength=tree.slots)
-            own = reach[player, parents] * probs[slots]
-            self.weights += weight * np.bincount(slots, weights=own, minlength=tree.slots)
+        edges = self._edges[player]
+        parents = tree.parent[edges]
+        sign = 1.0 if player == 0 else -1.0
+        counterfactual = reach[1 - player, parents] * reach[2, parents]
+        gain = sign * counterfactual * (values[tree.child[edges]] - values[parents])
+        slots = tree.slot[edges]
+        self.regrets += np.bincount(slots, weights=gain, minlength=tree.slots)
+        own = reach[player, parents] * probs[slots]
+        self.weights += weight * np.bincount(slots, weights=own, minlength=tree.slots)
         if self.plus:
             np.maximum(self.regrets, 0.0, out=self.regrets)
 
@@ -379,11 +378,9 @@ class CfrSolver:
         """Run ``count`` more iterations."""
         for _ in range(count):
             self.iterations += 1
-            if self.plus:
-                for player in (0, 1):
-                    self._update((player,), float(self.iterations))
-            else:
-                self._update((0, 1), 1.0)
+            weight = float(self.iterations) if self.plus else 1.0
+            for player in (0, 1):
+                self._update(player, weight)
 
     def average_array(self) -> FloatArray:
         """The average strategy, one probability per slot (uniform before any iteration)."""
