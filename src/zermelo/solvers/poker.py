@@ -154,15 +154,16 @@ def early_strategy(game: str) -> Strategy:
 
 
 def _checkpoints(iterations: int) -> list[int]:
-    """1, 2, 5, 10, 20, 50, ... up to ``iterations``, and ``iterations``."""
-    marks: list[int] = []
+    """Where the plot's curves are measured: 1, 2, 5, 10, 20, 50, ... below a tenth of
+    ``iterations``, then every tenth of it, and ``iterations`` itself."""
+    tenth = max(iterations // 10, 1)
+    marks: set[int] = {iterations}
     scale = 1
-    while scale <= iterations:
-        marks += [m * scale for m in (1, 2, 5) if m * scale <= iterations]
+    while scale < tenth:
+        marks.update(m * scale for m in (1, 2, 5) if m * scale < tenth)
         scale *= 10
-    if not marks or marks[-1] != iterations:
-        marks.append(iterations)
-    return marks
+    marks.update(range(tenth, iterations + 1, tenth))
+    return sorted(marks)
 
 
 def _cell(p: float) -> str:
@@ -235,7 +236,7 @@ class PokerSolver:
             (N_("time"), f"{seconds:.1f} s"),
         )
         columns: list[Hashable] = []
-        for moves in tree.moves:
+        for moves in sorted(tree.moves, key=len, reverse=True):  # the fullest move list's order
             columns += [move for move in moves if move not in columns]
         rows = []
         order = sorted(range(len(tree.keys)), key=lambda i: (tree.player[i], str(tree.keys[i])))
