@@ -201,3 +201,18 @@ def test_cfr_and_cfr_plus_equal_openspiels_solvers(
             theirs.evaluate_and_update_policy()
         expected = pyspiel.nash_conv(game, theirs.average_policy())
         assert C.nash_conv(tree, ours.average_array()) == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_policy_pair(kuhn_tree: C.GameTree) -> None:
+    solver = C.CfrSolver(kuhn_tree)
+    solver.iterate(500)
+    equilibrium, uniform = solver.average(), C.uniform_policy(kuhn_tree)
+    assert C.expected_value(kuhn_tree, (equilibrium, equilibrium)) == pytest.approx(
+        C.expected_value(kuhn_tree, equilibrium), abs=1e-12
+    )
+    # against a uniform second player the equilibrium wins; the best reply wins more
+    against = C.expected_value(kuhn_tree, (equilibrium, uniform))
+    best = C.best_response_value(kuhn_tree, (uniform, uniform), Player.FIRST)
+    assert -1 / 18 < against < best == pytest.approx(0.5)
+    # a pair mixes: each side's part comes from its own policy
+    assert C.expected_value(kuhn_tree, (uniform, uniform)) == pytest.approx(0.125)

@@ -49,6 +49,7 @@ __all__ = [
     "GameTree",
     "Policy",
     "Span",
+    "Strategies",
     "best_response_value",
     "build_tree",
     "cfr",
@@ -58,12 +59,18 @@ __all__ = [
     "uniform_policy",
 ]
 
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
 Policy = Mapping[Hashable, Mapping[Hashable, float]] | Mapping[str, Mapping[str, float]]
 """Information set -> move -> probability (text keys too: a table read from JSON, for a game
 whose information sets and moves are text, as poker's are)."""
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+Strategies = Policy | FloatArray | tuple[Policy | FloatArray, Policy | FloatArray]
+"""What the figures take: one policy for both sides (each plays its part: the policy at its own
+information sets), the same as one probability per slot of the tree, or a pair (the first
+player's policy, the second's)."""
+
 
 DEFAULT_NODE_LIMIT: Final = 2_000_000
 """The most histories :func:`build_tree` walks unless told otherwise (Leduc hold'em has 9,457)."""
@@ -129,6 +136,11 @@ class GameTree:
     @property
     def slots(self) -> int:
         return len(self.slot_set)
+
+    @property
+    def slot_player(self) -> IntArray:
+        """The player to move at each slot."""
+        return np.array(self.player, dtype=np.int64)[self.slot_set]
 
     def index(self) -> dict[Hashable, int]:
         """Information set -> its number."""
@@ -395,7 +407,11 @@ def _tree_of(game: GameTree | AnyState) -> GameTree:
     return game if isinstance(game, GameTree) else build_tree(game)
 
 
-def _array_of(tree: GameTree, policy: Policy | FloatArray) -> FloatArray:
+def _array_of(tree: GameTree, policy: Strategies) -> FloatArray:
+    if isinstance(policy, tuple):
+        # a pair: each player's information sets from that player's policy
+        first, second = (_array_of(tree, part) for part in policy)
+        return np.where(tree.slot_player == 0, first, second)
     if isinstance(policy, np.ndarray):
         if policy.shape != (tree.slots,):
             raise ValueError(f"policy: expected {tree.slots} probabilities, got {policy.shape}")
@@ -409,16 +425,14 @@ def uniform_policy(game: GameTree | AnyState) -> dict[Hashable, dict[Hashable, f
     return tree.to_policy(tree.uniform())
 
 
-def expected_value(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def expected_value(game: GameTree | AnyState, policy: Strategies) -> float:
     """The first player's expected payoff when both sides play ``policy`` (a policy pair: each
     side's part is at its own information sets)."""
     tree = _tree_of(game)
     return float(_values(tree, _edge_probs(tree, _array_of(tree, policy)))[0])
 
 
-def best_response_value(
-    game: GameTree | AnyState, policy: Policy | FloatArray, player: Player
-) -> float:
+def best_response_value(game: GameTree | AnyState, policy: Strategies, player: Player) -> float:
     """What ``player`` wins on average by the best reply to the other side's part of
     ``policy``, computed exactly: each of ``player``'s information sets takes the move with the
     best counterfactual value summed over its histories, deepest choices first."""
@@ -471,7 +485,7 @@ def best_response_value(
     return node_value(0)
 
 
-def nash_conv(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def nash_conv(game: GameTree | AnyState, policy: Strategies) -> float:
     """Sum over both players of what the best reply gains over ``policy``: 0 at an equilibrium."""
     tree = _tree_of(game)
     probs = _array_of(tree, policy)
@@ -481,7 +495,7 @@ def nash_conv(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
     return first + second
 
 
-def exploitability(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def exploitability(game: GameTree | AnyState, policy: Strategies) -> float:
     """``nash_conv / 2``, OpenSpiel's exploitability of a two-player zero-sum policy."""
     return nash_conv(game, policy) / 2.0
 
