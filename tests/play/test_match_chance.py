@@ -73,7 +73,7 @@ def test_a_record_with_a_payoff_round_trips_and_old_records_still_read() -> None
         with pytest.raises(ParseError, match=r"'payoff' must be a finite number|out of range"):
             GameRecord.from_json(text.replace(f'"payoff":{scored.payoff}', f'"payoff":{bad}'))
     # A payoff the moves do not give is refused by replay (Pig's payoff is the winner's 1).
-    with pytest.raises(InvalidPositionError, match="won -?2 points but its moves end in -?1"):
+    with pytest.raises(InvalidPositionError, match=r"won -?2 points but its moves end in -?1"):
         replay(scored)
     assert replay(dataclasses.replace(record, payoff=1.0 if record.result == "1-0" else -1.0))
 
