@@ -47,7 +47,10 @@ def command() -> click.Command:
             "standard input (anything after the moves is ignored) and each is printed with its "
             "score: 0 for a draw; positive when the side to move wins (22 minus the stones the "
             "winner has played when it connects), negative when it loses. mnk: the value of the "
-            "empty board for the first player and a best first move (use --size and --k). "
+            "empty board for the first player and a best first move (use --size and --k)."
+        )
+        + " "
+        + _(
             "pig, kuhn, leduc: the whole game, with no positions: the first player's value, the "
             "optimal policy or strategy as a table, and --plot FILE for its curves."
         ),
