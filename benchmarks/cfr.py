@@ -6,7 +6,9 @@ array CFR beside OpenSpiel's C++ solvers (``pyspiel.CFRSolver`` / ``CFRPlusSolve
 
 NashConv as OpenSpiel defines it (exploitability = NashConv / 2), in chips; zermelo's figures by
 ``zermelo.search.cfr.nash_conv``, OpenSpiel's by ``pyspiel.nash_conv``, each on its own solver's
-average policy. Times are the iterations alone (no NashConv), cumulative.
+average policy. Times are the iterations alone (no NashConv), cumulative. Then the levels'
+exact points per hand against each other (easy: uniform, medium: CFR+ stopped early, hard: the
+shipped equilibrium), what ``zermelo arena`` estimates by sampling.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from zermelo.search import cfr
-from zermelo.solvers.poker import game_tree
+from zermelo.solvers.poker import early_strategy, equilibrium, game_tree
 
 SPIEL = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
 
@@ -62,6 +64,28 @@ def run(game: str, limit: int, console: Console) -> None:
     console.print(f"{game}: first player's value of CFR+'s average after {limit}: {value:.6f}")
 
 
+def levels(game: str, console: Console) -> None:
+    """The levels' exact points per hand against each other, both seats averaged."""
+    tree = game_tree(game)
+    strategies = {
+        "easy": tree.uniform(),
+        "medium": tree.to_array(dict(early_strategy(game))),
+        "hard": tree.to_array(dict(equilibrium(game))),
+    }
+    table = Table(title=f"{game}: exact points per hand of the row level against the column")
+    table.add_column("level")
+    for name in strategies:
+        table.add_column(name, justify="right")
+    for name, mine in strategies.items():
+        cells = []
+        for theirs in strategies.values():
+            first = cfr.expected_value(tree, (mine, theirs))
+            second = -cfr.expected_value(tree, (theirs, mine))
+            cells.append(f"{(first + second) / 2:+.4f}")
+        table.add_row(name, *cells)
+    console.print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=sorted(SPIEL), action="append")
@@ -70,6 +94,7 @@ def main() -> None:
     console = Console(width=132)
     for game in args.game or ["kuhn", "leduc"]:
         run(game, args.iterations, console)
+        levels(game, console)
 
 
 if __name__ == "__main__":
