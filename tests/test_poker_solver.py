@@ -107,6 +107,9 @@ def test_read_strategy_refuses_bad_files() -> None:
             {**data, "strategy": {**data["strategy"], "K:": {"pass": 0.5, "bet": 0.6}}}
         ): "summing to 1",
         " " * (poker.MAX_BYTES + 1): "too large",
+        json.dumps(
+            {**data, "strategy": {**data["strategy"], "K:": {"pass": True, "bet": 0}}}
+        ): "at K:",
     }
     for text, words in cases.items():
         with pytest.raises(ParseError, match=words) as caught:

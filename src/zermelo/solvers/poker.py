@@ -119,7 +119,11 @@ def read_strategy(text: str, game: str, where: str) -> Strategy:
             not isinstance(row, dict)
             or set(row) != set(names)
             or not all(
-                isinstance(p, int | float) and math.isfinite(p) and p >= 0 for p in row.values()
+                isinstance(p, int | float)
+                and not isinstance(p, bool)
+                and math.isfinite(p)
+                and p >= 0
+                for p in row.values()
             )
             or abs(sum(row.values()) - 1.0) > 1e-4
         ):
