@@ -45,13 +45,13 @@ def card_name(card: int, suits: int) -> str:
 def parse_card(text: str, suits: int) -> int | None:
     """The card ``text`` names (``k``, ``Ks``, ``kS``), or ``None`` when it names none."""
     word = text.strip()
-    if len(word) != (1 if suits == 1 else 2) or word[0].upper() not in RANKS:
+    if len(word) != (1 if suits == 1 else 2) or word[0].upper() not in tuple(RANKS):
         return None
     rank = RANKS.index(word[0].upper())
     if suits == 1:
         return rank
     suit = word[1].lower()
-    if suit not in SUITS[:suits]:
+    if suit not in tuple(SUITS[:suits]):  # one letter, never a substring such as "sh"
         return None
     return rank * suits + SUITS.index(suit)
 

@@ -1,8 +1,8 @@
 """CFR and CFR+ on Kuhn poker and Leduc hold'em: NashConv against iterations and time, zermelo's
 array CFR beside OpenSpiel's C++ solvers (``pyspiel.CFRSolver`` / ``CFRPlusSolver``) in one run.
 
-    python benchmarks/cfr.py                     # both games, up to 1000 iterations
-    python benchmarks/cfr.py --game leduc --iterations 200
+    python benchmarks/poker_cfr.py                     # both games, up to 1000 iterations
+    python benchmarks/poker_cfr.py --game leduc --iterations 200
 
 NashConv as OpenSpiel defines it (exploitability = NashConv / 2), in chips; zermelo's figures by
 ``zermelo.search.cfr.nash_conv``, OpenSpiel's by ``pyspiel.nash_conv``, each on its own solver's
