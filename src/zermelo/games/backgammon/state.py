@@ -181,9 +181,10 @@ class BackgammonState:
     # -- construction ---------------------------------------------------------------------------
 
     @classmethod
-    def initial(cls, cube: bool = True, first: Player = Player.FIRST) -> BackgammonState:
-        """The start: both sides' checkers in place, the opening roll next."""
-        return cls(_START, first, Phase.OPENING, (0, 0), 1, None, cube, 0)
+    def initial(cls, cube: bool = True) -> BackgammonState:
+        """The start: both sides' checkers in place, the opening roll next (X "to move" at that
+        chance node; the roll decides who plays first)."""
+        return cls(_START, Player.FIRST, Phase.OPENING, (0, 0), 1, None, cube, 0)
 
     def may_double(self, side: Player) -> bool:
         """Whether ``side`` may double now, by the cube (money play: it owns the cube or the cube
