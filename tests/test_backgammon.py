@@ -159,6 +159,9 @@ def test_a_dropped_double_loses_the_cube_before_the_double() -> None:
     dropped = state.play("drop")
     assert dropped.is_terminal() and dropped.legal_moves() == []
     assert dropped.winner is Player.FIRST and dropped.payoff() == 2.0 and payoff_of(dropped) == 2
+    # the side to move of the finished game is the doubler, who would roll next: searches that
+    # turn a child's value by the side to move see a won game for the side that doubled
+    assert dropped.to_move is Player.FIRST and dropped.evaluate() == 2.0
     assert dropped.termination() == "double dropped"
     assert dropped.notation().endswith("cube 2 X; O drops")
     assert parse(dropped.notation()).key() == dropped.key()
