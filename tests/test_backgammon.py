@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
+from zermelo.core.jit import kernel_variant
 from zermelo.core.state import Chance, Payoff, Player, Terminates, payoff_of, sample_outcome
 from zermelo.games.backgammon import SPEC, BackgammonMove, Phase, Play, Roll, grid, kernel, perft
 from zermelo.games.backgammon.state import BackgammonState
@@ -414,3 +415,22 @@ def test_fuzz_the_position_parser(text: str) -> None:
     assert parse(state.notation()).key() == state.key()
     values = np.frombuffer(state.board, np.int8)
     assert int(values[[0, 25]].sum() + values[1:25][values[1:25] > 0].sum()) == 15
+
+
+def test_the_plain_python_kernel_agrees_with_the_compiled_one() -> None:
+    plain = kernel_variant(kernel, False, "backgammon kernel")
+    assert not plain.COMPILED
+    rng = random.Random(5)
+    fast_buffers, slow_buffers = kernel.new_buffers(), plain.new_buffers()
+    board = kernel.start_board()
+    for _ in range(150):
+        if kernel.result(board) != 0:
+            board = kernel.start_board()
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        n = kernel.gen_moves(board, d1, d2, *fast_buffers)
+        m = plain.gen_moves(board, d1, d2, *slow_buffers)
+        assert n == m
+        assert fast_buffers[0][:n].tolist() == slow_buffers[0][:n].tolist()
+        assert fast_buffers[1][:n].tolist() == slow_buffers[1][:n].tolist()
+        assert plain.pips(board) == kernel.pips(board)
+        board = kernel.swapped(fast_buffers[0][rng.randrange(n)])
