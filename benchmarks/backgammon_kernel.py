@@ -148,8 +148,8 @@ def main() -> None:
     table = Table(title=f"backgammon move generation ({len(boards):,} positions, CPU time)")
     for name in ("generator", "positions", "moves", "positions/s", "moves/s", "us/position"):
         table.add_column(name, justify="left" if name == "generator" else "right")
-    for name, positions, moves, seconds in rows:
-        seconds = max(seconds, 1e-9)
+    for name, positions, moves, spent in rows:
+        seconds = max(spent, 1e-9)
         table.add_row(
             name,
             f"{positions:,}",
