@@ -23,6 +23,8 @@ def test_every_game_with_an_encoding_is_registered() -> None:
         "zermelo_mnk",
         "zermelo_checkers",
         "zermelo_othello",
+        "zermelo_kuhn",
+        "zermelo_leduc",
     ]
     assert register() == NAMES  # a second call registers nothing twice
     for name in NAMES:
@@ -115,7 +117,7 @@ def test_checkers_moves_are_one_action_per_square() -> None:
     state.apply_action(13)
     assert state.current_player() == 1
     zstate, prefix = replay("checkers", state.history())
-    assert prefix == () and zstate.plies == 1
+    assert prefix == () and zstate.ply == 1
 
 
 def test_othello_exports_from_its_codec_alone() -> None:
@@ -125,3 +127,49 @@ def test_othello_exports_from_its_codec_alone() -> None:
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
     ours, theirs = game.new_initial_state(), pyspiel.load_game("othello").new_initial_state()
     assert ours.legal_actions() == theirs.legal_actions() == [19, 26, 37, 44]
+
+
+def test_exported_kuhn_has_openspiels_uniform_nash_conv_and_cfr_finds_its_value() -> None:
+    # OpenSpiel's own C++ algorithms on zermelo's Kuhn poker: NashConv of the uniform policy is
+    # 11/12, as on OpenSpiel's kuhn_poker, and CFR+ reaches the first player's value -1/18.
+    game = pyspiel.load_game("zermelo_kuhn")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    uniform = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
+    assert uniform == pytest.approx(11 / 12)
+    kuhn = pyspiel.load_game("kuhn_poker")
+    assert uniform == pytest.approx(pyspiel.nash_conv(kuhn, pyspiel.UniformRandomPolicy(kuhn)))
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(200):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    assert pyspiel.nash_conv(game, average) < 0.002
+    value = pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[0]
+    assert value == pytest.approx(-1 / 18, abs=1e-3)
+
+
+def test_exported_leduc_has_openspiels_uniform_nash_conv() -> None:
+    game = pyspiel.load_game("zermelo_leduc")
+    assert pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game)) == pytest.approx(
+        4.747222222, abs=1e-6
+    )
+
+
+def test_exported_poker_numbers_actions_and_strings_as_openspiel_does() -> None:
+    ours, theirs = pyspiel.load_game("zermelo_kuhn"), pyspiel.load_game("kuhn_poker")
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions() == 2
+    assert ours.max_chance_outcomes() == theirs.max_chance_outcomes() == 3
+    assert (ours.min_utility(), ours.max_utility()) == (-2.0, 2.0)
+    state, reference = ours.new_initial_state(), theirs.new_initial_state()
+    for action in (2, 0, 0, 1):  # K to the first, J to the second, pass, bet
+        assert state.legal_actions() == reference.legal_actions()
+        assert state.is_chance_node() == reference.is_chance_node()
+        if state.is_chance_node():
+            assert state.chance_outcomes() == reference.chance_outcomes()
+        state.apply_action(action)
+        reference.apply_action(action)
+    assert state.information_state_string(0) == "K:pb"
+    assert "J" not in state.information_state_string(0)
+    assert state.information_state_string(1) == "J:pb"
+    state.apply_action(1)  # the first player calls: showdown, the king wins 2
+    reference.apply_action(1)
+    assert state.is_terminal() and state.returns() == reference.returns() == [2.0, -2.0]

@@ -16,13 +16,15 @@ whose actions are the zermelo game's tokens.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Final
+import functools
+from collections.abc import Callable, Hashable
+from typing import Final, cast
 
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.state import AnyState, Player
+from zermelo.core.record import GameSpec
+from zermelo.core.state import AnyState, Chance, HiddenInfo, Player, is_chance, payoff_of
 from zermelo.games.registry import get_game
 from zermelo.interop.encoding import GameCodec, Turn, codec_for, codec_games, native_names
 from zermelo.interop.openspiel import SpielObject, pyspiel
@@ -53,18 +55,238 @@ def spiel_name(game: str) -> str:
 
 
 def register() -> list[str]:
-    """Register every zermelo game with a codec in OpenSpiel (once); their short names."""
+    """Register every zermelo game with a codec in OpenSpiel (once), then the games of chance
+    and hidden information of :data:`EXPORTS`; their short names."""
     spiel = pyspiel()
     names = []
-    for game in codec_games():
+    makers: list[tuple[str, Callable[[], tuple[SpielObject, type]]]] = [
+        (game, functools.partial(_game_class, codec_for(game))) for game in codec_games()
+    ]
+    makers += [
+        (game, functools.partial(_chance_game_class, get_game(game), words))
+        for game, words in EXPORTS.items()
+        if _known(game)
+    ]
+    for game, make in makers:
         short = SPIEL_PREFIX + game
         names.append(short)
         if short in _REGISTERED or short in spiel.registered_names():
             _REGISTERED.add(short)
             continue
-        spiel.register_game(*_game_class(codec_for(game)))
+        spiel.register_game(*make())
         _REGISTERED.add(short)
     return names
+
+
+EXPORTS: Final[dict[str, tuple[str, ...]]] = {
+    "pig": ("roll", "hold"),
+    "kuhn": ("pass", "bet"),
+    "leduc": ("fold", "call", "raise"),
+}
+"""zermelo's games of chance and hidden information exported to OpenSpiel, each with its
+decisions in action order (action ``i`` is the move written ``words[i]``, as in OpenSpiel's own
+kuhn_poker and leduc_poker). A chance outcome's action is its place among the outcomes of the
+game's first chance node (Pig's faces ``1``..``die``; a poker deck in order, so that a card's
+action is OpenSpiel's card number)."""
+
+MAX_EXPORT_LENGTH: Final = 100_000
+"""The longest game declared to OpenSpiel for an exported game whose rules set no bound (Pig
+can go on as long as the dice say)."""
+
+
+def _known(game: str) -> bool:
+    try:
+        get_game(game)
+    except UnknownGameError:
+        return False
+    return True
+
+
+def _first_outcomes(spec: GameSpec) -> tuple[str, ...]:
+    """The outcomes of the first chance node of ``spec``'s game (its first moves played)."""
+    state: AnyState = spec.new()
+    for _ in range(1000):
+        if is_chance(state):
+            outcomes = cast(Chance[Hashable], state).chance_outcomes()
+            return tuple(state.format_move(outcome) for outcome, _ in outcomes)
+        if state.is_terminal():
+            break
+        state = state.play(state.legal_moves()[0])
+    raise ValueError(f"game {spec.name!r}: no chance node found to number its outcomes")
+
+
+def _game_length(spec: GameSpec, budget: int = 200_000) -> int:
+    """The most actions (deals included) in a game of ``spec`` when its tree is small enough to
+    walk within ``budget`` states; else :data:`MAX_EXPORT_LENGTH`."""
+    stack: list[tuple[AnyState, int]] = [(spec.new(), 0)]
+    longest = 0
+    seen = 0
+    while stack:
+        state, depth = stack.pop()
+        seen += 1
+        if seen > budget:
+            return MAX_EXPORT_LENGTH
+        longest = max(longest, depth)
+        stack.extend((state.play(move), depth + 1) for move in state.legal_moves())
+    return longest
+
+
+def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObject, type]:
+    """The OpenSpiel game type and class of a zermelo game of chance (and of hidden
+    information when the record says so), numbered as :data:`EXPORTS` says."""
+    spiel = pyspiel()
+    outcomes = _first_outcomes(spec)
+    hidden = spec.hidden
+    start = spec.new()
+    length = _game_length(spec) if hidden else MAX_EXPORT_LENGTH
+    bound = _utility_bound(spec)
+    game_type = spiel.GameType(
+        short_name=SPIEL_PREFIX + spec.name,
+        long_name=f"zermelo {spec.title}",
+        dynamics=spiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=spiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            spiel.GameType.Information.IMPERFECT_INFORMATION
+            if hidden
+            else spiel.GameType.Information.PERFECT_INFORMATION
+        ),
+        utility=spiel.GameType.Utility.ZERO_SUM,
+        reward_model=spiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=hidden,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={},
+    )
+    game_info = spiel.GameInfo(
+        num_distinct_actions=len(words),
+        max_chance_outcomes=len(outcomes),
+        num_players=2,
+        min_utility=-bound,
+        max_utility=bound,
+        utility_sum=0.0,
+        max_game_length=length,
+    )
+    del start
+
+    class Observer:
+        """What a player sees, as text: the information set (``perfect_recall``) or the
+        observation of a hidden game, the position of a game of perfect information. No
+        tensor."""
+
+        def __init__(self, recall: bool) -> None:
+            import numpy as np
+
+            self.recall = recall
+            self.tensor = np.zeros(0, np.float32)
+            self.dict: dict[str, object] = {}
+
+        def set_from(self, state: State, player: int) -> None:
+            pass
+
+        def string_from(self, state: State, player: int) -> str:
+            zstate = state.zermelo
+            if not hidden:
+                return str(zstate.notation())
+            seen = cast(HiddenInfo, zstate)
+            if self.recall:
+                return str(seen.information_set(Player(player)))
+            return str(seen.observation(Player(player)))
+
+    class Game(spiel.Game):  # type: ignore[misc,name-defined]
+        def __init__(self, params: SpielObject = None) -> None:
+            super().__init__(game_type, game_info, params or {})
+
+        def new_initial_state(self) -> State:
+            return State(self)
+
+        def make_py_observer(
+            self, iig_obs_type: SpielObject = None, params: SpielObject = None
+        ) -> Observer:
+            recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+            return Observer(recall)
+
+    class State(spiel.State):  # type: ignore[misc,name-defined]
+        def __init__(self, spiel_game: SpielObject) -> None:
+            super().__init__(spiel_game)
+            self.zermelo: AnyState = spec.new()
+
+        def _actions(self) -> dict[int, Hashable]:
+            """The current state's moves (or outcomes) by action number."""
+            zstate = self.zermelo
+            vocabulary = outcomes if is_chance(zstate) else words
+            found: dict[int, Hashable] = {}
+            for move in zstate.legal_moves():
+                text = zstate.format_move(move)
+                if text not in vocabulary:
+                    raise ValueError(
+                        f"{spec.name}: move {text!r} has no action number; expected one of "
+                        f"{', '.join(vocabulary)}"
+                    )
+                found[vocabulary.index(text)] = move
+            return found
+
+        def current_player(self) -> int:
+            zstate = self.zermelo
+            if zstate.is_terminal():
+                return int(spiel.PlayerId.TERMINAL)
+            if is_chance(zstate):
+                return int(spiel.PlayerId.CHANCE)
+            return int(zstate.to_move)
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return sorted(self._actions())
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            zstate = cast(Chance[Hashable], self.zermelo)
+            numbers = {move: action for action, move in self._actions().items()}
+            return sorted((numbers[move], float(p)) for move, p in zstate.chance_outcomes())
+
+        def _apply_action(self, action: int) -> None:
+            self.zermelo = self.zermelo.play(self._actions()[int(action)])
+
+        def _action_to_string(self, player: int, action: int) -> str:
+            vocabulary = outcomes if player == int(spiel.PlayerId.CHANCE) else words
+            return vocabulary[action] if 0 <= action < len(vocabulary) else str(action)
+
+        def is_terminal(self) -> bool:
+            return bool(self.zermelo.is_terminal())
+
+        def returns(self) -> list[float]:
+            if not self.zermelo.is_terminal():
+                return [0.0, 0.0]
+            first = payoff_of(self.zermelo)
+            return [first, -first]
+
+        def __str__(self) -> str:
+            return str(self.zermelo.notation())
+
+    return game_type, Game
+
+
+def _utility_bound(spec: GameSpec) -> float:
+    """The most a player can win: 1 for a game won or lost, else found by walking the tree
+    when it is small (poker), else the bound of :data:`UTILITY_BOUNDS`."""
+    if not spec.scored:
+        return 1.0
+    if spec.name in UTILITY_BOUNDS:
+        return UTILITY_BOUNDS[spec.name]
+    stack: list[AnyState] = [spec.new()]
+    bound = 0.0
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            bound = max(bound, abs(payoff_of(state)))
+        stack.extend(state.play(move) for move in state.legal_moves())
+        if len(stack) > 200_000:
+            raise ValueError(f"game {spec.name!r}: too large to find its utility bound")
+    return bound
+
+
+UTILITY_BOUNDS: Final[dict[str, float]] = {}
+"""The most a player wins in a scored exported game too large to walk (backgammon's cube)."""
 
 
 # SpielObject below (dynamic): pyspiel's types (GameType, Game, State, parameters) are made by its
