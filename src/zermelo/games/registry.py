@@ -59,6 +59,7 @@ _BUILT_IN: dict[str, str] = {
     "othello": "zermelo.games.othello:SPEC",
     "kuhn": "zermelo.games.poker.kuhn:SPEC",
     "leduc": "zermelo.games.poker.leduc:SPEC",
+    "pig": "zermelo.games.pig:SPEC",
 }
 
 _failed: dict[str, str] = {}
