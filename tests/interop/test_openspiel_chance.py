@@ -14,8 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zermelo.agents.engine import EngineAgent
+from zermelo.agents.levels import make_agent
 from zermelo.core.errors import IllegalMoveError, ParseError, ZermeloError
 from zermelo.core.state import (
+    AnyState,
     Chance,
     HiddenInfo,
     Payoff,
@@ -34,6 +37,15 @@ from zermelo.interop.openspiel import (
     SpielMove,
     load,
 )
+from zermelo.search.cfr import (
+    build_tree,
+    cfr,
+    expected_value,
+    exploitability,
+    nash_conv,
+    uniform_policy,
+)
+from zermelo.search.expectimax import expectiminimax, star_minimax
 
 
 def _draw(outcomes: list[tuple[int, float]], point: float) -> int:
@@ -230,3 +242,78 @@ def test_fuzz_chance_positions_and_moves(text: str, name: str) -> None:
 
 def test_not_supported_is_a_zermelo_error() -> None:
     assert issubclass(NotSupportedError, ZermeloError)
+
+
+def _pig_pair(seed: int, goal: int) -> tuple[ChanceSpielState, AnyState]:
+    """The same seeded Pig position in OpenSpiel's pig (winscore=goal) and zermelo's pig: roll is
+    action 0, hold ("stop") 1, and the face k is chance action k - 1."""
+    rng = random.Random(seed)
+    theirs = load(f"pig(winscore={goal})").new()
+    assert isinstance(theirs, ChanceSpielState)
+    ours: AnyState = get_game("pig").new(goal=goal)
+    for _ in range(rng.randrange(14)):
+        if theirs.is_terminal():
+            break
+        chance = is_chance(theirs)
+        action = sample_outcome(theirs, rng) if chance else rng.choice(theirs.legal_moves())
+        assert isinstance(action, int)
+        ours = ours.play(ours.parse_move(str(action + 1) if chance else ("roll", "hold")[action]))
+        theirs = theirs.play(action)
+    return theirs, ours
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_openspiel_pig_values_equal_zermelos_pig_by_expectiminimax(seed: int) -> None:
+    # Pig's tree is endless (two players rolling 1), so both are searched 6 edges deep, with
+    # the unread positions counted even: the two trees and their values must be the same.
+    theirs, ours = _pig_pair(seed, goal=8)
+    assert theirs.to_move == ours.to_move and is_chance(theirs) == is_chance(ours)
+    if theirs.is_terminal():
+        assert ours.is_terminal() and payoff_of(theirs) == payoff_of(ours)
+        return
+    even = lambda state: 0.0  # noqa: E731
+    wrapped = expectiminimax(theirs, 6, evaluator=even)
+    own = expectiminimax(ours, 6, evaluator=even)
+    assert wrapped.value == pytest.approx(own.value, abs=1e-12)
+    assert [m.value for m in wrapped.moves] == pytest.approx([m.value for m in own.moves])
+    # *-minimax prunes with OpenSpiel's utility bounds and finds the reference's value.
+    starred = star_minimax(theirs, 6, evaluator=even)
+    assert starred.value == pytest.approx(wrapped.value, abs=1e-9)
+
+
+def test_the_engine_plays_openspiel_pig_by_expectiminimax() -> None:
+    # With 7 banked of 8 and a turn total of 0, rolling once more can only win: holding cannot.
+    state = get_game("openspiel:pig(winscore=8)").parse("0 3 0 2 1 1")
+    assert isinstance(state, OpenSpielState) and "Scores: 7 0" in state.render()
+    assert state.to_move is Player.FIRST
+    assert EngineAgent(depth=4).choose(state) == 0
+
+
+def test_zermelo_cfr_solves_kuhn_poker_through_interop() -> None:
+    tree = build_tree(load("kuhn_poker").new())
+    assert tree.nodes == 58
+    assert nash_conv(tree, uniform_policy(tree)) == pytest.approx(11 / 12)
+    average = cfr(tree, 300)
+    assert expected_value(tree, average) == pytest.approx(-1 / 18, abs=1e-3)
+    assert exploitability(tree, average) < 0.001
+
+
+def test_zermelo_cfr_on_leduc_poker_through_interop() -> None:
+    tree = build_tree(load("leduc_poker").new())
+    assert tree.nodes == 9457
+    assert nash_conv(tree, uniform_policy(tree)) == pytest.approx(4.747222222, abs=1e-6)
+
+
+def test_the_cfr_levels_read_only_their_own_information() -> None:
+    spec = get_game("openspiel:kuhn_poker")
+    hard = make_agent(spec, "hard", seed=5)
+    # The second player holds the queen; the first's card (king or jack) must not matter.
+    king, jack = _kuhn_after((2, 1), 1), _kuhn_after((0, 1), 1)  # the first player bets
+    assert king.information_set(Player.SECOND) == jack.information_set(Player.SECOND)
+    twin = make_agent(spec, "hard", seed=5)
+    assert [hard.choose(king) for _ in range(30)] == [twin.choose(jack) for _ in range(30)]
+    # At the equilibrium the king always calls a bet: the level does so.
+    holding_king = _kuhn_after((1, 2), 1)
+    assert {hard.choose(holding_king) for _ in range(20)} == {1}
+    easy = make_agent(spec, "easy", seed=5)
+    assert easy.choose(king) in king.legal_moves()

@@ -37,7 +37,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Self, TypeAlias, cast
 
@@ -50,7 +50,7 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.core.record import N_, GameSpec, Grid, LevelFactory, Ref
-from zermelo.core.state import AnyState, Player
+from zermelo.core.state import AnyState, Player, information_set, is_chance
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.mcts import Mcts
@@ -91,6 +91,9 @@ _NUMBER = re.compile(r"[0-9]{1,9}")
 SpielObject: TypeAlias = Any
 """A pyspiel object (a game, a state, a game type, the module): made by OpenSpiel's C++
 extension, which ships no type information, so it is dynamic here."""
+
+Policy: TypeAlias = Mapping[Hashable, Mapping[Hashable, float]]
+"""A strategy of a game of hidden information: information set -> move -> probability."""
 
 SpielMove: TypeAlias = int | tuple[int, ...]
 """A move of a wrapped game: one action, or the actions of one player's whole turn."""
@@ -133,6 +136,7 @@ class OpenSpielGame:
         else:
             self.first_id = start.current_player()
         self.sides = {self.first_id: Player.FIRST, 1 - self.first_id: Player.SECOND}
+        self.utility: float = float(max(abs(game.min_utility()), abs(game.max_utility())))
 
     def new(self, first: Player = Player.FIRST) -> OpenSpielState:
         """The initial state. OpenSpiel's rules fix who starts, so ``first`` must be FIRST."""
@@ -481,6 +485,16 @@ class ChanceSpielState(OpenSpielState):
         if not self._terminal:
             return 0.0
         return float(self.spiel.returns()[self.game.first_id])
+
+    def value_bounds(self) -> tuple[float, float]:
+        """Every payoff lies within OpenSpiel's utility bounds, from either side (what
+        *-minimax prunes chance nodes with)."""
+        return -self.game.utility, self.game.utility
+
+    def evaluate(self) -> float:
+        """OpenSpiel has no heuristic: a depth-limited search counts a position it does not read
+        to the end as even, 0, as alpha-beta counts an unread leaf of a wrapped game."""
+        return 0.0
 
 
 class HiddenSpielState(ChanceSpielState):
@@ -891,6 +905,76 @@ class SolveOrMctsAgent:
             left = max(self.time_limit - (time.perf_counter() - started), 0.001)
         self.last = self.search.search(state, iterations=self.iterations, time_limit=left)
         return self.last.move
+
+
+class PolicyAgent:
+    """Plays a game of hidden information by a policy (information set -> move -> probability,
+    as :mod:`zermelo.search.cfr` makes), reading only ``information_set(to_move)`` and the legal
+    moves, never the other side's cards; a move drawn with its own seeded generator. An
+    information set the policy does not know is played uniformly."""
+
+    def __init__(self, policy: Policy, seed: int | None = None, name: str = "cfr") -> None:
+        self.policy = policy
+        self.rng = random.Random(seed)
+        self.name = name
+
+    def choose(self, state: AnyState) -> Hashable:
+        if state.is_terminal() or is_chance(state):
+            raise IllegalMoveError("no player chooses here: the game is over or chance decides")
+        moves = list(state.legal_moves())
+        known = self.policy.get(information_set(state, state.to_move), {})
+        weights = [max(float(known.get(move, 0.0)), 0.0) for move in moves]
+        if not sum(weights) > 0:
+            weights = [1.0] * len(moves)
+        chosen: Hashable = self.rng.choices(moves, weights=weights)[0]
+        return chosen
+
+
+CFR_MEDIUM: Final = 10
+"""CFR+ iterations of the ``medium`` level of a wrapped game of hidden information."""
+
+CFR_HARD: Final = 300
+"""CFR+ iterations of the ``hard`` level (Kuhn poker's exploitability is then 0.0004, Leduc
+hold'em's 0.002)."""
+
+
+@functools.lru_cache(maxsize=8)
+def solved(name: str, iterations: int) -> Policy:
+    """The average strategy of ``iterations`` of CFR+ on the wrapped game ``name``, computed once
+    (the game is small: :data:`MAX_HISTORIES`)."""
+    from zermelo.search.cfr import cfr
+
+    return cfr(load(name).new(), iterations)
+
+
+def _cfr_level(iterations: int, name: str) -> Callable[[int | None, float | None], PolicyAgent]:
+    def make(seed: int | None, time_limit: float | None) -> PolicyAgent:
+        return _PendingPolicy(iterations, seed, name)
+
+    return make
+
+
+class _PendingPolicy(PolicyAgent):
+    """A :class:`PolicyAgent` whose game is known at its first move (a level factory is given
+    only a seed and a time)."""
+
+    def __init__(self, iterations: int, seed: int | None, name: str) -> None:
+        super().__init__({}, seed, name)
+        self.iterations = iterations
+        self.game: str | None = None
+
+    def choose(self, state: AnyState) -> Hashable:
+        if isinstance(state, OpenSpielState) and state.game.name != self.game:
+            self.game = state.game.name
+            self.policy = solved(state.game.name, self.iterations)
+        return super().choose(state)
+
+
+cfr_medium = _cfr_level(CFR_MEDIUM, "medium")
+"""The ``medium`` level of a wrapped game of hidden information: CFR+ after a few iterations."""
+
+cfr_hard = _cfr_level(CFR_HARD, "hard")
+"""The ``hard`` level: CFR+ near its equilibrium."""
 
 
 def hard_level(seed: int | None, time_limit: float | None) -> SolveOrMctsAgent:
