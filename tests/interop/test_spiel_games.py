@@ -8,6 +8,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import evaluate_bots, minimax
 
+from zermelo.core.errors import ParseError
 from zermelo.games.connect4 import Connect4State
 from zermelo.interop.spiel_games import ZermeloBot, register, replay
 from zermelo.solvers.connect4.api import solve
@@ -23,6 +24,7 @@ def test_every_game_with_an_encoding_is_registered() -> None:
         "zermelo_mnk",
         "zermelo_checkers",
         "zermelo_othello",
+        "zermelo_pig",
         "zermelo_kuhn",
         "zermelo_leduc",
     ]
@@ -173,3 +175,60 @@ def test_exported_poker_numbers_actions_and_strings_as_openspiel_does() -> None:
     state.apply_action(1)  # the first player calls: showdown, the king wins 2
     reference.apply_action(1)
     assert state.is_terminal() and state.returns() == reference.returns() == [2.0, -2.0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exported_pig_plays_as_openspiels_pig_from_the_same_seed(seed: int) -> None:
+    # Numbered as OpenSpiel's pig (roll 0, hold 1, the face k is chance action k - 1), a seeded
+    # random game is the same in both, rolls, turns and returns. One rule differs: OpenSpiel's
+    # pig makes a player hold once the turn would reach the goal, zermelo's lets them roll on
+    # (which never pays: the values agree); there both hold.
+    ours = pyspiel.load_game("zermelo_pig(goal=20)")
+    theirs = pyspiel.load_game("pig(winscore=20)")
+    assert ours.max_chance_outcomes() == theirs.max_chance_outcomes() == 6
+    rng = np.random.RandomState(seed)
+    a, b = ours.new_initial_state(), theirs.new_initial_state()
+    while not b.is_terminal():
+        assert a.current_player() == b.current_player() and not a.is_terminal()
+        if b.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+            actions, probs = zip(*b.chance_outcomes(), strict=True)
+            action = int(rng.choice(actions, p=probs))
+        else:
+            assert set(b.legal_actions()) <= set(a.legal_actions()) == {0, 1}
+            action = int(rng.choice(b.legal_actions()))
+        a.apply_action(action)
+        b.apply_action(action)
+    assert a.is_terminal() and a.returns() == b.returns()
+    assert a.history() == b.history()
+
+
+def test_openspiel_expectiminimax_values_exported_pig_as_its_own_pig() -> None:
+    ours = pyspiel.load_game("zermelo_pig(goal=10)")
+    theirs = pyspiel.load_game("pig(winscore=10)")
+    for history in ([], [0, 3], [0, 3, 0, 2], [0, 5, 1], [0, 0, 0, 4]):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        for action in history:
+            a.apply_action(action)
+            b.apply_action(action)
+        mover = a.current_player()
+        assert mover == b.current_player()
+        value = minimax.expectiminimax(a, 4, lambda state: 0.0, mover)
+        assert value == minimax.expectiminimax(b, 4, lambda state: 0.0, mover)
+
+
+def test_openspiel_mcts_with_chance_plays_exported_pig_to_the_end() -> None:
+    game = pyspiel.load_game("zermelo_pig(goal=10)")
+    wins = 0
+    for seed in range(4):
+        bots = [_cpp_mcts(game, 100, seed), pyspiel.make_uniform_random_bot(1, seed)]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        assert sorted(returns) == [-1.0, 1.0]
+        wins += returns[0] > 0
+    assert wins >= 3  # MCTS against a random roller
+
+
+def test_exported_pig_parameters_are_the_records_options_checked() -> None:
+    assert pyspiel.load_game("zermelo_pig(die=3,goal=10)").max_chance_outcomes() == 3
+    with pytest.raises(ParseError, match="option goal=0: expected a number from 2 to 1000"):
+        pyspiel.load_game("zermelo_pig(goal=0)")

@@ -23,7 +23,7 @@ from typing import Final, cast
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import UnknownGameError
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Chance, HiddenInfo, Player, is_chance, payoff_of
 from zermelo.games.registry import get_game
 from zermelo.interop.encoding import GameCodec, Turn, codec_for, codec_games, native_names
@@ -102,9 +102,9 @@ def _known(game: str) -> bool:
     return True
 
 
-def _first_outcomes(spec: GameSpec) -> tuple[str, ...]:
+def _first_outcomes(spec: GameSpec, options: dict[str, OptionValue]) -> tuple[str, ...]:
     """The outcomes of the first chance node of ``spec``'s game (its first moves played)."""
-    state: AnyState = spec.new()
+    state: AnyState = spec.new(**options)
     for _ in range(1000):
         if is_chance(state):
             outcomes = cast(Chance[Hashable], state).chance_outcomes()
@@ -133,13 +133,12 @@ def _game_length(spec: GameSpec, budget: int = 200_000) -> int:
 
 def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObject, type]:
     """The OpenSpiel game type and class of a zermelo game of chance (and of hidden
-    information when the record says so), numbered as :data:`EXPORTS` says."""
+    information when the record says so), numbered as :data:`EXPORTS` says. The record's rule
+    options are the game's parameters (``zermelo_pig(goal=10,die=4)``), checked as the record
+    checks them."""
     spiel = pyspiel()
-    outcomes = _first_outcomes(spec)
     hidden = spec.hidden
-    start = spec.new()
-    length = _game_length(spec) if hidden else MAX_EXPORT_LENGTH
-    bound = _utility_bound(spec)
+    defaults = {o.name: o.default for o in spec.options if o.default is not None}
     game_type = spiel.GameType(
         short_name=SPIEL_PREFIX + spec.name,
         long_name=f"zermelo {spec.title}",
@@ -158,18 +157,23 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=False,
-        parameter_specification={},
+        parameter_specification=defaults,
     )
-    game_info = spiel.GameInfo(
-        num_distinct_actions=len(words),
-        max_chance_outcomes=len(outcomes),
-        num_players=2,
-        min_utility=-bound,
-        max_utility=bound,
-        utility_sum=0.0,
-        max_game_length=length,
-    )
-    del start
+    bound = _utility_bound(spec)
+
+    def info(options: dict[str, OptionValue]) -> tuple[SpielObject, tuple[str, ...]]:
+        outcomes = _first_outcomes(spec, options)
+        length = _game_length(spec) if hidden else MAX_EXPORT_LENGTH
+        game_info = spiel.GameInfo(
+            num_distinct_actions=len(words),
+            max_chance_outcomes=len(outcomes),
+            num_players=2,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=length,
+        )
+        return game_info, outcomes
 
     class Observer:
         """What a player sees, as text: the information set (``perfect_recall``) or the
@@ -197,7 +201,10 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
 
     class Game(spiel.Game):  # type: ignore[misc,name-defined]
         def __init__(self, params: SpielObject = None) -> None:
-            super().__init__(game_type, game_info, params or {})
+            given = dict(params or {})
+            self.options = spec.check_options({**defaults, **given})
+            game_info, self.outcomes = info(self.options)
+            super().__init__(game_type, game_info, given)
 
         def new_initial_state(self) -> State:
             return State(self)
@@ -209,14 +216,15 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
             return Observer(recall)
 
     class State(spiel.State):  # type: ignore[misc,name-defined]
-        def __init__(self, spiel_game: SpielObject) -> None:
+        def __init__(self, spiel_game: Game) -> None:
             super().__init__(spiel_game)
-            self.zermelo: AnyState = spec.new()
+            self.zermelo: AnyState = spec.new(**spiel_game.options)
+            self.outcomes: tuple[str, ...] = spiel_game.outcomes
 
         def _actions(self) -> dict[int, Hashable]:
             """The current state's moves (or outcomes) by action number."""
             zstate = self.zermelo
-            vocabulary = outcomes if is_chance(zstate) else words
+            vocabulary = self.outcomes if is_chance(zstate) else words
             found: dict[int, Hashable] = {}
             for move in zstate.legal_moves():
                 text = zstate.format_move(move)
@@ -248,7 +256,7 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
             self.zermelo = self.zermelo.play(self._actions()[int(action)])
 
         def _action_to_string(self, player: int, action: int) -> str:
-            vocabulary = outcomes if player == int(spiel.PlayerId.CHANCE) else words
+            vocabulary = self.outcomes if player == int(spiel.PlayerId.CHANCE) else words
             return vocabulary[action] if 0 <= action < len(vocabulary) else str(action)
 
         def is_terminal(self) -> bool:
