@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Final, cast
 
 from zermelo.agents.base import Agent
@@ -63,8 +64,8 @@ def register() -> list[str]:
         (game, functools.partial(_game_class, codec_for(game))) for game in codec_games()
     ]
     makers += [
-        (game, functools.partial(_chance_game_class, get_game(game), words))
-        for game, words in EXPORTS.items()
+        (game, functools.partial(_chance_game_class, get_game(game), numbering))
+        for game, numbering in EXPORTS.items()
         if _known(game)
     ]
     for game, make in makers:
@@ -78,16 +79,45 @@ def register() -> list[str]:
     return names
 
 
-EXPORTS: Final[dict[str, tuple[str, ...]]] = {
-    "pig": ("roll", "hold"),
-    "kuhn": ("pass", "bet"),
-    "leduc": ("fold", "call", "raise"),
+@dataclass(frozen=True)
+class Numbering:
+    """How an exported game's moves become OpenSpiel's action numbers. Action ``i`` is the move
+    written ``words[i]``; a move not among the words (a backgammon play) is numbered after them
+    by its place among such moves of its position, in the state's own order, of which there are
+    at most ``plays``. A chance outcome's action is its place in ``outcomes``: by default the
+    outcomes of the game's first chance node (Pig's faces ``1``..``die``; a poker deck in
+    order, so that a card's action is OpenSpiel's card number)."""
+
+    words: tuple[str, ...]
+    outcomes: tuple[str, ...] | None = None
+    plays: int = 0
+    utility: float | None = None
+
+    def actions(self) -> int:
+        return len(self.words) + self.plays
+
+
+MAX_PLAYS: Final = 23_751
+"""The most distinct backgammon plays of one roll: a play is told apart by the position it
+reaches, which the multiset of the points its (at most four) checker steps start from fixes, and
+there are sum(C(24 + k, k), k = 0..4) = 23,751 such multisets of 25 points (the bar and 24)."""
+
+EXPORTS: Final[dict[str, Numbering]] = {
+    "pig": Numbering(("roll", "hold")),
+    "kuhn": Numbering(("pass", "bet")),
+    "leduc": Numbering(("fold", "call", "raise")),
+    "backgammon": Numbering(
+        ("roll", "double", "take", "drop"),
+        outcomes=tuple(f"{a}{b}" for a in range(1, 7) for b in range(1, 7)),
+        plays=MAX_PLAYS,
+        utility=3.0 * 64,
+    ),
 }
-"""zermelo's games of chance and hidden information exported to OpenSpiel, each with its
-decisions in action order (action ``i`` is the move written ``words[i]``, as in OpenSpiel's own
-kuhn_poker and leduc_poker). A chance outcome's action is its place among the outcomes of the
-game's first chance node (Pig's faces ``1``..``die``; a poker deck in order, so that a card's
-action is OpenSpiel's card number)."""
+"""zermelo's games of chance and hidden information exported to OpenSpiel, numbered as OpenSpiel's
+own pig, kuhn_poker and leduc_poker are (roll 0, hold 1; pass 0, bet 1; fold 0, call 1, raise
+2). Backgammon's cube actions come first, its plays after them; its rolls are the 36 ordered
+pairs of faces (``"52"``; the opening roll's order says who starts); a gammon or backgammon
+times a cube of at most 64 bounds the points."""
 
 MAX_EXPORT_LENGTH: Final = 100_000
 """The longest game declared to OpenSpiel for an exported game whose rules set no bound (Pig
@@ -131,7 +161,7 @@ def _game_length(spec: GameSpec, budget: int = 200_000) -> int:
     return longest
 
 
-def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObject, type]:
+def _chance_game_class(spec: GameSpec, numbering: Numbering) -> tuple[SpielObject, type]:
     """The OpenSpiel game type and class of a zermelo game of chance (and of hidden
     information when the record says so), numbered as :data:`EXPORTS` says. The record's rule
     options are the game's parameters (``zermelo_pig(goal=10,die=4)``), checked as the record
@@ -159,13 +189,14 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
         provides_observation_tensor=False,
         parameter_specification=defaults,
     )
-    bound = _utility_bound(spec)
+    bound = numbering.utility if numbering.utility is not None else _utility_bound(spec)
+    words = numbering.words
 
     def info(options: dict[str, OptionValue]) -> tuple[SpielObject, tuple[str, ...]]:
-        outcomes = _first_outcomes(spec, options)
+        outcomes = numbering.outcomes or _first_outcomes(spec, options)
         length = _game_length(spec) if hidden else MAX_EXPORT_LENGTH
         game_info = spiel.GameInfo(
-            num_distinct_actions=len(words),
+            num_distinct_actions=numbering.actions(),
             max_chance_outcomes=len(outcomes),
             num_players=2,
             min_utility=-bound,
@@ -224,16 +255,23 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
         def _actions(self) -> dict[int, Hashable]:
             """The current state's moves (or outcomes) by action number."""
             zstate = self.zermelo
-            vocabulary = self.outcomes if is_chance(zstate) else words
+            chance = is_chance(zstate)
+            vocabulary = self.outcomes if chance else words
             found: dict[int, Hashable] = {}
+            others = 0
             for move in zstate.legal_moves():
                 text = zstate.format_move(move)
-                if text not in vocabulary:
+                if text in vocabulary:
+                    found[vocabulary.index(text)] = move
+                elif not chance and others < numbering.plays:
+                    found[len(words) + others] = move
+                    others += 1
+                else:
                     raise ValueError(
                         f"{spec.name}: move {text!r} has no action number; expected one of "
                         f"{', '.join(vocabulary)}"
+                        + (f" or at most {numbering.plays} plays" if numbering.plays else "")
                     )
-                found[vocabulary.index(text)] = move
             return found
 
         def current_player(self) -> int:
@@ -257,7 +295,10 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
 
         def _action_to_string(self, player: int, action: int) -> str:
             vocabulary = self.outcomes if player == int(spiel.PlayerId.CHANCE) else words
-            return vocabulary[action] if 0 <= action < len(vocabulary) else str(action)
+            if 0 <= action < len(vocabulary):
+                return vocabulary[action]
+            move = self._actions().get(int(action)) if not self.zermelo.is_terminal() else None
+            return str(action) if move is None else str(self.zermelo.format_move(move))
 
         def is_terminal(self) -> bool:
             return bool(self.zermelo.is_terminal())
@@ -276,11 +317,9 @@ def _chance_game_class(spec: GameSpec, words: tuple[str, ...]) -> tuple[SpielObj
 
 def _utility_bound(spec: GameSpec) -> float:
     """The most a player can win: 1 for a game won or lost, else found by walking the tree
-    when it is small (poker), else the bound of :data:`UTILITY_BOUNDS`."""
+    (poker; a game too big to walk declares its bound in its :class:`Numbering`)."""
     if not spec.scored:
         return 1.0
-    if spec.name in UTILITY_BOUNDS:
-        return UTILITY_BOUNDS[spec.name]
     stack: list[AnyState] = [spec.new()]
     bound = 0.0
     while stack:
@@ -291,10 +330,6 @@ def _utility_bound(spec: GameSpec) -> float:
         if len(stack) > 200_000:
             raise ValueError(f"game {spec.name!r}: too large to find its utility bound")
     return bound
-
-
-UTILITY_BOUNDS: Final[dict[str, float]] = {}
-"""The most a player wins in a scored exported game too large to walk (backgammon's cube)."""
 
 
 # SpielObject below (dynamic): pyspiel's types (GameType, Game, State, parameters) are made by its
