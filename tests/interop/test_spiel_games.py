@@ -6,9 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import evaluate_bots, minimax
 
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.games.connect4 import Connect4State
 from zermelo.games.registry import all_games
 from zermelo.interop.spiel_games import ZermeloBot, register, replay
@@ -256,3 +258,23 @@ def test_exported_backgammon_rolls_as_openspiels_backgammon() -> None:
     state.apply_action(state.legal_actions()[0])
     assert state.is_chance_node() and len(state.chance_outcomes()) == 21
     assert sum(p for _, p in state.chance_outcomes()) == pytest.approx(1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(["zermelo_pig", "zermelo_kuhn", "zermelo_leduc"]),
+    st.dictionaries(
+        st.sampled_from(["goal", "die", "cube", "x"]),
+        st.one_of(st.integers(-5, 2000), st.booleans(), st.text(max_size=5)),
+        max_size=3,
+    ),
+)
+def test_fuzz_exported_parameters(name: str, params: dict[str, object]) -> None:
+    # Any parameters: a game, or one line saying what was wrong; never a crash.
+    try:
+        game = pyspiel.load_game(name, params)
+    except (ZermeloError, pyspiel.SpielError) as error:
+        assert "\n" not in str(error).strip()
+        return
+    state = game.new_initial_state()
+    assert state.is_chance_node() or state.legal_actions()
