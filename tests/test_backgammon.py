@@ -434,3 +434,7 @@ def test_the_plain_python_kernel_agrees_with_the_compiled_one() -> None:
         assert fast_buffers[1][:n].tolist() == slow_buffers[1][:n].tolist()
         assert plain.pips(board) == kernel.pips(board)
         board = kernel.swapped(fast_buffers[0][rng.randrange(n)])
+
+
+def test_the_start_is_the_kernels() -> None:
+    assert BackgammonState.initial().board == kernel.start_board().tobytes()
