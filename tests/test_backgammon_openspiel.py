@@ -5,8 +5,8 @@ OpenSpiel plays a double as two actions of two checker moves each (the second on
 checkers of the first could move), and keeps the most dice and the larger die within each
 action; so a double's moves are OpenSpiel's two actions composed, keeping the compositions that
 use the most dice (the rule "play as many as you can" over the whole turn). The positions are
-computed here from OpenSpiel's checker moves by a few lines of their own (:func:`_apply`), not
-by the kernel.
+computed here from OpenSpiel's actions (decoded as OpenSpiel encodes them, checked against its
+``spiel_move_to_checker_moves``) by a few lines of their own, not by the kernel.
 """
 
 from __future__ import annotations
@@ -60,45 +60,66 @@ def _view(state: Any, player: int) -> list[int]:
     return [int(tensor[193]), *inner, int(tensor[192]), int(tensor[195]), int(tensor[196])]
 
 
-def _apply(values: list[int], start: int, num: int) -> None:
-    """One checker move from ``start`` (the mover's numbering) with ``num``, on the kernel's
-    values from the mover's side."""
-    to = start - num
-    values[start] -= 1
-    if to <= 0:
-        values[0] += 1
-    elif values[to] == -1:
-        values[to] = 1
-        values[26] += 1
-    else:
-        values[to] += 1
+_DECODED: dict[tuple[int, int, int], list[tuple[tuple[int, int], ...]]] = {}
+
+
+def _decoded(player: int, high: int, low: int) -> list[tuple[tuple[int, int], ...]]:
+    """Each of OpenSpiel's 1352 actions as its checker moves ``(start, die)``, the start in the
+    mover's numbering (25 the bar), passes left out. OpenSpiel numbers an action ``d1 * 26 + d0``
+    (+ 676 when the first move takes the lower die), each digit a point of its own numbering,
+    24 the bar and 25 a pass (its ``CheckerMovesToSpielMove``)."""
+    key = (player, high, low)
+    table = _DECODED.get(key)
+    if table is None:
+        table = []
+        for action in range(1352):
+            high_first = action < 676
+            rest = action % 676
+            moves = []
+            for digit, die in (
+                (rest % 26, high if high_first else low),
+                (rest // 26, low if high_first else high),
+            ):
+                if digit == 25:
+                    continue
+                start = 25 if digit == 24 else (24 - digit if player == 0 else digit + 1)
+                moves.append((start, die))
+            table.append(tuple(moves))
+        _DECODED[key] = table
+    return table
 
 
 def _openspiel_plays(state: Any) -> set[bytes]:
-    """The positions the side to move can reach with its roll (from its side), by OpenSpiel."""
+    """The positions the side to move can reach with its roll (from its side), by OpenSpiel's
+    legal actions (and a double's second ones), the checker moves read from each action."""
     player = state.current_player()
     high, low = _dice(state)
-    points = [24 - i for i in range(24)] if player == 0 else [i + 1 for i in range(24)]
+    table = _decoded(player, high, low)
     found: dict[bytes, int] = {}
+    pack = PACK.pack
 
     def expand(node: Any, values: list[int], used: int) -> None:
         for action in node.legal_actions():
-            after = list(values)
-            moved = 0
-            for move in node.spiel_move_to_checker_moves(player, action):
-                pos = move.pos
-                if pos >= 0:
-                    _apply(after, 25 if pos == BAR else points[pos], move.num)
-                    moved += 1
+            after = values[:]
+            moves = table[action]
+            for start, die in moves:
+                to = start - die
+                after[start] -= 1
+                if to <= 0:
+                    after[0] += 1
+                elif after[to] == -1:
+                    after[to] = 1
+                    after[26] += 1
+                else:
+                    after[to] += 1
+            total = used + len(moves)
             # a double whose two first moves were both played goes on with two more
-            if used == 0 and high == low and moved == 2 and after[0] < 15:
-                child = node.child(action)
-                assert child.current_player() == player
-                expand(child, after, 2)
+            if used == 0 and high == low and len(moves) == 2 and after[0] < 15:
+                expand(node.child(action), after, 2)
             else:
-                key = PACK.pack(*after)
-                if found.get(key, -1) < used + moved:
-                    found[key] = used + moved
+                key = pack(*after)
+                if found.get(key, -1) < total:
+                    found[key] = total
 
     expand(state, _view(state, player), 0)
     most = max(found.values())
@@ -181,6 +202,29 @@ def _compare_end(node: Any) -> None:
 def test_the_plays_of_every_roll_are_openspiels(seed: int, greedy: float) -> None:
     compared, games = _play_games(seed, greedy, PER_EXAMPLE)
     assert compared >= PER_EXAMPLE and games >= 1
+
+
+def test_the_action_decoding_is_openspiels() -> None:
+    rng = random.Random(2)
+    checked = 0
+    for _ in range(3):
+        node = GAME.new_initial_state()
+        while not node.is_terminal():
+            if node.is_chance_node():
+                node.apply_action(rng.choice([a for a, _ in node.chance_outcomes()]))
+                continue
+            player = node.current_player()
+            table = _decoded(player, *_dice(node))
+            for action in node.legal_actions():
+                theirs = [
+                    (25 if m.pos == BAR else (24 - m.pos if player == 0 else m.pos + 1), m.num)
+                    for m in node.spiel_move_to_checker_moves(player, action)
+                    if m.pos >= 0
+                ]
+                assert list(table[action]) == theirs
+                checked += 1
+            node.apply_action(rng.choice(node.legal_actions()))
+    assert checked > 1000
 
 
 def test_the_dice_are_openspiels() -> None:
