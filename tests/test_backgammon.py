@@ -240,14 +240,23 @@ def test_a_hit_on_the_way_is_shown_and_chooses_between_routes() -> None:
     assert state.parse_move("24/18*/16") != state.parse_move("24/16")
     assert state.format_move(state.parse_move("24/16")) == "24/16"
     assert state.format_move(state.parse_move("24/18*/16")) == "24/18*/16"
+    # both ways hit (blots on 18 and 22): the text must say where
+    both = parse("X 24:1 6:14; O 7:1 3:1 2:13; cube 1; X to play 62")
+    with pytest.raises(ParseError, match="could be 24/18\\*/16 or 24/22\\*/16"):
+        both.parse_move("24/16")
+    assert both.format_move(both.parse_move("24/22*/16")) == "24/22*/16"
 
 
 def test_illegal_and_unreadable_plays_get_one_line() -> None:
     state = parse(f"{START}; cube 1; X to play 62")
-    with pytest.raises(IllegalMoveError, match="not a legal play of 62"):
-        state.parse_move("24/20")
-    with pytest.raises(IllegalMoveError, match="not a legal play"):
-        state.parse_move("bar/22")
+    # parsing reads the notation; playing says the play is not legal
+    assert state.parse_move("24/20") == Play(((24, 20),))
+    with pytest.raises(IllegalMoveError, match="24/20 is not a legal play of 62; legal plays: "):
+        state.play(state.parse_move("24/20"))
+    with pytest.raises(IllegalMoveError, match="bar/22 is not a legal play"):
+        state.play(state.parse_move("bar/22"))
+    with pytest.raises(ParseError, match="hits where the"):
+        state.parse_move("24/16*")
     for bad in ("24-18", "24/30", "18/24", "off/3", "24/18(7)", "", "24/18*/off*"):
         with pytest.raises(ParseError):
             state.parse_move(bad)

@@ -629,23 +629,25 @@ class BackgammonState:
             if play is not None:
                 found.setdefault(play, []).append(self._hits((s, t) for s, t, _ in route))
         if not found:
-            raise IllegalMoveError(
-                N_("{text!r} is not a legal play of {dice}; legal plays: {legal}"),
-                text=text.strip()[:60],
-                dice=self._dice_text(),
-                legal=self._legal_text(),
-            )
+            # well written but no legal play: play() says so (parsing checks the notation)
+            return Play(tuple(sorted(((h.start, h.end) for h in hops), reverse=True)))
         exact = [play for play, hits in found.items() if marked in hits]
         if len(exact) == 1:
             return exact[0]
         fitting = [play for play, hits in found.items() if any(marked <= h for h in hits)]
         if len(fitting) == 1:
             return fitting[0]
-        choices = exact or fitting or list(found)
-        raise IllegalMoveError(
+        if not fitting:
+            raise ParseError(
+                N_("{text!r}: no play of {dice} hits where the * marks say; legal plays: {legal}"),
+                text=text.strip()[:60],
+                dice=self._dice_text(),
+                legal=self._legal_text(),
+            )
+        raise ParseError(
             N_("{text!r} could be {choices}: mark the hits with * to choose"),
             text=text.strip()[:60],
-            choices=" or ".join(sorted(self._steps_text(p.steps) for p in choices)),
+            choices=" or ".join(sorted(self._steps_text(p.steps) for p in fitting)),
         )
 
     def _routes(self, hops: list[_Hop]) -> Iterable[tuple[tuple[int, int, int], ...]]:
