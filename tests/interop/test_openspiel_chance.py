@@ -161,6 +161,13 @@ def test_records_say_chance_hidden_and_scored() -> None:
     assert get_game("openspiel:backgammon(scoring_type=full_scoring)").scored
     assert not get_game("openspiel:backgammon").scored
     assert not get_game("openspiel:tic_tac_toe").chance
+    # Chance games play MCTS (it samples the dice), bounded in time for long games.
+    assert pig.levels == {
+        "easy": "mcts:iterations=50,time=1",
+        "medium": "mcts:iterations=400,time=2",
+        "hard": "mcts:iterations=2000,time=4",
+    }
+    assert make_agent(pig, "easy", seed=1).choose(pig.new()) in (0, 1)
 
 
 def _kuhn_after(cards: tuple[int, int], *actions: int) -> HiddenSpielState:

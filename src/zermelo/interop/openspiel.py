@@ -1042,9 +1042,11 @@ def view(state: OpenSpielState, player: Player) -> Grid:
     return Grid.of([[line] for line in lines])
 
 
-def chance_level(iterations: int) -> str:
-    """The MCTS level of a wrapped chance game (the search samples its chance nodes)."""
-    return f"mcts:iterations={iterations}"
+def chance_level(iterations: int, seconds: float) -> str:
+    """The MCTS level of a wrapped chance game (the search samples its chance nodes): at most
+    ``iterations``, and at most ``seconds`` a move, since a playout of a long game through
+    OpenSpiel (backgammon) is slow."""
+    return f"mcts:iterations={iterations},time={seconds:g}"
 
 
 def openspiel_spec(name: str) -> GameSpec:
@@ -1068,7 +1070,11 @@ def openspiel_spec(name: str) -> GameSpec:
             "hard": Ref("zermelo.interop.openspiel:cfr_hard"),
         }
     elif wrapped.chance:
-        levels = {"easy": chance_level(50), "medium": chance_level(400), "hard": chance_level(2000)}
+        levels = {
+            "easy": chance_level(50, 1),
+            "medium": chance_level(400, 2),
+            "hard": chance_level(2000, 4),
+        }
     else:
         levels = {
             "easy": "mcts:iterations=50",
