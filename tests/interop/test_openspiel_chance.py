@@ -213,7 +213,7 @@ def test_leduc_view_splits_the_information_state_into_rows() -> None:
     ("name", "problem"),
     [
         ("phantom_ttt", "too large for zermelo's solvers of hidden information"),
-        ("liars_dice", "more than 100000 histories"),
+        ("liars_dice", "more than 30000 histories"),
         ("negotiation", "explicit chance outcomes (it only samples its chance events)"),
         ("tiny_hanabi", "zero-sum utility (it is identical)"),
         ("goofspiel", "sequential moves"),
