@@ -161,6 +161,13 @@ def test_records_say_chance_hidden_and_scored() -> None:
     assert get_game("openspiel:backgammon(scoring_type=full_scoring)").scored
     assert not get_game("openspiel:backgammon").scored
     assert not get_game("openspiel:tic_tac_toe").chance
+    # Chance games play MCTS (it samples the dice), bounded in time for long games.
+    assert pig.levels == {
+        "easy": "mcts:iterations=50,time=1",
+        "medium": "mcts:iterations=400,time=2",
+        "hard": "mcts:iterations=2000,time=4",
+    }
+    assert make_agent(pig, "easy", seed=1).choose(pig.new()) in (0, 1)
 
 
 def _kuhn_after(cards: tuple[int, int], *actions: int) -> HiddenSpielState:
@@ -206,7 +213,7 @@ def test_leduc_view_splits_the_information_state_into_rows() -> None:
     ("name", "problem"),
     [
         ("phantom_ttt", "too large for zermelo's solvers of hidden information"),
-        ("liars_dice", "more than 100000 histories"),
+        ("liars_dice", "more than 30000 histories"),
         ("negotiation", "explicit chance outcomes (it only samples its chance events)"),
         ("tiny_hanabi", "zero-sum utility (it is identical)"),
         ("goofspiel", "sequential moves"),
@@ -331,3 +338,17 @@ def test_where_the_two_pigs_differ_the_values_agree() -> None:
         ours = ours.play(ours.parse_move(move))
     assert theirs.legal_moves() == [1] and len(ours.legal_moves()) == 2
     assert expectiminimax(theirs, 4).value == expectiminimax(ours, 4).value == 1.0
+
+
+def test_any_small_two_player_zero_sum_hidden_game_is_solved_as_openspiel_solves_it() -> None:
+    # Not only poker: Liar's Dice with one two-sided die each (127 histories). The uniform
+    # policy's NashConv equals OpenSpiel's, and CFR+ finds OpenSpiel's value, 1/2.
+    name = "liars_dice(dice_sides=2)"
+    game = pyspiel.load_game(name)
+    tree = build_tree(load(name).new())
+    assert tree.nodes == 127
+    theirs = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
+    assert nash_conv(tree, uniform_policy(tree)) == pytest.approx(theirs) == 1.125
+    average = cfr(tree, 200)
+    assert expected_value(tree, average) == pytest.approx(0.5, abs=1e-3)
+    assert exploitability(tree, average) < 1e-3
