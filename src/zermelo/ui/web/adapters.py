@@ -87,6 +87,7 @@ class Board(TypedDict):
     points: NotRequired[list[list[str | None]]]
     columns: NotRequired[list[str]]
     extra: NotRequired[list[str]]
+    buttons: NotRequired[list[str]]
     highlight: NotRequired[list[list[int]]]
     moves: NotRequired[list[ChessMove]]
     paths: NotRequired[list[DraughtsPath]]
@@ -396,7 +397,8 @@ def _rows(grid: Grid) -> list[list[str]]:
 
 def _dice(spec: GameSpec, state: AnyState) -> Board:
     """``cells[0]``: the first and second players' totals, the turn's total and the last roll
-    (``""`` before any); ``files``: the sides' names; ``extra``: the moves, as buttons."""
+    (``""`` before any); ``files``: the sides' names; ``buttons``: the moves, which the board
+    draws as its own buttons."""
     grid = spec.grid(state)
     width, height = _size(grid)
     return {
@@ -405,14 +407,14 @@ def _dice(spec: GameSpec, state: AnyState) -> Board:
         "height": height,
         "cells": _rows(grid),
         "files": list(grid.files),
-        "extra": _buttons(state),
+        "buttons": _buttons(state),
     }
 
 
 def _cards(spec: GameSpec, state: AnyState) -> Board:
     """``cells``: the opponent's cards (``"?"`` face down), the board's, the viewer's (the
     record's ``view`` in a hidden game: the API never draws another side's hidden card);
-    ``extra``: the moves, as buttons."""
+    ``buttons``: the moves, which the board draws as its own buttons."""
     grid = spec.grid(state)
     width, height = _size(grid)
     return {
@@ -420,7 +422,7 @@ def _cards(spec: GameSpec, state: AnyState) -> Board:
         "width": width,
         "height": height,
         "cells": _rows(grid),
-        "extra": _buttons(state),
+        "buttons": _buttons(state),
     }
 
 

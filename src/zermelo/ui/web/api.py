@@ -1195,7 +1195,10 @@ class Api:
             return game, played
 
         game, played = await self.lanes.fast.run(prepare, deadline=clock.hard)
-        if not reply or game.state.is_terminal():
+        # In a game of chance a turn need not pass (a Pig player keeps rolling): the AI moves
+        # only when the decision due is its own.
+        yours = game.human is not None and game.state.to_move == game.human
+        if not reply or game.state.is_terminal() or yours:
             return JSONResponse(
                 await self.lanes.fast.run(_answer, game, played, None, False, deadline=clock.hard)
             )

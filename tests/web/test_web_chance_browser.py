@@ -1,0 +1,111 @@
+"""The page with games of chance and hidden cards, in headless Chromium (the tiny games of
+tests/web/chancegames.py, registered for these tests): a dice game played to the end by its
+buttons, and a card game whose AI card is in no element of the page before the showdown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.web import chancegames
+from tests.web.test_web_browser import (  # noqa: F401 - the fixtures
+    browser,
+    open_page,
+    page,
+    wait_for_your_turn_or_end,
+)
+from tests.web.test_web_chance import register, unregister
+from zermelo.core.state import Player
+from zermelo.ui.web.api import load_game
+
+pytestmark = pytest.mark.browser
+
+try:
+    from playwright.sync_api import Page, expect
+except ImportError:  # pragma: no cover - depends on the environment
+    pass
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registered() -> Iterator[None]:
+    register()
+    yield
+    unregister()
+
+
+def game_id(page: Page) -> str:
+    ids = parse_qs(urlparse(page.url).query).get("id")
+    assert ids, page.url
+    return ids[0]
+
+
+def test_a_dice_game_plays_to_the_end_by_its_buttons(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=minipig&seed=4")
+    status = page.locator("[data-testid=status]")
+    expect(page.locator('#board [data-move="roll"]')).to_be_visible()
+    decisions = 0
+    while wait_for_your_turn_or_end(page) == "your-turn":
+        turn = int(page.inner_text("[data-testid=turn-total]"))
+        page.click(f'#board [data-move="{"hold" if turn >= 4 else "roll"}"]')
+        decisions += 1
+        assert decisions < 400, "a game to 12 ends long before"
+    expect(status).to_have_text(re.compile(r"(You win!|The AI wins\.)"))
+    totals = [int(page.inner_text(f"[data-testid=total-{mark}] .total")) for mark in "XO"]
+    assert max(totals) >= 12
+    # The dice rolled are in the move list, and the game as the server replays it agrees.
+    rolls = page.locator("#move-list .move-item.chance")
+    assert rolls.count() >= 1
+    assert rolls.first.inner_text().startswith("rolled ")
+    state = load_game({"game": "minipig", "game_id": game_id(page), "moves": moves(page)}).state
+    assert state.is_terminal() and list(state.scores) == totals  # type: ignore[attr-defined]
+
+
+def moves(page: Page) -> list[str]:
+    return [item.inner_text() for item in page.locator("#move-list button.move-item").all()]
+
+
+def test_undo_in_a_dice_game_replays_the_same_dice(page: Page, live_server: str) -> None:
+    open_page(page, live_server, "?game=minipig&seed=5")
+    wait_for_your_turn_or_end(page)
+    page.click('#board [data-move="roll"]')
+    wait_for_your_turn_or_end(page)
+    first = page.inner_text("#move-list")
+    page.click("#undo")
+    expect(page.locator("#move-list .move-item")).to_have_count(0)
+    page.click('#board [data-move="roll"]')
+    wait_for_your_turn_or_end(page)
+    assert page.inner_text("#move-list").split("\n")[:2] == first.split("\n")[:2]
+
+
+def test_the_ais_card_is_in_no_element_before_the_showdown(page: Page, live_server: str) -> None:
+    showdowns = 0
+    for hand in range(6):
+        open_page(page, live_server, f"?game=minicards&seed={hand}")
+        wait_for_your_turn_or_end(page)
+        state = load_game({"game": "minicards", "game_id": game_id(page), "moves": []}).state
+        assert isinstance(state, chancegames.CardState)
+        mine, theirs = state.hands[Player.FIRST], state.hands[Player.SECOND]
+        while True:
+            cards = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+            over = wait_for_your_turn_or_end(page) == "over"
+            words = set(re.split(r"[\s,.:;()]+", page.inner_text("body")))
+            record = page.input_value("[data-testid=export-record]").split()
+            if over and page.inner_text("#move-list").split()[-1] != "fold":
+                break
+            assert cards == {mine, "?"}, (hand, cards)
+            assert theirs not in words and theirs not in record, hand
+            if over:
+                break
+            buttons = page.locator("#board .move-button")
+            # Call with a king, else check or fold: a hand that reaches a showdown now and then.
+            names = [b.get_attribute("data-move") for b in buttons.all()]
+            wanted = "call" if "call" in names and mine == "K" else names[-1]
+            page.click(f'#board [data-move="{wanted}"]')
+        if page.locator("[data-testid=their-cards] [data-card]").count():
+            shown = page.get_attribute("[data-testid=their-cards] [data-card]", "data-card")
+            if shown == theirs:
+                showdowns += 1
+    assert showdowns >= 1, "some hand went to a showdown, which shows the AI's card"
