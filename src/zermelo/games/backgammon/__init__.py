@@ -1,0 +1,1 @@
+"""Backgammon: the rules (:mod:`.state`), on the move generator of :mod:`.kernel`."""
