@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
+from tests.web import chancegames
 
 from conftest import forget_games
-from tests.web import chancegames
 from zermelo.core.state import Player
 from zermelo.games import registry
 from zermelo.ui.web import chance
@@ -124,9 +124,12 @@ def test_the_same_id_and_decisions_replay_the_same_dice(client: TestClient) -> N
     assert 1 <= len(rolls) <= 3 and all(roll in "123456" for roll in rolls)
     # Fewer decisions (an undo) replay the same first rolls.
     fewer = post(client, "/api/state", {**body, "moves": decisions[:1]})
-    assert [e for e in fewer["history"] if e["chance"]] == [  # type: ignore[union-attr]
-        e for e in history[:2] if e["chance"]
-    ]
+    assert (
+        [e for e in fewer["history"] if e["chance"]]
+        == [  # type: ignore[union-attr]
+            e for e in history[:2] if e["chance"]
+        ]
+    )
 
 
 def test_a_restart_replays_the_same_game(client: TestClient) -> None:
@@ -257,7 +260,8 @@ def test_the_tree_shows_chance_nodes_with_each_outcomes_probability(client: Test
     assert [c["move"] for c in children] == ["1", "2", "3", "4", "5", "6"]  # type: ignore[union-attr]
     assert all(c["probability"] == pytest.approx(1 / 6) for c in children)  # type: ignore[union-attr]
     expected = sum(
-        c["probability"] * (c["value"]["first"]) for c in children  # type: ignore[union-attr]
+        c["probability"] * (c["value"]["first"])
+        for c in children  # type: ignore[union-attr]
     )
     assert node["value"]["first"] == pytest.approx(expected)  # type: ignore[index]
     root = explain_chance(chancegames.DiceState(goal=4), [], ("X", "O"))
@@ -373,13 +377,21 @@ _values = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     endpoint=st.sampled_from(["state", "play", "analyze", "tree", "import"]),
     game=st.sampled_from(["minipig", "minicards"]),
     game_id=st.one_of(_values, st.just("valid")),
     human=_values,
-    moves=st.one_of(_values, st.lists(st.sampled_from(["roll", "hold", "1", "6", "K", "bet", "check", "call", "fold"]), max_size=12)),
+    moves=st.one_of(
+        _values,
+        st.lists(
+            st.sampled_from(["roll", "hold", "1", "6", "K", "bet", "check", "call", "fold"]),
+            max_size=12,
+        ),
+    ),
     move=_values,
 )
 def test_no_chance_request_makes_the_server_fail(

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
+from playwright.sync_api import Page, expect
 from tests.web import chancegames
 from tests.web.test_web_browser import (  # noqa: F401 - the fixtures
     browser,
@@ -18,15 +18,12 @@ from tests.web.test_web_browser import (  # noqa: F401 - the fixtures
     wait_for_your_turn_or_end,
 )
 from tests.web.test_web_chance import register, unregister
-from zermelo.core.state import Player
+
+from zermelo.core.state import AnyState, Player
+from zermelo.games.registry import get_game
 from zermelo.ui.web.api import load_game
 
 pytestmark = pytest.mark.browser
-
-try:
-    from playwright.sync_api import Page, expect
-except ImportError:  # pragma: no cover - depends on the environment
-    pass
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -36,13 +33,13 @@ def registered() -> Iterator[None]:
     unregister()
 
 
-def game_id(page: Page) -> str:
-    ids = parse_qs(urlparse(page.url).query).get("id")
-    assert ids, page.url
+def game_id(tab: Page) -> str:
+    ids = parse_qs(urlparse(tab.url).query).get("id")
+    assert ids, tab.url
     return ids[0]
 
 
-def test_a_dice_game_plays_to_the_end_by_its_buttons(page: Page, live_server: str) -> None:
+def test_a_dice_game_plays_to_the_end_by_its_buttons(page: Page, live_server: str) -> None:  # noqa: F811
     open_page(page, live_server, "?game=minipig&seed=4")
     status = page.locator("[data-testid=status]")
     expect(page.locator('#board [data-move="roll"]')).to_be_visible()
@@ -63,11 +60,11 @@ def test_a_dice_game_plays_to_the_end_by_its_buttons(page: Page, live_server: st
     assert state.is_terminal() and list(state.scores) == totals  # type: ignore[attr-defined]
 
 
-def moves(page: Page) -> list[str]:
-    return [item.inner_text() for item in page.locator("#move-list button.move-item").all()]
+def moves(tab: Page) -> list[str]:
+    return [item.inner_text() for item in tab.locator("#move-list button.move-item").all()]
 
 
-def test_undo_in_a_dice_game_replays_the_same_dice(page: Page, live_server: str) -> None:
+def test_undo_in_a_dice_game_replays_the_same_dice(page: Page, live_server: str) -> None:  # noqa: F811
     open_page(page, live_server, "?game=minipig&seed=5")
     wait_for_your_turn_or_end(page)
     page.click('#board [data-move="roll"]')
@@ -80,7 +77,7 @@ def test_undo_in_a_dice_game_replays_the_same_dice(page: Page, live_server: str)
     assert page.inner_text("#move-list").split("\n")[:2] == first.split("\n")[:2]
 
 
-def test_the_ais_card_is_in_no_element_before_the_showdown(page: Page, live_server: str) -> None:
+def test_the_ais_card_is_in_no_element_before_the_showdown(page: Page, live_server: str) -> None:  # noqa: F811
     showdowns = 0
     for hand in range(6):
         open_page(page, live_server, f"?game=minicards&seed={hand}")
@@ -109,3 +106,82 @@ def test_the_ais_card_is_in_no_element_before_the_showdown(page: Page, live_serv
             if shown == theirs:
                 showdowns += 1
     assert showdowns >= 1, "some hand went to a showdown, which shows the AI's card"
+
+
+# -- the real games ---------------------------------------------------------------------------------
+
+
+def test_pig_plays_to_the_end_in_the_page(page: Page, live_server: str) -> None:  # noqa: F811
+    open_page(page, live_server, "?game=pig&level=easy&seed=2")
+    page.fill('[data-option="goal"]', "20")
+    page.dispatch_event('[data-option="goal"]', "change")
+    expect(page.locator("[data-fact=goal] dd")).to_have_text("20")
+    decisions = 0
+    while wait_for_your_turn_or_end(page) == "your-turn":
+        turn = int(page.inner_text("[data-testid=turn-total]"))
+        page.click(f'#board [data-move="{"hold" if turn >= 8 else "roll"}"]')
+        decisions += 1
+        assert decisions < 400
+    expect(page.locator("[data-testid=status]")).to_have_text(
+        re.compile(r"(You win!|The AI wins\.)")
+    )
+    totals = [int(page.inner_text(f"[data-testid=total-{mark}] .total")) for mark in "XO"]
+    assert max(totals) >= 20
+    state = load_game(
+        {"game": "pig", "options": {"goal": 20}, "game_id": game_id(page), "moves": moves(page)}
+    ).state
+    assert state.is_terminal()
+
+
+def _play_poker(page: Page, live_server: str, game: str, hands: int) -> int:  # noqa: F811
+    """Hands of ``game`` played to the end by the buttons; before each one's end, the AI's
+    cards are in no element of the page. The number of showdowns, where they are."""
+    showdowns = 0
+    for hand in range(hands):
+        open_page(page, live_server, f"?game={game}&level=easy&seed={hand}")
+        state = load_game({"game": game, "game_id": game_id(page), "moves": []}).state
+        theirs = _hand(state, game, Player.SECOND)
+        mine = _hand(state, game, Player.FIRST)
+        assert theirs and mine and not set(theirs) & set(mine)
+        for _ in range(40):
+            over = wait_for_your_turn_or_end(page) == "over"
+            if over:
+                break
+            shown = {c.get_attribute("data-card") for c in page.locator("[data-card]").all()}
+            seen = set(re.split(r"[\s,.:;()]+", page.inner_text("body")))
+            assert not (set(theirs) & (shown | seen)) - set(mine) - _board(page), (hand, theirs)
+            names = [
+                b.get_attribute("data-move") for b in page.locator("#board .move-button").all()
+            ]
+            wanted = next((m for m in ("call", "check", "pass") if m in names), names[0])
+            page.click(f'#board [data-move="{wanted}"]')
+        else:
+            pytest.fail(f"{game}: hand {hand} did not end in 40 decisions")
+        expect(page.locator("[data-testid=status]")).to_contain_text("Points for you:")
+        cards = page.locator("[data-testid=their-cards] [data-card]")
+        if cards.count() and cards.first.get_attribute("data-card") != "?":
+            assert cards.first.get_attribute("data-card") == theirs[0]
+            showdowns += 1
+    return showdowns
+
+
+def _hand(state: AnyState, game: str, player: Player) -> list[str]:
+    """``player``'s own cards, as ``player`` sees them (the record's view: its last row)."""
+    view = get_game(game).view
+    assert view is not None
+    return [card for card in view(state, player).cells[2] if card]
+
+
+def _board(tab: Page) -> set[str]:
+    return {
+        str(c.get_attribute("data-card"))
+        for c in tab.locator("[data-testid=board-cards] [data-card]").all()
+    }
+
+
+def test_kuhn_plays_to_the_end_and_hides_the_ais_card(page: Page, live_server: str) -> None:  # noqa: F811
+    assert _play_poker(page, live_server, "kuhn", 4) >= 1
+
+
+def test_leduc_plays_to_the_end_and_hides_the_ais_card(page: Page, live_server: str) -> None:  # noqa: F811
+    assert _play_poker(page, live_server, "leduc", 3) >= 1

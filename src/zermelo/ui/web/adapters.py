@@ -25,6 +25,7 @@ thinking time and the engines a game has of its own (:attr:`~zermelo.core.record
 from __future__ import annotations
 
 import itertools
+import random
 import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -139,7 +140,11 @@ class Adapter:
 
     @property
     def tree(self) -> bool:
-        return self.spec.explain_tree
+        """Whether the page draws the game's tree: the record says so, and a game of chance
+        that hides nothing and searches quickly (Pig) has the chance tree of
+        :func:`zermelo.ui.web.explain.explain_chance`."""
+        spec = self.spec
+        return spec.explain_tree or (spec.chance and not spec.hidden and spec.quick)
 
     @property
     def last_cell(self) -> Callable[[AnyState, Hashable], list[int]] | None:
@@ -186,6 +191,12 @@ class Adapter:
         engine = self._engine()
         if engine is not None:
             return engine.choose(state, level, seed, time_limit)
+        if self.spec.hidden and level not in self.spec.levels:
+            # The generic engine would search the true state, the person's cards with it: a
+            # hidden game without a level of its own plays uniformly at random among the legal
+            # moves, which are public (the plan's easy poker level).
+            rng = random.Random(seed * 1_000_003 + state.ply)
+            return Choice(rng.choice(sorted(state.legal_moves())))
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
     def analyze(

@@ -19,8 +19,8 @@ from __future__ import annotations
 from zermelo.i18n import LANGUAGES, translation_for
 
 __all__ = [
-    "END_REASONS",
     "CHANCE_MESSAGES",
+    "END_REASONS",
     "PREPARING",
     "WEB_MESSAGES",
     "WEB_PLURALS",
@@ -104,7 +104,16 @@ CHANCE_MESSAGES: tuple[str, ...] = (
     N_("call"),
     N_("raise"),
     N_("fold"),
+    N_("pass"),
     # the boards' facts (Grid.facts labels the games give)
+    N_("to move"),
+    N_("turn total"),
+    N_("die"),
+    N_("the die"),
+    N_("rolling"),
+    N_("your chips in"),
+    N_("opponent's chips in"),
+    N_("round"),
     N_("goal"),
     N_("dice"),
     N_("cube"),
