@@ -382,13 +382,29 @@ _values = st.one_of(
 )
 @given(
     endpoint=st.sampled_from(["state", "play", "analyze", "tree", "import"]),
-    game=st.sampled_from(["minipig", "minicards"]),
+    game=st.sampled_from(["minipig", "minicards", "pig", "kuhn", "leduc"]),
     game_id=st.one_of(_values, st.just("valid")),
     human=_values,
     moves=st.one_of(
         _values,
         st.lists(
-            st.sampled_from(["roll", "hold", "1", "6", "K", "bet", "check", "call", "fold"]),
+            st.sampled_from(
+                [
+                    "roll",
+                    "hold",
+                    "r",
+                    "1",
+                    "6",
+                    "K",
+                    "Js",
+                    "bet",
+                    "pass",
+                    "check",
+                    "call",
+                    "raise",
+                    "fold",
+                ]
+            ),
             max_size=12,
         ),
     ),
@@ -414,5 +430,45 @@ def test_no_chance_request_makes_the_server_fail(
     if response.status_code >= 400:
         message = answer["error"]["message"]
         assert message and "\n" not in message and "Traceback" not in message
-    elif game == "minicards" and isinstance(answer, dict) and "history" in answer:
+    elif game in ("minicards", "kuhn", "leduc") and "history" in answer:
         assert all(e["move"] == "?" for e in answer["history"] if e["chance"])
+
+
+@pytest.mark.parametrize("game", ["minicards", "kuhn", "leduc"])
+def test_no_answer_of_a_hidden_game_holds_the_ais_cards(client: TestClient, game: str) -> None:
+    """Many deals played out through /api/play with random decisions: before the end no answer
+    has a word that is one of the AI's cards as the AI sees them (its view's own row), and at
+    the end only a showdown shows them."""
+    import random
+
+    from zermelo.games.registry import get_game
+
+    view = get_game(game).view
+    assert view is not None
+    showdowns = 0
+    for seed in range(25):
+        start = new_game(client, game, "X")
+        game_id = str(start["game_id"])
+        state = load_game({"game": game, "game_id": game_id, "moves": []}).state
+        theirs = {card for card in view(state, Player.SECOND).cells[2] if card}
+        mine = {card for card in view(state, Player.FIRST).cells[2] if card}
+        assert theirs and not theirs & mine
+        rng = random.Random(seed)
+        body = {"game": game, "game_id": game_id, "seed": seed, "level": "easy"}
+        answer = start
+        for _ in range(40):
+            if answer["terminal"]:
+                break
+            assert not theirs & _words(answer), (game, seed, json.dumps(answer))
+            legal = answer["legal"]
+            assert isinstance(legal, list)
+            move = rng.choice(legal) if answer["to_move"] == "X" else None
+            answer = post(client, "/api/play", {**body, "moves": answer["moves"], "move": move})
+        assert answer["terminal"]
+        shown = set(answer["board"]["cells"][0]) - {"?", ""}  # type: ignore[index]
+        if shown:
+            assert shown == theirs
+            showdowns += 1
+        else:
+            assert not theirs & _words(answer)
+    assert 0 < showdowns < 25
