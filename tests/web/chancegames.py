@@ -5,6 +5,7 @@ never wait for the real games."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
@@ -305,4 +306,211 @@ CARDS_SPEC: GameSpec[CardState] = GameSpec(
     scored=True,
     quick=True,
     levels={level: Ref(f"{__name__}:card_level") for level in ("easy", "medium", "hard")},
+)
+
+
+# -- a backgammon on the bgrules kernel: no cube, the first player rolls first ------------------
+
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+
+
+def _kernel() -> object:
+    from zermelo.core.jit import kernel_variant
+    from zermelo.games.backgammon import kernel
+
+    return kernel_variant(kernel, False, "backgammon kernel")  # the plain copy: no compile wait
+
+
+def _name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+def _number(name: str) -> int:
+    return 25 if name == "bar" else 0 if name == "off" else int(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _gammon_moves(
+    board_of: tuple[int, ...], dice: tuple[int, int]
+) -> list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]:
+    import numpy as np
+
+    k = _kernel()
+    buffers = k.new_buffers()  # type: ignore[attr-defined]
+    board = np.array(board_of, np.int8)
+    n = k.gen_moves(board, dice[0], dice[1], *buffers)  # type: ignore[attr-defined]
+    found = []
+    for i in range(n):
+        row = [int(x) for x in buffers[1][i]]
+        steps = tuple((row[j], row[j + 1]) for j in range(0, 8, 2) if row[j] >= 0)
+        after = np.empty(28, np.int8)
+        k.swap(buffers[0][i], after)  # type: ignore[attr-defined]
+        found.append((steps, tuple(int(x) for x in after)))
+    return found
+
+
+@dataclass(frozen=True)
+class GammonState:
+    board: tuple[int, ...]  # the kernel's int8[28], from the mover's view
+    mover: Player = Player.FIRST
+    dice: tuple[int, int] | None = None  # None: a chance node, the dice to roll
+    ply: int = 0
+
+    @property
+    def to_move(self) -> Player:
+        return self.mover
+
+    def _result(self) -> int:
+        import numpy as np
+
+        return int(_kernel().result(np.array(self.board, np.int8)))  # type: ignore[attr-defined]
+
+    def payoff(self) -> float:
+        points = self._result()
+        return float(points if self.mover is Player.FIRST else -points)
+
+    @property
+    def winner(self) -> Player | None:
+        pay = self.payoff()
+        return None if pay == 0 else Player.FIRST if pay > 0 else Player.SECOND
+
+    def is_terminal(self) -> bool:
+        return self._result() != 0
+
+    def is_chance(self) -> bool:
+        return self.dice is None and not self.is_terminal()
+
+    def chance_outcomes(self) -> Sequence[tuple[Hashable, float]]:
+        if not self.is_chance():
+            return []
+        return [(f"{a}{b}", (1 if a == b else 2) / 36) for a, b in ROLLS]
+
+    def _moves(self) -> list[tuple[tuple[tuple[int, int], ...], tuple[int, ...]]]:
+        assert self.dice is not None
+        return _gammon_moves(self.board, self.dice)
+
+    def legal_moves(self) -> Sequence[Hashable]:
+        if self.is_terminal():
+            return []
+        if self.dice is None:
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        return sorted(steps for steps, _ in self._moves())
+
+    def play(self, move: Hashable) -> GammonState:
+        if self.dice is None:
+            if move not in self.legal_moves():
+                raise IllegalMoveError(f"{move!r} is not a roll")
+            text = str(move)
+            return replace(self, dice=(int(text[0]), int(text[1])), ply=self.ply + 1)
+        for steps, after in self._moves():
+            if steps == move:
+                return GammonState(after, self.mover.opponent, None, self.ply + 1)
+        raise IllegalMoveError(f"{move!r} is not legal with {self.dice}")
+
+    def key(self) -> Hashable:
+        return self
+
+    def notation(self) -> str:
+        dice = "" if self.dice is None else f" {self.dice[0]}{self.dice[1]}"
+        return f"{','.join(map(str, self.board))} {'XO'[self.mover]}{dice}"
+
+    def parse_move(self, text: str) -> Hashable:
+        word = text.strip()
+        if self.dice is None:
+            return word
+        if word == "pass":
+            return ()
+        try:
+            steps = tuple(
+                (_number(a), _number(b))
+                for token in word.split()
+                for a, b in [token.replace("*", "").split("/")]
+            )
+        except ValueError:
+            raise ParseError(f"move {text[:20]!r}: expected steps such as 24/18 13/11") from None
+        for steps_of, _ in self._moves():
+            if sorted(steps_of) == sorted(steps):
+                return steps_of
+        return steps
+
+    def format_move(self, move: Hashable) -> str:
+        if isinstance(move, str):
+            return move
+        assert isinstance(move, tuple)
+        return " ".join(f"{_name(a)}/{_name(b)}" for a, b in move) or "pass"
+
+
+def gammon_new() -> GammonState:
+    from zermelo.games.backgammon import kernel
+
+    return GammonState(tuple(int(x) for x in kernel.start_board()))
+
+
+def gammon_parse(text: str) -> GammonState:
+    raise ParseError("minigammon reads no positions")
+
+
+def gammon_grid(state: GammonState) -> Grid:
+    # The first player's view of the board: the mover's, or its swap.
+    b = list(state.board)
+    if state.mover is Player.SECOND:
+        b = [b[27], *(-b[25 - p] for p in range(1, 25)), b[26], b[25], b[0]]
+    first_bar, second_bar, first_off, second_off = b[25], b[26], b[0], b[27]
+
+    def cell(point: int) -> str:
+        v = b[point]
+        return f"X{v}" if v > 0 else f"O{-v}" if v < 0 else ""
+
+    def name(point: int) -> str:  # the side to move's numbering
+        return str(point if state.mover is Player.FIRST else 25 - point)
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    cells = [
+        [
+            *(cell(p) for p in top),
+            f"X{first_bar}" if first_bar else "",
+            f"X{first_off}" if first_off else "",
+        ],
+        [
+            *(cell(p) for p in bottom),
+            f"O{second_bar}" if second_bar else "",
+            f"O{second_off}" if second_off else "",
+        ],
+    ]
+    mine = state.mover is Player.FIRST
+    moves = [
+        [*(name(p) for p in top), "bar" if mine else None, "off" if mine else None],
+        [*(name(p) for p in bottom), None if mine else "bar", None if mine else "off"],
+    ]
+    dice = "" if state.dice is None else f"{state.dice[0]}{state.dice[1]}"
+    return Grid.of(cells, moves, facts=(("dice", dice), ("cube", "1")))
+
+
+class FirstMove:
+    """Plays the first of the legal moves in the generator's order."""
+
+    name = "first"
+
+    def choose(self, state: object) -> Hashable:
+        assert isinstance(state, GammonState)
+        return state.legal_moves()[0]
+
+
+def first_level(seed: int | None, time_limit: float | None) -> FirstMove:
+    return FirstMove()
+
+
+GAMMON_SPEC: GameSpec[GammonState] = GameSpec(
+    name="minigammon",
+    title="Mini backgammon",
+    new=gammon_new,
+    parse=gammon_parse,
+    first_mover=Player.FIRST,
+    board="backgammon",
+    grid=gammon_grid,
+    chance=True,
+    scored=True,
+    quick=True,
+    levels={level: Ref(f"{__name__}:first_level") for level in ("easy", "medium", "hard")},
 )

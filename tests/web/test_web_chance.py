@@ -27,6 +27,7 @@ from zermelo.ui.web.explain import chance_values, expectimax, explain_chance
 GAMES = {
     "minipig": f"{chancegames.__name__}:DICE_SPEC",
     "minicards": f"{chancegames.__name__}:CARDS_SPEC",
+    "minigammon": f"{chancegames.__name__}:GAMMON_SPEC",
 }
 
 
@@ -266,6 +267,21 @@ def test_the_tree_shows_chance_nodes_with_each_outcomes_probability(client: Test
     assert node["value"]["first"] == pytest.approx(expected)  # type: ignore[index]
     root = explain_chance(chancegames.DiceState(goal=4), [], ("X", "O"))
     assert root["chance"] is False and root["probability"] is None
+
+
+def test_a_backgammon_board_lists_each_legal_move_with_its_steps(client: TestClient) -> None:
+    start = new_game(client, "minigammon")
+    board = start["board"]
+    assert board["kind"] == "backgammon"  # type: ignore[index]
+    state = load_game({"game": "minigammon", "game_id": start["game_id"], "moves": []}).state
+    moves = {state.format_move(move) for move in state.legal_moves()}
+    steps = board["steps"]  # type: ignore[index]
+    assert {entry["move"] for entry in steps} == moves
+    for entry in steps:
+        assert entry["steps"] == backgammon_steps(entry["move"])
+    dice = dict(board["facts"])["dice"]  # type: ignore[index]
+    assert dice == "".join(map(str, state.dice))  # type: ignore[attr-defined]
+    assert [len(row) for row in board["cells"]] == [14, 14]  # type: ignore[index]
 
 
 def test_backgammon_moves_split_into_checker_steps() -> None:

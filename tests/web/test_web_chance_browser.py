@@ -21,6 +21,7 @@ from tests.web.test_web_chance import register, unregister
 
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
+from zermelo.ui.web.adapters import backgammon_steps
 from zermelo.ui.web.api import load_game
 
 pytestmark = pytest.mark.browser
@@ -185,3 +186,36 @@ def test_kuhn_plays_to_the_end_and_hides_the_ais_card(page: Page, live_server: s
 
 def test_leduc_plays_to_the_end_and_hides_the_ais_card(page: Page, live_server: str) -> None:  # noqa: F811
     assert _play_poker(page, live_server, "leduc", 3) >= 1
+
+
+def _legal(tab: Page, game: str) -> list[str]:
+    state = load_game({"game": game, "game_id": game_id(tab), "moves": moves(tab)}).state
+    return [state.format_move(move) for move in state.legal_moves()]
+
+
+def test_backgammon_moves_by_clicks_die_by_die(page: Page, live_server: str) -> None:  # noqa: F811
+    open_page(page, live_server, "?game=minigammon&seed=1")
+    assert wait_for_your_turn_or_end(page) == "your-turn"
+    expect(page.locator("#board .bg-half .point")).to_have_count(24)
+    legal = _legal(page, "minigammon")
+    wanted = next(move for move in legal if len(backgammon_steps(move)) >= 2)
+    steps = backgammon_steps(wanted)
+    for index, (source, target) in enumerate(steps):
+        page.click(f'#board [data-point="{source}"]')
+        expect(page.locator(f'#board [data-point="{source}"]')).to_have_class(re.compile("picked"))
+        page.click(f'#board [data-point="{target}"]')
+        if index < len(steps) - 1:
+            expect(page.locator("[data-testid=partial-move]")).to_contain_text(f"{source}/{target}")
+    wait_for_your_turn_or_end(page)
+    assert moves(page)[0] == wanted
+    # The rest by the typed box, to the end.
+    for _ in range(300):
+        if wait_for_your_turn_or_end(page) == "over":
+            break
+        page.fill("[data-testid=typed-move]", _legal(page, "minigammon")[-1])
+        page.press("[data-testid=typed-move]", "Enter")
+    else:
+        pytest.fail("the game did not end in 300 turns")
+    expect(page.locator("[data-testid=status]")).to_contain_text("Points for you:")
+    state = load_game({"game": "minigammon", "game_id": game_id(page), "moves": moves(page)}).state
+    assert state.is_terminal()

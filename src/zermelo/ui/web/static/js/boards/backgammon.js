@@ -91,7 +91,7 @@ function point(view, row, col, state, candidates, playable, kind) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = kind;
-  if (kind === "point") button.classList.add(row === 0 ? "top" : "bottom", col % 2 === 0 ? "dark" : "light");
+  if (kind === "point") button.classList.add(col % 2 === 0 ? "dark" : "light");
   button.dataset.point = name;
   button.dataset.cell = text;
   const found = checkers(text);
@@ -143,7 +143,7 @@ function renderBackgammon(board, view, playable) {
   table.className = "bg-table";
   for (const row of [0, 1]) {
     const half = document.createElement("div");
-    half.className = `bg-half ${row === 0 ? "top" : "bottom"}`;
+    half.className = `bg-half ${row === 0 ? "upper" : "lower"}`;
     const cells = view.board.cells[row] || [];
     const points = Math.min(12, Math.max(0, cells.length - 2));
     for (let col = 0; col < points; col++) {
