@@ -134,6 +134,35 @@ def test_pig_plays_to_the_end_in_the_page(page: Page, live_server: str) -> None:
     assert state.is_terminal()
 
 
+def test_the_pig_tree_shows_each_outcome_with_its_probability(page: Page, live_server: str) -> None:  # noqa: F811
+    open_page(page, live_server, "?game=pig&seed=3")
+    page.fill('[data-option="goal"]', "10")
+    page.dispatch_event('[data-option="goal"]', "change")
+    expect(page.locator("[data-fact=goal] dd")).to_have_text("10")
+    page.check("#explain")
+    roll = page.locator('#tree li[data-path="roll"]')
+    expect(roll).to_have_class(re.compile("chance-node"))
+    roll.locator(".toggle").first.click()
+    outcomes = page.locator('#tree li[data-path^="roll,"] .probability')
+    expect(outcomes).to_have_count(6)
+    assert {o.get_attribute("data-probability") for o in outcomes.all()} == {str(1 / 6)}
+    assert outcomes.first.inner_text() == "probability 16.7%"
+    # The value of the roll is the mean of its outcomes' values (the first player's chance).
+    share = [
+        float(t.inner_text().rsplit(" ", 1)[1].rstrip("%"))
+        for t in page.locator(
+            '#tree li[data-path^="roll,"] > .node-row .tag.win, #tree li[data-path^="roll,"] > .node-row .tag.loss'
+        ).all()
+    ]
+    mean = float(
+        roll.locator("> .node-row .tag.win, > .node-row .tag.loss")
+        .first.inner_text()
+        .rsplit(" ", 1)[1]
+        .rstrip("%")
+    )
+    assert len(share) == 6 and abs(sum(share) / 6 - mean) < 0.1
+
+
 def _play_poker(page: Page, live_server: str, game: str, hands: int) -> int:  # noqa: F811
     """Hands of ``game`` played to the end by the buttons; before each one's end, the AI's
     cards are in no element of the page. The number of showdowns, where they are."""

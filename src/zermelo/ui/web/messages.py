@@ -120,12 +120,19 @@ CHANCE_MESSAGES: tuple[str, ...] = (
     N_("pot"),
     N_("bets"),
     N_("betting"),
+    # the thinking overlay of a game of chance (js/overlay.js)
+    N_("P(win) {p}"),
+    N_("{value} points expected"),
     # the tree of a game of chance (js/tree.js)
     N_("probability {p}"),
     N_("expected {value} points for {mark}"),
     N_("{mark} wins with probability {p}"),
     N_("chance node: the mean of its outcomes"),
     N_("Expectiminimax {depth} plies ahead: {nodes} nodes"),
+    N_(
+        "Expectiminimax: at your decisions the best child, at the dice the mean of the "
+        "outcomes weighted by their probabilities. Open a node to see its children."
+    ),
 )
 """The page's words for games of chance and hidden information."""
 

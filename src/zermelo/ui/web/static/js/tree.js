@@ -99,6 +99,12 @@ export async function loadTree() {
   try {
     const root = await postJson("/api/tree", gameRequest({ path: [] }));
     if (view !== ui.view) return;
+    const hint = $("#explain-panel .hint");
+    if (hint && hint.dataset.i18n) {
+      hint.textContent = ui.game.chance
+        ? t("Expectiminimax: at your decisions the best child, at the dice the mean of the outcomes weighted by their probabilities. Open a node to see its children.")
+        : t(hint.dataset.i18n);
+    }
     if (ui.game.chance) {
       $("#tree-totals").replaceChildren(
         pill(t("Expectiminimax {depth} plies ahead: {nodes} nodes", { depth: root.totals.depth, nodes: root.totals.expectimax.toLocaleString(ui.lang) }), "minimax"),
