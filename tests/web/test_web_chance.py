@@ -373,6 +373,14 @@ def test_a_hidden_games_ai_shows_no_thinking(client: TestClient) -> None:
     assert all(e["move"] == "?" for e in answer["history"] if e["chance"])  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize("game", ["minipig", "minicards", "kuhn"])
+def test_a_game_of_chance_is_not_reviewed(client: TestClient, game: str) -> None:
+    response = client.post("/api/review", json={"game": game, "moves": []})
+    assert response.status_code == 422
+    message = response.json()["error"]["message"]
+    assert "is a game of chance: its review is not offered" in message and "\n" not in message
+
+
 def test_games_list_says_chance_hidden_and_scored(client: TestClient) -> None:
     games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
     assert (games["minipig"]["chance"], games["minipig"]["hidden"]) == (True, False)
