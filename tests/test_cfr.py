@@ -124,8 +124,12 @@ def test_nash_conv_equals_openspiel_on_a_random_policy(
         }
     tree = C.build_tree(module.parse(""))  # type: ignore[attr-defined]
     assert len(ours) == len(tree.keys)
-    expected = spiel_exploitability.nash_conv(game, table)
+    # OpenSpiel's C++ NashConv on both games; its Python exploitability and best responses
+    # (slow on Leduc) on Kuhn
+    expected = pyspiel.nash_conv(game, spiel_policy.python_policy_to_pyspiel_policy(table))
     assert C.nash_conv(tree, ours) == pytest.approx(expected, abs=1e-9)
+    if name == "leduc_poker":
+        return
     assert C.exploitability(tree, ours) == pytest.approx(
         spiel_exploitability.exploitability(game, table), abs=1e-9
     )
@@ -180,3 +184,35 @@ def test_a_policy_is_a_distribution_at_every_information_set(kuhn_tree: C.GameTr
     assert set(policy) == set(kuhn_tree.keys)
     for key in rng.sample(sorted(map(str, policy)), 5):
         assert sum(policy[key].values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "iterations"), [("kuhn_poker", kuhn, 40), ("leduc_poker", leduc, 6)]
+)
+def test_cfr_and_cfr_plus_equal_openspiels_solvers(
+    name: str, module: object, iterations: int
+) -> None:
+    game = pyspiel.load_game(name)
+    tree = C.build_tree(module.parse(""))  # type: ignore[attr-defined]
+    for plus, theirs in ((False, pyspiel.CFRSolver(game)), (True, pyspiel.CFRPlusSolver(game))):
+        ours = C.CfrSolver(tree, plus=plus)
+        for _ in range(iterations):
+            ours.iterate()
+            theirs.evaluate_and_update_policy()
+        expected = pyspiel.nash_conv(game, theirs.average_policy())
+        assert C.nash_conv(tree, ours.average_array()) == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_policy_pair(kuhn_tree: C.GameTree) -> None:
+    solver = C.CfrSolver(kuhn_tree)
+    solver.iterate(500)
+    equilibrium, uniform = solver.average(), C.uniform_policy(kuhn_tree)
+    assert C.expected_value(kuhn_tree, (equilibrium, equilibrium)) == pytest.approx(
+        C.expected_value(kuhn_tree, equilibrium), abs=1e-12
+    )
+    # against a uniform second player the equilibrium wins; the best reply wins more
+    against = C.expected_value(kuhn_tree, (equilibrium, uniform))
+    best = C.best_response_value(kuhn_tree, (uniform, uniform), Player.FIRST)
+    assert -1 / 18 < against < best == pytest.approx(0.5)
+    # a pair mixes: each side's part comes from its own policy
+    assert C.expected_value(kuhn_tree, (uniform, uniform)) == pytest.approx(0.125)

@@ -11,13 +11,13 @@ per information set and move), so an iteration of CFR is a handful of array oper
 of the tree rather than a walk of Python objects: Leduc hold'em's 9,457 histories take about a
 millisecond an iteration.
 
-* **CFR** (Zinkevich et al., 2007): both players' regrets are updated together from the current
-  strategy (regret matching), and the *average* strategy, each iteration weighted by the
-  player's own reach probability, converges to a Nash equilibrium.
+* **CFR** (Zinkevich et al., 2007): each player's regrets are updated from the current strategy
+  (regret matching), the first player's and then the second's against the first player's new
+  strategy (alternating updates, as OpenSpiel's solvers do), and the *average* strategy, each
+  iteration weighted by the player's own reach probability, converges to a Nash equilibrium.
 * **CFR+** (Tammelin, 2014): regret matching+ (cumulative regrets are floored at zero after every
-  update), alternating updates (the first player's regrets, then the second's against the first
-  player's new strategy), and a linear average (iteration ``t`` weighs ``t``). Much faster in
-  practice.
+  update) and a linear average (iteration ``t`` weighs ``t``). Much faster in practice.
+  Both give the very strategies of OpenSpiel's ``CFRSolver`` and ``CFRPlusSolver``.
 
 A *policy* is a mapping from information set (``information_set(state, state.to_move)``) to a
 mapping from move to probability. An information set a policy leaves out is played uniformly.
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Final, cast
 
@@ -49,6 +49,7 @@ __all__ = [
     "GameTree",
     "Policy",
     "Span",
+    "Strategies",
     "best_response_value",
     "build_tree",
     "cfr",
@@ -58,11 +59,18 @@ __all__ = [
     "uniform_policy",
 ]
 
-Policy = Mapping[Hashable, Mapping[Hashable, float]]
-"""Information set -> move -> probability."""
-
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+
+Policy = Mapping[Hashable, Mapping[Hashable, float]] | Mapping[str, Mapping[str, float]]
+"""Information set -> move -> probability (text keys too: a table read from JSON, for a game
+whose information sets and moves are text, as poker's are)."""
+
+Strategies = Policy | FloatArray | tuple[Policy | FloatArray, Policy | FloatArray]
+"""What the figures take: one policy for both sides (each plays its part: the policy at its own
+information sets), the same as one probability per slot of the tree, or a pair (the first
+player's policy, the second's)."""
+
 
 DEFAULT_NODE_LIMIT: Final = 2_000_000
 """The most histories :func:`build_tree` walks unless told otherwise (Leduc hold'em has 9,457)."""
@@ -129,6 +137,11 @@ class GameTree:
     def slots(self) -> int:
         return len(self.slot_set)
 
+    @property
+    def slot_player(self) -> IntArray:
+        """The player to move at each slot."""
+        return np.array(self.player, dtype=np.int64)[self.slot_set]
+
     def index(self) -> dict[Hashable, int]:
         """Information set -> its number."""
         return {key: number for number, key in enumerate(self.keys)}
@@ -141,8 +154,9 @@ class GameTree:
         """``policy`` as one probability per slot (uniform where it says nothing); each
         information set's probabilities are checked and normalised."""
         probs = self.uniform()
+        table = cast(Mapping[Hashable, Mapping[Hashable, float]], policy)
         for number, key in enumerate(self.keys):
-            given = policy.get(key)
+            given = table.get(key)
             if given is None:
                 continue
             start = int(self.start[number])
@@ -354,22 +368,21 @@ class CfrSolver:
         """The current strategy (regret matching on the cumulative regrets)."""
         return _regret_matching(self.tree, self.regrets)
 
-    def _update(self, players: Sequence[int], weight: float) -> None:
+    def _update(self, player: int, weight: float) -> None:
         tree = self.tree
         probs = self.current()
         edge_probs = _edge_probs(tree, probs)
         reach = _reach(tree, edge_probs)
         values = _values(tree, edge_probs)
-        for player in players:
-            edges = self._edges[player]
-            parents = tree.parent[edges]
-            sign = 1.0 if player == 0 else -1.0
-            counterfactual = reach[1 - player, parents] * reach[2, parents]
-            gain = sign * counterfactual * (values[tree.child[edges]] - values[parents])
-            slots = tree.slot[edges]
-            self.regrets += np.bincount(slots, weights=gain, minlength=tree.slots)
-            own = reach[player, parents] * probs[slots]
-            self.weights += weight * np.bincount(slots, weights=own, minlength=tree.slots)
+        edges = self._edges[player]
+        parents = tree.parent[edges]
+        sign = 1.0 if player == 0 else -1.0
+        counterfactual = reach[1 - player, parents] * reach[2, parents]
+        gain = sign * counterfactual * (values[tree.child[edges]] - values[parents])
+        slots = tree.slot[edges]
+        self.regrets += np.bincount(slots, weights=gain, minlength=tree.slots)
+        own = reach[player, parents] * probs[slots]
+        self.weights += weight * np.bincount(slots, weights=own, minlength=tree.slots)
         if self.plus:
             np.maximum(self.regrets, 0.0, out=self.regrets)
 
@@ -377,11 +390,9 @@ class CfrSolver:
         """Run ``count`` more iterations."""
         for _ in range(count):
             self.iterations += 1
-            if self.plus:
-                for player in (0, 1):
-                    self._update((player,), float(self.iterations))
-            else:
-                self._update((0, 1), 1.0)
+            weight = float(self.iterations) if self.plus else 1.0
+            for player in (0, 1):
+                self._update(player, weight)
 
     def average_array(self) -> FloatArray:
         """The average strategy, one probability per slot (uniform before any iteration)."""
@@ -396,7 +407,11 @@ def _tree_of(game: GameTree | AnyState) -> GameTree:
     return game if isinstance(game, GameTree) else build_tree(game)
 
 
-def _array_of(tree: GameTree, policy: Policy | FloatArray) -> FloatArray:
+def _array_of(tree: GameTree, policy: Strategies) -> FloatArray:
+    if isinstance(policy, tuple):
+        # a pair: each player's information sets from that player's policy
+        first, second = (_array_of(tree, part) for part in policy)
+        return np.where(tree.slot_player == 0, first, second)
     if isinstance(policy, np.ndarray):
         if policy.shape != (tree.slots,):
             raise ValueError(f"policy: expected {tree.slots} probabilities, got {policy.shape}")
@@ -410,16 +425,14 @@ def uniform_policy(game: GameTree | AnyState) -> dict[Hashable, dict[Hashable, f
     return tree.to_policy(tree.uniform())
 
 
-def expected_value(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def expected_value(game: GameTree | AnyState, policy: Strategies) -> float:
     """The first player's expected payoff when both sides play ``policy`` (a policy pair: each
     side's part is at its own information sets)."""
     tree = _tree_of(game)
     return float(_values(tree, _edge_probs(tree, _array_of(tree, policy)))[0])
 
 
-def best_response_value(
-    game: GameTree | AnyState, policy: Policy | FloatArray, player: Player
-) -> float:
+def best_response_value(game: GameTree | AnyState, policy: Strategies, player: Player) -> float:
     """What ``player`` wins on average by the best reply to the other side's part of
     ``policy``, computed exactly: each of ``player``'s information sets takes the move with the
     best counterfactual value summed over its histories, deepest choices first."""
@@ -472,7 +485,7 @@ def best_response_value(
     return node_value(0)
 
 
-def nash_conv(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def nash_conv(game: GameTree | AnyState, policy: Strategies) -> float:
     """Sum over both players of what the best reply gains over ``policy``: 0 at an equilibrium."""
     tree = _tree_of(game)
     probs = _array_of(tree, policy)
@@ -482,7 +495,7 @@ def nash_conv(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
     return first + second
 
 
-def exploitability(game: GameTree | AnyState, policy: Policy | FloatArray) -> float:
+def exploitability(game: GameTree | AnyState, policy: Strategies) -> float:
     """``nash_conv / 2``, OpenSpiel's exploitability of a two-player zero-sum policy."""
     return nash_conv(game, policy) / 2.0
 

@@ -1,0 +1,48 @@
+"""``zermelo solve kuhn|leduc``: the facts, the strategy table, the plot, one line for bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+
+def test_solve_kuhn(tmp_path: Path) -> None:
+    plot = tmp_path / "kuhn.svg"
+    done = run_cli("solve", "kuhn", "--iterations", "400", "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    facts = {}
+    for line in done.stdout.splitlines()[:8]:
+        label, value = line.rsplit(None, 1)
+        facts[label.strip()] = value
+    assert abs(float(facts["first player's value"]) + 1 / 18) < 2e-3
+    assert float(facts["exploitability"]) < 0.001
+    assert facts["iterations"] == "400"
+    rows = [line for line in done.stdout.splitlines() if line.startswith("│")]
+    assert len(rows) == 12
+    assert any(row.split("│")[2].strip() == "K:b" and "1.000" in row for row in rows)
+    assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def test_solve_leduc_summarises_the_table() -> None:
+    done = run_cli("solve", "leduc-holdem", "--iterations", "3")
+    assert done.returncode == 0, done.stderr
+    assert "21 of 936 rows; --full prints them all" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (("--iterations", "0"), "0 is not in the range"),
+        (
+            ("--iterations", "2000000"),
+            "iterations=2000000: expected a whole number from 1 to 1000000",
+        ),
+    ],
+)
+def test_bad_input_gets_one_line(args: tuple[str, ...], expected: str) -> None:
+    done = run_cli("solve", "kuhn", *args)
+    assert done.returncode != 0
+    assert expected in done.stderr and "Traceback" not in done.stderr
