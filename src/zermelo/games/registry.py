@@ -60,6 +60,7 @@ _BUILT_IN: dict[str, str] = {
     "pig": "zermelo.games.pig:SPEC",
     "kuhn": "zermelo.games.poker.kuhn:SPEC",
     "leduc": "zermelo.games.poker.leduc:SPEC",
+    "backgammon": "zermelo.games.backgammon:SPEC",
 }
 
 _failed: dict[str, str] = {}
