@@ -195,6 +195,29 @@ def test_the_client_cannot_inject_a_chance_outcome(client: TestClient) -> None:
     assert play.json()["error"]["message"] == "move '6' is illegal: expected one of hold, roll"
 
 
+@pytest.mark.parametrize(
+    ("game", "outcome"),
+    [("pig", "6"), ("backgammon", "52"), ("backgammon", "66"), ("kuhn", "K"), ("leduc", "Ks")],
+)
+def test_no_real_game_takes_a_chance_outcome_from_the_client(
+    client: TestClient, game: str, outcome: str
+) -> None:
+    start = new_game(client, game)
+    before = post(client, "/api/state", {"game": game, "game_id": start["game_id"], "moves": []})
+    for body in (
+        {"game": game, "game_id": start["game_id"], "moves": [outcome]},
+        {"game": game, "game_id": start["game_id"], "moves": [], "move": outcome, "ai": False},
+    ):
+        path = "/api/play" if "move" in body else "/api/state"
+        response = client.post(path, json=body)
+        assert 400 <= response.status_code < 500, (game, outcome, response.text)
+        message = response.json()["error"]["message"]
+        assert message and "\n" not in message
+    # The game is as it was: the dice and deals drawn are the server's.
+    again = post(client, "/api/state", {"game": game, "game_id": start["game_id"], "moves": []})
+    assert again == before
+
+
 def test_play_rolls_for_you_and_the_ai_and_says_what_was_rolled(client: TestClient) -> None:
     start = new_game(client, "minipig")
     body = {"game": "minipig", "game_id": start["game_id"], "moves": [], "seed": 3}
@@ -406,7 +429,7 @@ _values = st.one_of(
 )
 @given(
     endpoint=st.sampled_from(["state", "play", "analyze", "tree", "import"]),
-    game=st.sampled_from(["minipig", "minicards", "pig", "kuhn", "leduc"]),
+    game=st.sampled_from(["minipig", "minicards", "pig", "kuhn", "leduc", "backgammon"]),
     game_id=st.one_of(_values, st.just("valid")),
     human=_values,
     moves=st.one_of(

@@ -248,3 +248,35 @@ def test_backgammon_moves_by_clicks_die_by_die(page: Page, live_server: str) -> 
     expect(page.locator("[data-testid=status]")).to_contain_text("Points for you:")
     state = load_game({"game": "minigammon", "game_id": game_id(page), "moves": moves(page)}).state
     assert state.is_terminal()
+
+
+def test_backgammon_plays_to_the_end_in_the_page(page: Page, live_server: str) -> None:  # noqa: F811
+    open_page(page, live_server, "?game=backgammon&level=easy&seed=7")
+    assert wait_for_your_turn_or_end(page) == "your-turn"
+    expect(page.locator("#board .bg-half .point")).to_have_count(24)
+    if page.locator('#extra-moves [data-extra="roll"]').count():
+        # The cube's turn first: roll rather than double (the cube's moves are buttons).
+        page.click('#extra-moves [data-extra="roll"]')
+        assert wait_for_your_turn_or_end(page) == "your-turn"
+    expect(page.locator("#board .bg-dice .die")).to_have_count(2)
+    # The first play die by die, by clicks: each step's checker, then where it lands.
+    state = load_game({"game": "backgammon", "game_id": game_id(page), "moves": moves(page)}).state
+    play = next(m for m in state.legal_moves() if len(getattr(m, "steps", ())) >= 2)
+    for source, target in play.steps:  # type: ignore[attr-defined]
+        names = ["bar" if p == 25 else "off" if p == 0 else str(p) for p in (source, target)]
+        page.click(f'#board [data-point="{names[0]}"]')
+        page.click(f'#board [data-point="{names[1]}"]')
+    wait_for_your_turn_or_end(page)
+    assert state.format_move(play) in moves(page)
+    # Then typed plays (the cube taken when offered) to the end.
+    for _ in range(400):
+        if wait_for_your_turn_or_end(page) == "over":
+            break
+        legal = [m for m in _legal(page, "backgammon") if m not in ("double", "drop")]
+        page.fill("[data-testid=typed-move]", legal[0])
+        page.press("[data-testid=typed-move]", "Enter")
+    else:
+        pytest.fail("the backgammon game did not end in 400 turns")
+    expect(page.locator("[data-testid=status]")).to_contain_text("Points for you:")
+    final = load_game({"game": "backgammon", "game_id": game_id(page), "moves": moves(page)})
+    assert final.state.is_terminal()

@@ -456,6 +456,30 @@ def backgammon_steps(text: str) -> list[list[str]]:
     return steps
 
 
+@runtime_checkable
+class _SteppedMove(Protocol):
+    """A backgammon play that keeps its checker steps: ``(from, to)`` pairs in the mover's
+    numbering, 25 the bar and 0 off (the bgrules kernel's)."""
+
+    @property
+    def steps(self) -> Sequence[tuple[int, int]]: ...
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+def _checker_steps(move: object) -> list[list[str]] | None:
+    """A play's steps, one per die, from the move itself where it keeps them (a notation such as
+    ``13/6`` writes two dice as one step), else ``None``."""
+    if not isinstance(move, _SteppedMove):
+        return None
+    try:
+        return [[_point_name(int(a)), _point_name(int(b))] for a, b in move.steps]
+    except (TypeError, ValueError):
+        return None
+
+
 def _backgammon(spec: GameSpec, state: AnyState) -> Board:
     """``cells``: two rows of 26, the top row points 13 to 24 then the first player's bar and
     tray, the bottom row points 12 to 1 then the second player's (``"X5"``, ``"O2"``, ``""``);
@@ -466,8 +490,11 @@ def _backgammon(spec: GameSpec, state: AnyState) -> Board:
     width, height = _size(grid)
     steps: list[BackgammonMove] = []
     extra: list[str] = []
-    for text in _buttons(state):
-        made = backgammon_steps(text) if "/" in text else []
+    for move in sorted(state.legal_moves()):
+        text = state.format_move(move)
+        made = _checker_steps(move)
+        if made is None:
+            made = backgammon_steps(text) if "/" in text else []
         if made:
             steps.append({"move": text, "steps": made})
         else:
