@@ -107,6 +107,20 @@ def test_a_key_file_of_the_wrong_size_is_replaced(own_key: Path) -> None:
     assert len(key) == 32 and path.read_bytes() == key
 
 
+def test_an_unwritable_cache_directory_is_one_line_not_a_traceback(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("ZERMELO_CACHE_DIR", str(blocker / "cache"))
+    chance._forget_key()
+    response = client.post("/api/state", json={"game": "minipig"})
+    assert response.status_code == 503
+    message = response.json()["error"]["message"]
+    assert message.startswith("the server cannot keep its key for games of chance at ")
+    assert "ZERMELO_CACHE_DIR" in message and "\n" not in message
+
+
 # -- replay from the game id -----------------------------------------------------------------------
 
 

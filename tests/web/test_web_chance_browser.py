@@ -188,6 +188,7 @@ def _play_poker(page: Page, live_server: str, game: str, hands: int) -> int:  # 
         else:
             pytest.fail(f"{game}: hand {hand} did not end in 40 decisions")
         expect(page.locator("[data-testid=status]")).to_contain_text("Points for you:")
+        expect(page.locator("#undo")).to_be_disabled()  # a hand is never replayed knowing it
         cards = page.locator("[data-testid=their-cards] [data-card]")
         if cards.count() and cards.first.get_attribute("data-card") != "?":
             assert cards.first.get_attribute("data-card") == theirs[0]

@@ -67,7 +67,7 @@ from zermelo.ui.web.adapters import (
     adapter_for,
     available_games,
 )
-from zermelo.ui.web.chance import issue_id, outcome_rng, verify_id
+from zermelo.ui.web.chance import ServerKeyError, issue_id, outcome_rng, verify_id
 from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
 from zermelo.ui.web.explain import ExplainNode, explain, explain_chance
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
@@ -260,6 +260,7 @@ class SlowBodyError(PayloadError):
 _STATUS: list[tuple[type[ZermeloError], int]] = [
     (BusyError, 503),
     (WorkerFailed, 503),
+    (ServerKeyError, 503),
     (CapabilityError, 422),
     (TooLargeError, 413),
     (MediaTypeError, 415),

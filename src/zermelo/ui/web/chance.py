@@ -35,7 +35,7 @@ import secrets
 import threading
 from pathlib import Path
 
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.core.jsontext import Json
 from zermelo.core.state import Player
 from zermelo.solvers.connect4.aot import cache_dir
@@ -43,6 +43,7 @@ from zermelo.solvers.connect4.aot import cache_dir
 __all__ = [
     "KEY_BYTES",
     "KEY_FILE",
+    "ServerKeyError",
     "issue_id",
     "key_path",
     "outcome_rng",
@@ -60,6 +61,11 @@ GAME_ID = re.compile(r"^([A-Za-z0-9_-]{12})\.([01])\.([0-9a-f]{24})$")
 _log = logging.getLogger("zermelo.web")
 _lock = threading.Lock()
 _keys: dict[Path, bytes] = {}
+
+
+class ServerKeyError(ZermeloError):
+    """The server's key can be neither read nor made (an unwritable cache directory): the API
+    answers 503 with this line, never a traceback."""
 
 
 def key_path() -> Path:
@@ -87,8 +93,19 @@ def _make_key(path: Path) -> bytes:
 
 
 def server_key() -> bytes:
-    """The server's key, read from :func:`key_path` or made there on first use."""
+    """The server's key, read from :func:`key_path` or made there on first use; a
+    :class:`ServerKeyError` line when the cache directory does not allow it."""
     path = key_path()
+    try:
+        return _server_key(path)
+    except OSError as error:
+        raise ServerKeyError(
+            f"the server cannot keep its key for games of chance at {path} "
+            f"({error.strerror or error}): set ZERMELO_CACHE_DIR to a writable directory"
+        ) from None
+
+
+def _server_key(path: Path) -> bytes:
     with _lock:
         known = _keys.get(path)
         if known is not None:

@@ -217,7 +217,7 @@ export function undoMinimum() {
 }
 
 export async function undo() {
-  if (ui.busy || !ui.moves.length) return;
+  if (ui.busy || !ui.moves.length || ui.game.hidden) return;
   if (ui.cursor !== null) leaveHistory();
   let moves = ui.moves.slice(0, -1);
   const minimum = undoMinimum();
@@ -369,7 +369,9 @@ export function render() {
   $("#status").dataset.state =
     ui.cursor !== null ? "viewing" : view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
   $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
-  $("#undo").disabled = ui.busy || ui.moves.length <= undoMinimum();
+  // A hand of cards is not taken back: its deal stays the same (the game id draws it), so an
+  // undo after a showdown would replay it knowing the AI's cards.
+  $("#undo").disabled = ui.busy || ui.moves.length <= undoMinimum() || Boolean(ui.game && ui.game.hidden);
   $("#save-pgn").hidden = !ui.view.board.pgn;
   renderMoves();
   renderText(view);
