@@ -61,6 +61,10 @@ _BUILT_IN: dict[str, str] = {
     "backgammon": "zermelo.games.backgammon:SPEC",
     "kuhn": "zermelo.games.poker.kuhn:SPEC",
     "leduc": "zermelo.games.poker.leduc:SPEC",
+    "pig": "zermelo.games.pig:SPEC",
+    "backgammon": "zermelo.games.backgammon:SPEC",
+    "kuhn": "zermelo.games.poker.kuhn:SPEC",
+    "leduc": "zermelo.games.poker.leduc:SPEC",
 }
 
 _failed: dict[str, str] = {}
