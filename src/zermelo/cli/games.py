@@ -8,10 +8,31 @@ from rich.markup import escape
 from rich.table import Table
 
 from zermelo.cli.common import Command, console, game_commands, lang_option
+from zermelo.core.record import GameSpec
+from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
+
+# TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill;
+# its marks are "dice" (chance), "hidden" (hidden information) and "points" (scored).
+_KIND = N_("kind")
+
+
+def kind_marks(spec: GameSpec) -> str:
+    """What the game is beyond perfect information, from its record: ``dice`` (chance nodes),
+    ``hidden`` (hidden information), ``points`` (scored in points), comma-separated; ``-`` for
+    none."""
+    marks = [
+        # TRANSLATORS: a mark in the games table: the game has chance (dice, deals).
+        _("dice") if spec.chance else "",
+        # TRANSLATORS: a mark in the games table: the game hides information (cards).
+        _("hidden") if spec.hidden else "",
+        # TRANSLATORS: a mark in the games table: the game is scored in points.
+        _("points") if spec.scored else "",
+    ]
+    return ",".join(mark for mark in marks if mark) or "-"
 
 
 def command() -> click.Command:
@@ -36,12 +57,16 @@ def command() -> click.Command:
         table.add_column(_("aliases"))
         for column in COLUMNS:
             table.add_column(column, justify="center", no_wrap=True)
+        # Last, so that the command columns stay where they were; no spaces in it, so that a
+        # pipe's reader splits the row into its columns.
+        table.add_column(_(_KIND), no_wrap=True)
         for spec in all_games():
             supported = game_commands(spec)
             table.add_row(
                 spec.name,
                 escape(", ".join(spec.aliases)) or "-",
                 *("✓" if column in supported else "·" for column in COLUMNS),
+                escape(kind_marks(spec)),
             )
         out = console()
         if not out.is_terminal:

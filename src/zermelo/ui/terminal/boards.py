@@ -13,6 +13,7 @@ The session in :mod:`zermelo.ui.terminal.session` is the same for every game.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -898,6 +899,8 @@ class DiceView(_ChanceView):
     goal."""
 
     _BAR = 20
+    _DRAWN = frozenset({"to move", "turn total"})
+    """Facts the board draws already (the marker, the turn total), left out of its facts line."""
 
     def render(
         self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
@@ -932,7 +935,8 @@ class DiceView(_ChanceView):
             out.append(line)
         roll = _("Last roll: {roll}").format(roll=cell(3) or "-")
         out.append(escape(roll) if rich else roll)
-        return _with_facts("\n".join(out), grid, rich=rich)
+        rest = [(label, value) for label, value in grid.facts if label not in self._DRAWN]
+        return _with_facts("\n".join(out), dataclasses.replace(grid, facts=tuple(rest)), rich=rich)
 
 
 _SUITS = {"s": ("♠", "black"), "h": ("♥", "red"), "d": ("♦", "red"), "c": ("♣", "black")}
@@ -1066,11 +1070,11 @@ class BackgammonView(_ChanceView):
 
         def numbers(values: Sequence[int]) -> str:
             text = (
-                "".join(f"{v:>3}" for v in values[:6])
-                + "    "
-                + "".join(f"{v:>3}" for v in values[6:])
+                "".join(f"{v:^3}" for v in values[:6])
+                + "     "
+                + "".join(f"{v:^3}" for v in values[6:])
             )
-            return " " + text if not rich else f" [dim]{text}[/dim]"
+            return (" " + text).rstrip() if not rich else f" [dim]{text.rstrip()}[/dim]"
 
         rule = "+" + "-" * 18 + "+---+" + "-" * 18 + "+"
         out = [numbers(range(13, 25)), rule]
