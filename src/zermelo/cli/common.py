@@ -113,8 +113,8 @@ class _Context(click.Context):
 
 def game_commands(spec: GameSpec) -> frozenset[str]:
     """The commands that work on ``spec``, read from its record's fields: every game can be
-    played and analysed; the others need the capability they run (``uci`` speaks chess, ``hub``
-    the games that declare a Hub variant)."""
+    played, and analysed unless it hides information; the others need the capability they run
+    (``uci`` speaks chess, ``hub`` the games that declare a Hub variant, ``solve`` a solver)."""
     # A game with hidden information has no value per position for one side to analyse.
     supported = {"play", "arena"} | (set() if spec.hidden else {"analyze"})
     for command, fields in (

@@ -16,17 +16,17 @@ COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
 
 # TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill;
-# its marks are "dice" (chance), "hidden" (hidden information) and "points" (scored).
+# its marks are "chance" (dice, deals), "hidden" (hidden information) and "points" (scored).
 _KIND = N_("kind")
 
 
 def kind_marks(spec: GameSpec) -> str:
-    """What the game is beyond perfect information, from its record: ``dice`` (chance nodes),
+    """What the game is beyond perfect information, from its record: ``chance`` (chance nodes: dice, deals),
     ``hidden`` (hidden information), ``points`` (scored in points), comma-separated; ``-`` for
     none."""
     marks = [
         # TRANSLATORS: a mark in the games table: the game has chance (dice, deals).
-        _("dice") if spec.chance else "",
+        _("chance") if spec.chance else "",
         # TRANSLATORS: a mark in the games table: the game hides information (cards).
         _("hidden") if spec.hidden else "",
         # TRANSLATORS: a mark in the games table: the game is scored in points.
