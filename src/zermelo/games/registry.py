@@ -57,6 +57,8 @@ _BUILT_IN: dict[str, str] = {
     "dama": "zermelo.games.draughts.dama:SPEC",
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
+    "kuhn": "zermelo.games.poker.kuhn:SPEC",
+    "leduc": "zermelo.games.poker.leduc:SPEC",
 }
 
 _failed: dict[str, str] = {}
