@@ -339,3 +339,68 @@ def test_any_script_ends_the_session_with_one_line_and_a_status(words: list[str]
         assert text.endswith("Input ended before the game was over; goodbye.\n")
     else:
         assert "Game over: goal reached." in text
+
+
+# -- the poker games (branch poker) -----------------------------------------------------------
+
+
+@pytest.fixture
+def random_ai(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The AI plays uniformly at random whatever the level: the faces' tests need an agent, not
+    a strong one (and one that reads only its legal moves)."""
+    import zermelo.ui.terminal.session as session_module
+
+    def uniform(spec: GameSpec, level: str, *, seed: int, time_limit: float | None) -> RandomAgent:
+        return RandomAgent(seed)
+
+    monkeypatch.setattr(session_module, "make_agent", uniform)
+
+
+@pytest.mark.usefixtures("random_ai")
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
+    showdowns = folds = 0
+    for seed in range(60):
+        first = "human" if seed % 2 else "ai"
+        session, out = _session(game, "2\n1\n2\n3\n1\n2\n3\n2\n" * 3, seed=seed, first=first)
+        session._greet()
+        cut: list[int] = []
+        state = session.play_one(on_move=lambda move: cut.append(len(out.getvalue())))
+        text = out.getvalue()
+        start = text.index("Cards are dealt.")
+        hidden = _hidden_outcomes(session._played, session.human)
+        assert len(hidden) == 1, hidden  # the AI's card; the board card is public
+        card = hidden[0]
+        assert not _card_tokens(text[start : cut[-1]], card), (seed, card, text)
+        own = [
+            before.format_move(move)
+            for before, move in session._played
+            if is_chance(before) and before.format_move(move) != card
+        ]
+        assert all(_card_tokens(text[start : cut[-1]], mine) for mine in own), (seed, own)
+        assert state.notation() not in text[start:]
+        if end_reason(state) == "fold":
+            folds += 1
+            assert not _card_tokens(text[start:], card)
+        else:
+            showdowns += 1
+            assert _card_tokens(text[cut[-1] :], card)  # the showdown shows it
+    assert showdowns and folds  # both endings were seen
+
+
+@pytest.mark.usefixtures("random_ai")
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_a_poker_hand_ends_with_the_points_the_payoff_gives(game: str) -> None:
+    for seed in range(10):
+        session, out = _session(game, "2\n" * 10, seed=seed)
+        session._greet()
+        state = session.play_one()
+        payoff = state.payoff()  # type: ignore[attr-defined]
+        mine = payoff if session.human == Player.FIRST else -payoff
+        text = out.getvalue()
+        if mine > 0:
+            assert f"\nYou win {mine:g} point" in text
+        elif mine < 0:
+            assert f"\nThe AI wins {-mine:g} point" in text
+        else:
+            assert "It's a tie!" in text

@@ -302,6 +302,9 @@ class Session:
         while not state.is_terminal():
             if is_chance(state):
                 state, last = self._chance(state, played, on_move)
+                if self.spec.hidden and not state.is_terminal() and state.to_move != self.human:
+                    # The deal showed the person a card: the board says which before the AI acts.
+                    self.show_board(state, last, played[-1][0] if played else None)
                 continue
             if not chance_game or state.to_move == self.human:
                 self.show_board(state, last, played[-1][0] if played else None)
