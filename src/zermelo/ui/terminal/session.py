@@ -7,7 +7,22 @@ side the person plays and the AI's level are options; a seed replays everything;
 offers another and keeps the score.
 
 On a terminal the board is drawn in colour, with the last move marked and the free squares numbered;
-into a pipe it is the tutorial's plain text. End of input ends the session with one line: with exit
+into a pipe it is the tutorial's plain text.
+
+Games of chance and of hidden information (the record's ``chance`` and ``hidden``). Nobody is
+asked for a roll or a deal: at a chance node the session draws the outcome with
+:func:`~zermelo.core.state.sample_outcome` and its own ``random.Random(seed)`` and says in one
+line what happened ("You rolled 5.", "The AI rolled 6 and 3."); the board is drawn for the
+person's decisions, and the AI's turn is the lines of its decisions and rolls. A decision among a
+few words (roll/hold, pass/bet, fold/call/raise, double/take/drop) is offered as numbered choices.
+In a game with hidden information the person sees only the record's ``view`` of their side and
+their own observation: never ``notation()``, never the AI's deal (a run of deals is one line,
+"Cards are dealt.", naming no card), and an AI move only when the person can tell it from the
+AI's other moves; the view reveals at the end what the rules reveal (a showdown, not a fold).
+Such a game cannot be saved (the file would hold the AI's cards). Undo in a game of chance goes
+back to the person's last decision and puts the generator back as it was there, so the same dice
+come again if the same moves are played: undo cannot roll again (nor deal again). A scored game
+(``scored``) ends with the points won, and the score between games counts them. End of input ends the session with one line: with exit
 status 0 when it comes at the "Play again?" question (the games are over), else 1. Ctrl-C ends it
 with one line and status 130.
 """
