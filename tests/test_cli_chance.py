@@ -33,7 +33,10 @@ def test_a_hidden_game_refuses_save_before_it_starts() -> None:
 def test_the_games_table_marks_chance_hidden_and_points() -> None:
     done = run_cli("games")
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
-    assert rows["kuhn"][-1] == "chance,hidden,points"
+    assert rows["kuhn"][-1] == "c,h,p"
+    assert rows["pig"][-1] == "c"
     assert rows["chess"][-1] == "-"
     assert rows["kuhn"][3] == "·"  # no analyze for a hidden game
-    assert re.search(r"^ leduc .* chance,hidden,points\s*$", done.stdout, flags=re.M)
+    assert re.search(r"^ leduc .* c,h,p\s*$", done.stdout, flags=re.M)
+    assert "kind: c chance (dice, deals), h hidden information, p scored in points" in done.stdout
+    assert "international-draughts" in done.stdout  # the aliases keep their width

@@ -85,8 +85,8 @@ def test_the_games_table() -> None:
     assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓", "-"]
     for spec in all_games():  # the games of chance and hidden cards are marked
         marks = rows[spec.name][-1].split(",")
-        assert ("chance" in marks) == spec.chance and ("hidden" in marks) == spec.hidden, spec.name
-        assert ("points" in marks) == spec.scored, spec.name
+        assert ("c" in marks) == spec.chance and ("h" in marks) == spec.hidden, spec.name
+        assert ("p" in marks) == spec.scored, spec.name
     assert len([name for name in rows if name in {s.name for s in all_games()}]) == len(all_games())
 
 

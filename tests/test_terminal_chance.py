@@ -163,6 +163,15 @@ def _hidden_outcomes(played: list[tuple[AnyState, Hashable]], human: Player) -> 
     return hidden
 
 
+def _play_marking_moves(session: Session, out: io.StringIO) -> tuple[AnyState, list[int]]:
+    """Greet and play one game; the final state, and how much had been written at each move
+    (the last mark: everything before the final board)."""
+    session._greet()
+    cut: list[int] = []
+    state = session.play_one(on_move=lambda move: cut.append(len(out.getvalue())))
+    return state, cut
+
+
 def _card_tokens(text: str, card: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){re.escape(card)}(?![a-z])", text) is not None
 
@@ -170,9 +179,7 @@ def _card_tokens(text: str, card: str) -> bool:
 @pytest.mark.parametrize("seed", range(40))
 def test_the_ais_card_appears_in_no_line_before_the_showdown(seed: int) -> None:
     session, out = _session("toycards", "1\n2\n" * 10, seed=seed)
-    session._greet()
-    cut: list[int] = []
-    state = session.play_one(on_move=lambda move: cut.append(len(out.getvalue())))
+    state, cut = _play_marking_moves(session, out)
     text = out.getvalue()
     before_end = text[: cut[-1]]
     hidden = _hidden_outcomes(session._played, session.human)
@@ -363,9 +370,7 @@ def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
     for seed in range(60):
         first = "human" if seed % 2 else "ai"
         session, out = _session(game, "2\n1\n2\n3\n1\n2\n3\n2\n" * 3, seed=seed, first=first)
-        session._greet()
-        cut: list[int] = []
-        state = session.play_one(on_move=lambda move: cut.append(len(out.getvalue())))
+        state, cut = _play_marking_moves(session, out)
         text = out.getvalue()
         start = text.index("Cards are dealt.")
         hidden = _hidden_outcomes(session._played, session.human)

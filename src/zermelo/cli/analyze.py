@@ -30,7 +30,7 @@ CHANCE_DEPTH = 4
 (the game's ``analysis_depth`` when it is smaller): expectiminimax multiplies the tree by every
 roll, so a game of chance is read a few moves deep."""
 
-CHANCE_NODES = 2_000_000
+CHANCE_NODES = 300_000
 """At most this many nodes for one depth of a chance game's analysis."""
 
 

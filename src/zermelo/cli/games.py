@@ -15,22 +15,27 @@ from zermelo.i18n import gettext as _
 COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
 
-# TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill;
-# its marks are "chance" (dice, deals), "hidden" (hidden information) and "points" (scored).
+# TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill,
+# in one-letter marks explained under the table.
 _KIND = N_("kind")
+# TRANSLATORS: the one-letter marks of the 'kind' column of 'zermelo games' (chance, hidden
+# information, points), each one letter, and the line under the table that explains them.
+_CHANCE = N_("c")
+_HIDDEN = N_("h")
+_POINTS = N_("p")
+_LEGEND = N_(
+    "kind: {chance} chance (dice, deals), {hidden} hidden information, {points} scored in points"
+)
 
 
 def kind_marks(spec: GameSpec) -> str:
-    """What the game is beyond perfect information, from its record: ``chance`` (chance nodes: dice, deals),
-    ``hidden`` (hidden information), ``points`` (scored in points), comma-separated; ``-`` for
-    none."""
+    """What the game is beyond perfect information, from its record, in one-letter marks (short,
+    so that the aliases keep their width in a pipe): ``c`` chance nodes (dice, deals), ``h``
+    hidden information, ``p`` scored in points, comma-separated; ``-`` for none."""
     marks = [
-        # TRANSLATORS: a mark in the games table: the game has chance (dice, deals).
-        _("chance") if spec.chance else "",
-        # TRANSLATORS: a mark in the games table: the game hides information (cards).
-        _("hidden") if spec.hidden else "",
-        # TRANSLATORS: a mark in the games table: the game is scored in points.
-        _("points") if spec.scored else "",
+        _(_CHANCE) if spec.chance else "",
+        _(_HIDDEN) if spec.hidden else "",
+        _(_POINTS) if spec.scored else "",
     ]
     return ",".join(mark for mark in marks if mark) or "-"
 
@@ -72,6 +77,9 @@ def command() -> click.Command:
         if not out.is_terminal:
             out.width = max(out.width, 120)
         out.print(table)
+        out.print(
+            escape(_(_LEGEND).format(chance=_(_CHANCE), hidden=_(_HIDDEN), points=_(_POINTS)))
+        )
         out.print(
             escape(
                 _(

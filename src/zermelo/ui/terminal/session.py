@@ -374,7 +374,7 @@ class Session:
             before, state = state, state.play(outcome)
             events += 1
             if not self.spec.hidden:
-                self.say("\n" + self.view.outcome_line(before, outcome, state))
+                self.say(self.view.outcome_line(before, outcome, state))
             if on_move is not None:
                 on_move(outcome)
         if self.spec.hidden:
