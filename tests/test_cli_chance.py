@@ -4,11 +4,15 @@ with one line), ``zermelo games`` marking them."""
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 
 from conftest import run_cli
+from zermelo.agents.spec import make_agent
+from zermelo.core.state import AnyState, Player, is_chance, sample_outcome
+from zermelo.games.registry import get_game
 
 
 @pytest.mark.parametrize("game", ["kuhn", "leduc"])
@@ -40,3 +44,114 @@ def test_the_games_table_marks_chance_hidden_and_points() -> None:
     assert re.search(r"^ leduc .* c,h,p\s*$", done.stdout, flags=re.M)
     assert "kind: c chance (dice, deals), h hidden information, p scored in points" in done.stdout
     assert "international-draughts" in done.stdout  # the aliases keep their width
+
+
+def _replay(
+    game: str, seed: int, level: str, script: list[int], **options: int
+) -> tuple[list[tuple[bool, str]], Player | None, int, AnyState]:
+    """A terminal game replayed without the terminal, as the session plays it: its generator
+    (``random.Random(seed)``) gives the AI's seed, then who starts (``--first random``), then one
+    draw per chance node; the person answers the numbered choices of ``script`` (cycled) as the
+    second player. The rolls (the person's?, the outcome), the winner, the number of the person's
+    decisions, and the final state."""
+    spec = get_game(game)
+    rng = random.Random(seed)
+    agent = make_agent(spec, level, seed=rng.randrange(2**32))
+    human = Player.SECOND
+    human_first = rng.choice([True, False])
+    state: AnyState = spec.new(first=human if human_first else human.opponent, **options)
+    rolls = []
+    asked = 0
+    while not state.is_terminal():
+        if is_chance(state):
+            outcome = sample_outcome(state, rng)
+            rolls.append((state.to_move == human, state.format_move(outcome)))
+            state = state.play(outcome)
+        elif state.to_move == human:
+            state = state.play(list(state.legal_moves())[script[asked % len(script)] - 1])
+            asked += 1
+        else:
+            state = state.play(agent.choose(state))
+    return rolls, state.winner, asked, state
+
+
+@pytest.mark.parametrize(("seed", "level"), [(1, "easy"), (2, "easy"), (3, "medium")])
+def test_play_pig_to_the_end_with_the_dice_of_the_seed(seed: int, level: str) -> None:
+    script = [1, 1, 2]  # roll, roll, hold
+    answers = "".join(f"{n}\n" for n in script * 100)
+    done = run_cli(
+        "play", "pig", "--goal", "30", "--seed", str(seed), "--level", level, "--once",
+        stdin=answers,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    rolls, winner, asked, final = _replay("pig", seed, level, script, goal=30)
+    said = [
+        (who == "You", face)
+        for who, face in re.findall(r"^(You|The AI) rolled (\d+)", out, flags=re.M)
+    ]
+    assert said == rolls
+    assert out.count("Your move (1=roll, 2=hold): ") == asked
+    assert ("Congratulations! You win!" in out) == (winner == Player.SECOND)
+    assert ("AI wins!" in out) == (winner == Player.FIRST)
+    assert "Game over: reached the goal." in out
+    totals = re.findall(r"^[ >] [XO] \((?:you|AI)\) +(\d+)", out, flags=re.M)[-2:]
+    assert [int(t) for t in totals] == [final.banked(Player.FIRST), final.banked(Player.SECOND)]  # type: ignore[attr-defined]
+
+
+def test_pig_bad_input_gets_one_line_and_the_game_goes_on() -> None:
+    done = run_cli(
+        "play", "pig", "--goal", "10", "--seed", "4", "--level", "easy", "--once", "--first",
+        "human", stdin="roll dice\n3\n\nh\n" + "1\n2\n" * 40,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "'roll dice' is not a choice: type a number 1-2 or one of: roll, hold\n" in out
+    assert "'3' is not a choice: type a number 1-2 or one of: roll, hold\n" in out
+    assert "Traceback" not in out + done.stderr
+
+
+def _analysis_rows(out: str) -> list[list[str]]:
+    return [
+        [cell.strip() for cell in line.strip("│").split("│")]
+        for line in out.splitlines()
+        if line.startswith("│")
+    ]
+
+
+def test_analyze_pig_values_each_move_as_expectiminimax_does() -> None:
+    from zermelo.search.expectimax import chance_analysis
+
+    done = run_cli("analyze", "pig", "10 15 4 X", "--goal", "20")
+    assert done.returncode == 0, done.stderr
+    expected = chance_analysis(get_game("pig").read("10 15 4 X", {"goal": 20}), 4)
+    rows = _analysis_rows(done.stdout)
+    assert [row[0] for row in rows] == [line.move for line in expected.lines]
+    for row, line in zip(rows, expected.lines, strict=True):
+        assert row[1] == f"{line.value:+.4f}"
+        assert row[2] == f"{50 * (line.value + 1):.1f}%"  # P(win) = (v + 1) / 2
+    assert f"Best move: {expected.best}\n" in done.stdout
+    assert "Expectiminimax: depth 4," in done.stdout
+
+
+def test_analyze_pig_at_a_roll_lists_each_face_with_its_probability() -> None:
+    done = run_cli("analyze", "pig", "roll", "--goal", "10", "--depth", "3")
+    assert done.returncode == 0, done.stderr
+    assert "Chance node: each outcome for X" in done.stdout
+    rows = _analysis_rows(done.stdout)
+    assert [row[0] for row in rows] == ["1", "2", "3", "4", "5", "6"]
+    assert all(row[1] == "0.1667" for row in rows)
+    values = [float(row[2]) for row in rows]
+    mean = sum(values) / 6
+    said = re.search(r"Expected value for X: ([+-][\d.]+)", done.stdout)
+    assert said is not None and abs(float(said.group(1)) - mean) < 1e-3
+    assert values[0] < 0 < values[-1]  # a 1 loses the turn; a 6 is the best face
+
+
+def test_analyze_pig_refuses_a_depth_too_big_with_one_line() -> None:
+    done = run_cli("analyze", "pig", "", "--goal", "10", "--depth", "40")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "zermelo: error: depth 40 needs more than 300,000 nodes in this position: ask for a "
+        "smaller --depth\n"
+    )
