@@ -58,6 +58,7 @@ _BUILT_IN: dict[str, str] = {
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
     "pig": "zermelo.games.pig:SPEC",
+    "backgammon": "zermelo.games.backgammon:SPEC",
     "kuhn": "zermelo.games.poker.kuhn:SPEC",
     "leduc": "zermelo.games.poker.leduc:SPEC",
 }
