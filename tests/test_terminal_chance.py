@@ -172,6 +172,12 @@ def _play_marking_moves(session: Session, out: io.StringIO) -> tuple[AnyState, l
     return state, cut
 
 
+def _revealed(spec: GameSpec, state: AnyState, human: Player) -> bool:
+    """True when the rules show the person the other side's cards at the end (a showdown)."""
+    assert spec.view is not None
+    return any(card not in ("", "?") for card in spec.view(state, human).cells[0])
+
+
 def _card_tokens(text: str, card: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){re.escape(card)}(?![a-z])", text) is not None
 
@@ -188,8 +194,8 @@ def test_the_ais_card_appears_in_no_line_before_the_showdown(seed: int) -> None:
     assert not _card_tokens(before_end, card), (card, before_end)
     truth = state.notation()
     assert truth not in text
-    if end_reason(state) == "fold":
-        assert not _card_tokens(text, card)  # a fold reveals nothing
+    if not _revealed(session.spec, state, session.human):  # a fold reveals nothing
+        assert not _card_tokens(text, card)
     else:
         assert _card_tokens(text[cut[-1] :], card)  # the showdown shows it
     assert "Cards are dealt." in text
@@ -384,7 +390,7 @@ def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
         ]
         assert all(_card_tokens(text[start : cut[-1]], mine) for mine in own), (seed, own)
         assert state.notation() not in text[start:]
-        if end_reason(state) == "fold":
+        if not _revealed(session.spec, state, session.human):  # a fold
             folds += 1
             assert not _card_tokens(text[start:], card)
         else:
@@ -409,3 +415,124 @@ def test_a_poker_hand_ends_with_the_points_the_payoff_gives(game: str) -> None:
             assert f"\nThe AI wins {-mine:g} point" in text
         else:
             assert "It's a tie!" in text
+
+
+class _FirstMove(io.StringIO):
+    """A person who answers every prompt with the first legal move: ``1`` for numbered
+    choices, else the prompt's example (the first legal move); input ends after ``limit``."""
+
+    def __init__(self, out: io.StringIO, limit: int = 5000) -> None:
+        super().__init__()
+        self.out, self.asked, self.limit = out, 0, limit
+
+    def readline(self, size: int | None = -1, /) -> str:  # type: ignore[override]
+        self.asked += 1
+        if self.asked > self.limit:
+            return ""
+        text = self.out.getvalue()
+        prompt = text[text.rfind("Your move") :]
+        example = re.fullmatch(r"Your move \(e\.g\. (.*)\): ", prompt)
+        return (example.group(1) if example else "1") + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _replay_first_moves(
+    game: str, seed: int, agent_of: type[RandomAgent] | None = None
+) -> tuple[list[tuple[bool, str]], AnyState, Player, int]:
+    """The session's game replayed without it: the seed's generator gives the AI's seed, then
+    who starts (``--first random``), then one draw per chance node; the person plays the first
+    legal move. The rolls (the person's?, the outcome), the final state, the person's side and
+    the number of the person's decisions."""
+    from zermelo.agents.spec import make_agent
+    from zermelo.games.registry import get_game
+
+    spec = get_game(game)
+    rng = random.Random(seed)
+    agent_seed = rng.randrange(2**32)
+    agent = agent_of(agent_seed) if agent_of else make_agent(spec, "easy", seed=agent_seed)
+    human = Player.SECOND
+    human_first = rng.choice([True, False])
+    first = human if human_first else human.opponent
+    if spec.first_mover is not None:  # the choice of who starts is a choice of sides
+        human = spec.first_mover if human_first else spec.first_mover.opponent
+        first = spec.first_mover
+    state: AnyState = spec.new(first=first)
+    rolls = []
+    asked = 0
+    while not state.is_terminal():
+        if is_chance(state):
+            outcome = sample_outcome(state, rng)
+            rolls.append((state.to_move == human, state.format_move(outcome)))
+            state = state.play(outcome)
+        elif state.to_move == human:
+            state = state.play(state.legal_moves()[0])
+            asked += 1
+        else:
+            state = state.play(agent.choose(state))
+    return rolls, state, human, asked
+
+
+def _play_first_moves(game: str, seed: int) -> tuple[Session, str, AnyState]:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=100, highlight=False)
+    options = GameOptions(game=game, seed=seed, level="easy", repeat=False)
+    session = Session(options, stdin=_FirstMove(out), console=console)
+    session._greet()
+    final = session.play_one()
+    return session, out.getvalue(), final
+
+
+def _points_said(text: str) -> float:
+    won = re.search(r"^You win ([\d.]+) points?\.$", text, flags=re.M)
+    lost = re.search(r"^The AI wins ([\d.]+) points?\.$", text, flags=re.M)
+    assert not (won and lost)
+    return float(won.group(1)) if won else -float(lost.group(1)) if lost else 0.0
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_backgammon_plays_to_the_end_with_the_dice_of_the_seed_and_says_the_points(
+    seed: int,
+) -> None:
+    from zermelo.core.state import payoff_of
+
+    session, text, final = _play_first_moves("backgammon", seed)
+    rolls, state, human, asked = _replay_first_moves("backgammon", seed)
+    assert final == state and session.human == human
+    said = re.findall(r"^(You|The AI) rolled (\d) and (\d)", text, flags=re.M)
+    assert [(who == "You", a + b) for who, a, b in said] == rolls[1:]  # after the opening roll
+    assert re.search(
+        r"^Opening roll: you \d, the AI \d; (you|the AI) plays? first\.$", text, flags=re.M
+    )
+    assert text.count("Your move (") == asked
+    mine = payoff_of(state) if human == Player.FIRST else -payoff_of(state)
+    assert mine != 0 and _points_said(text) == mine
+    assert ("Congratulations! You win!" in text) == (mine > 0)
+    assert f"Game over: {end_reason(state)}." in text
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_pig_plays_to_the_end_for_either_side(seed: int) -> None:
+    session, text, final = _play_first_moves("pig", seed)
+    rolls, state, human, asked = _replay_first_moves("pig", seed)
+    assert final == state and session.human == human
+    said = re.findall(r"^(You|The AI) rolled (\d+)", text, flags=re.M)
+    assert [(who == "You", face) for who, face in said] == rolls
+    assert text.count("Your move (1=roll, 2=hold): ") == asked
+    assert ("Congratulations! You win!" in text) == (state.winner == human)
+
+
+@pytest.mark.usefixtures("random_ai")
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_a_poker_hand_plays_to_the_end_for_either_side(game: str, seed: int) -> None:
+    from zermelo.core.state import payoff_of
+
+    session, text, final = _play_first_moves(game, seed)
+    _rolls, state, human, asked = _replay_first_moves(game, seed, RandomAgent)
+    assert final == state and session.human == human
+    assert text.count("Your move (") == asked
+    mine = payoff_of(state) if human == Player.FIRST else -payoff_of(state)
+    assert _points_said(text) == mine
+    assert "Cards are dealt." in text

@@ -839,12 +839,14 @@ class _ChanceView(_View):
             return MoveInput(move=move)
         try:
             state.parse_move(stripped)
-        except (ZermeloError, ValueError):
+        except (ParseError, ValueError):
             return MoveInput(
                 message=_("{text} is not a move: expected {notation}").format(
                     text=_quote(stripped), notation=self.notation() or ", ".join(texts[:3])
                 )
             )
+        except ZermeloError as error:  # read, but not legal here: the game says why
+            return MoveInput(message=" ".join(error.render(_).split()))
         shown = ", ".join(texts[:_LISTED])
         if len(texts) > _LISTED:
             return MoveInput(
@@ -1002,9 +1004,35 @@ class BackgammonView(_ChanceView):
     choice."""
 
     _HIGH = 5
+    _DRAWN = frozenset({"to move", "pips"})
+    """Facts the board draws already, left out of its facts line."""
 
     def _marks(self) -> tuple[str, str]:
         return ("X", "O")
+
+    def outcome_line(self, before: AnyState, outcome: Hashable, after: AnyState) -> str:
+        """A roll; the opening roll (the first, one die each: the first player's, then the
+        second's) says who plays first."""
+        text = _move_text(after, outcome, before)
+        if before.ply != 0 or len(text) != 2 or not text.isdigit():
+            return super().outcome_line(before, outcome, after)
+        first, second = text[0], text[1]
+        if self.viewer is None:
+            return _("Opening roll: {x} for {first}, {o} for {second}; {side} plays first.").format(
+                x=first,
+                o=second,
+                first=_(self.symbol(Player.FIRST)),
+                second=_(self.symbol(Player.SECOND)),
+                side=_(self.symbol(after.to_move)),
+            )
+        mine, theirs = (first, second) if self.viewer == Player.FIRST else (second, first)
+        if after.to_move == self.viewer:
+            return _("Opening roll: you {mine}, the AI {theirs}; you play first.").format(
+                mine=mine, theirs=theirs
+            )
+        return _("Opening roll: you {mine}, the AI {theirs}; the AI plays first.").format(
+            mine=mine, theirs=theirs
+        )
 
     def render(
         self, state: AnyState, last: object, *, rich: bool, before: AnyState | None = None
@@ -1094,7 +1122,8 @@ class BackgammonView(_ChanceView):
             )
         for part in parts:
             out.append(escape(part) if rich else part)
-        return _with_facts("\n".join(out), grid, rich=rich)
+        rest = [(label, value) for label, value in grid.facts if label not in self._DRAWN]
+        return _with_facts("\n".join(out), dataclasses.replace(grid, facts=tuple(rest)), rich=rich)
 
 
 VIEWS: dict[str, Callable[[GameSpec], BoardView]] = {
