@@ -155,3 +155,29 @@ def test_analyze_pig_refuses_a_depth_too_big_with_one_line() -> None:
         "zermelo: error: depth 40 needs more than 300,000 nodes in this position: ask for a "
         "smaller --depth\n"
     )
+
+
+def test_play_backgammon_on_the_command_line_lists_the_plays_and_reads_one() -> None:
+    done = run_cli(
+        "play", "bg", "--seed", "5", "--level", "easy", "--once", stdin="?\n24/23 24/17\n24/22 24/18\n"
+    )  # fmt: skip
+    assert done.returncode == 1  # the input ends before the game does
+    out = done.stdout
+    assert "Opening roll: you 6, the AI 2; you play first.\n" in out
+    assert "Legal moves: 24/22 24/18, " in out
+    assert (
+        "'24/23 24/17' is not a legal play of 62; legal plays: 24/22 24/18, 24/16, "
+    ) in out  # the game's own line
+    assert "\nAI's turn...\nAI plays roll.\nThe AI rolled " in out
+    assert out.endswith("Input ended before the game was over; goodbye.\n")
+    assert " 13 14 15 16 17 18      19 20 21 22 23 24\n" in out
+    assert "O (you): 167 pips, 0 on the bar, 0 off\nX (AI): 167 pips, 0 on the bar, 0 off\n" in out
+
+
+def test_analyze_backgammon_at_the_opening_roll_lists_the_thirty_rolls() -> None:
+    done = run_cli("analyze", "backgammon", "")
+    assert done.returncode == 0, done.stderr
+    rows = _analysis_rows(done.stdout)
+    assert len(rows) == 30 and all(row[1] == "0.0333" for row in rows)
+    assert "Expected points for X: " in done.stdout  # scored: the value is in points
+    assert "-0.0000" not in done.stdout and "P(win)" not in done.stdout

@@ -238,6 +238,12 @@ def _print_exact(out: Console, exact: ExactMoves) -> None:
     )
 
 
+def _signed(value: float) -> str:
+    """An expected value with its sign, to four places (``+0.0262``; ``+0.0000``, never
+    ``-0.0000``)."""
+    return f"{round(value, 4) + 0.0:+.4f}"
+
+
 def _analyze_chance(
     out: Console, spec: GameSpec, state: AnyState, depth: int | None, time_limit: float | None
 ) -> None:
@@ -279,7 +285,7 @@ def _analyze_chance(
     def cells(value: float) -> list[str]:
         """The value, and beside it P(win) for a game won or lost (in a scored game the value
         is the points)."""
-        shown = f"{value:+.4f}"
+        shown = _signed(value)
         return [shown] if spec.scored else [shown, f"{50 * (value + 1):.1f}%"]
 
     heads = [_("points")] if spec.scored else [_("value"), _("P(win)")]
@@ -302,14 +308,14 @@ def _analyze_chance(
     if spec.scored:
         out.print(
             _("Expected points for {side}: {value}").format(
-                side=escape(side), value=f"{found.value:+.4f}"
+                side=escape(side), value=_signed(found.value)
             )
         )
     else:
         out.print(
             _("Expected value for {side}: {value} (P(win) {chance})").format(
                 side=escape(side),
-                value=f"{found.value:+.4f}",
+                value=_signed(found.value),
                 chance=f"{50 * (found.value + 1):.1f}%",
             )
         )

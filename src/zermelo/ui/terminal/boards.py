@@ -837,16 +837,19 @@ class _ChanceView(_View):
         move = self.legal(state, stripped)
         if move is not None:
             return MoveInput(move=move)
+        unreadable = MoveInput(
+            message=_("{text} is not a move: expected {notation}").format(
+                text=_quote(stripped), notation=self.notation() or ", ".join(texts[:3])
+            )
+        )
         try:
             state.parse_move(stripped)
-        except (ParseError, ValueError):
-            return MoveInput(
-                message=_("{text} is not a move: expected {notation}").format(
-                    text=_quote(stripped), notation=self.notation() or ", ".join(texts[:3])
-                )
-            )
+        except ParseError:
+            return unreadable
         except ZermeloError as error:  # read, but not legal here: the game says why
             return MoveInput(message=" ".join(error.render(_).split()))
+        except ValueError:
+            return unreadable
         shown = ", ".join(texts[:_LISTED])
         if len(texts) > _LISTED:
             return MoveInput(
