@@ -536,3 +536,30 @@ def test_a_poker_hand_plays_to_the_end_for_either_side(game: str, seed: int) -> 
     mine = payoff_of(state) if human == Player.FIRST else -payoff_of(state)
     assert _points_said(text) == mine
     assert "Cards are dealt." in text
+
+
+_HOPS = st.lists(
+    st.tuples(st.sampled_from(["24", "13", "8", "6", "bar", "25", "3", "x"]),
+              st.sampled_from(["22", "18", "11", "7", "off", "0", "4", "/"]),
+              st.sampled_from(["", "*", "(2)", "(5)"])),
+    max_size=4,
+).map(lambda hops: " ".join(f"{a}/{b}{mark}" for a, b, mark in hops))  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_HOPS, st.text(max_size=40)))
+def test_any_line_is_a_legal_backgammon_move_or_one_line_saying_what_is_wrong(text: str) -> None:
+    from zermelo.games.backgammon import Roll
+    from zermelo.games.registry import get_game
+
+    spec = get_game("backgammon")
+    start = spec.new()
+    view = view_for(spec)
+    view.viewer = Player.FIRST
+    rolled = start.play(Roll(6, 2))
+    for state in (rolled, rolled.play(rolled.parse_move("24/18 13/11"))):
+        answer = view.read(state, text)
+        if answer.message is None:
+            assert answer.move in state.legal_moves()
+        else:
+            assert "\n" not in answer.message and len(answer.message) < 600, answer.message
