@@ -71,7 +71,7 @@ def test_kuhn_payoffs_and_reasons() -> None:
     assert kuhn.parse("J Q bet bet").payoff() == -2
     assert kuhn.parse("J Q bet pass").payoff() == 1
     assert kuhn.parse("K J pass bet pass").payoff() == -1
-    assert kuhn.parse("K J pass bet pass").termination() == "fold"
+    assert kuhn.parse("K J pass bet pass").termination() == "folded"
     assert kuhn.parse("K J pass bet bet").termination() == "showdown"
     assert kuhn.parse("K J pass bet bet").winner is Player.FIRST
     assert kuhn.parse("K J pass").termination() is None
@@ -209,3 +209,41 @@ def test_payoff_of_and_first_player_only() -> None:
     assert payoff_of(kuhn.parse("J K bet bet")) == -2
     with pytest.raises(ValueError, match="first player always acts first"):
         kuhn.SPEC.new(first=Player.SECOND)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["kuhn", "leduc"]))
+def test_fuzz_no_view_shows_the_other_card_before_a_showdown(seed: int, name: str) -> None:
+    import random
+
+    from zermelo.core.state import sample_outcome
+
+    spec = get_game(name)
+    assert spec.view is not None
+    rng = random.Random(seed)
+    state = spec.new()
+    while True:
+        cards = getattr(state, "cards")  # noqa: B009 - the truth, to compare the views with
+        for player in (Player.FIRST, Player.SECOND):
+            if len(cards) <= 1 - player:
+                continue
+            hidden = spec.parse("").format_move(module_cards(name)[cards[1 - player]])
+            view = spec.view(state, player)
+            seen = [cell for row in view.cells for cell in row] + [v for _, v in view.facts]
+            observed = state.observation(player).split()  # type: ignore[attr-defined]
+            if state.is_terminal() and state.termination() == "showdown":  # type: ignore[attr-defined]
+                assert hidden in seen and hidden in observed
+            else:
+                assert hidden not in seen and hidden not in observed
+                assert hidden not in str(information_set(state, player))
+                assert hidden not in [cell for row in spec.grid(state).cells for cell in row]
+        if state.is_terminal():
+            break
+        if is_chance(state):
+            state = state.play(sample_outcome(state, rng))
+        else:
+            state = state.play(rng.choice(list(state.legal_moves())))
+
+
+def module_cards(name: str) -> tuple[str, ...]:
+    return kuhn.CARDS if name == "kuhn" else leduc.CARDS

@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
-from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError
-from zermelo.core.record import N_, GameSpec, Grid
+from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
 
@@ -49,7 +49,7 @@ _TERMINAL: Final = frozenset(("pp", "bp", "bb", "pbp", "pbb"))
 _SHOWDOWN_STAKE: Final = {"pp": 1, "bb": 2, "pbb": 2}
 _FOLD_PAYOFF: Final = {"bp": 1, "pbp": -1}
 """What the first player wins when a side folds: after ``bp`` the second folded."""
-_GAME: Final = "Kuhn poker"
+_GAME: Final = Phrase(N_("Kuhn poker"))
 
 
 class KuhnState:
@@ -149,7 +149,7 @@ class KuhnState:
 
     def termination(self) -> str | None:
         if self.bets in _FOLD_PAYOFF:
-            return N_("fold")
+            return N_("folded")
         if self.bets in _SHOWDOWN_STAKE:
             return N_("showdown")
         return None
@@ -221,9 +221,7 @@ def parse(text: str) -> KuhnState:
 
 def _new(first: Player = Player.FIRST) -> KuhnState:
     if first is not Player.FIRST:
-        raise InvalidOptionError(
-            N_("in {game} the first player always acts first"), game=N_("Kuhn poker")
-        )
+        raise InvalidOptionError(N_("in {game} the first player always acts first"), game=_GAME)
     return KuhnState()
 
 
@@ -274,17 +272,24 @@ def view(state: KuhnState, player: Player) -> Grid:
 
 SPEC: Final = GameSpec(
     name="kuhn",
-    title=N_("Kuhn poker"),
+    title=_GAME,
     new=_new,
     parse=parse,
     aliases=("kuhn-poker",),
     first_mover=Player.FIRST,
+    # easy: uniformly random; medium: CFR+ stopped early; hard: the converged equilibrium
+    levels={
+        "easy": Ref("zermelo.agents.poker:kuhn_easy"),
+        "medium": Ref("zermelo.agents.poker:kuhn_medium"),
+        "hard": Ref("zermelo.agents.poker:kuhn_hard"),
+    },
     board="cards",
     grid=grid,
-    notation="pass or bet (a deal: the card J, Q or K)",
+    notation=N_("pass or bet (a deal: the card J, Q or K)"),
     quick=True,
     chance=True,
     hidden=True,
     scored=True,
     view=view,
+    game_solver=Ref("zermelo.solvers.poker:KUHN"),
 )

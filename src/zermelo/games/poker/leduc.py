@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final, NamedTuple
 
-from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError
-from zermelo.core.record import N_, GameSpec, Grid
+from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
+from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
 
@@ -54,7 +54,7 @@ _WORDS: Final = {
 }
 _LETTER: Final = {FOLD: "f", CALL: "c", RAISE: "r"}
 _WORD: Final = {letter: word for word, letter in _LETTER.items()}
-_GAME: Final = "Leduc hold'em"
+_GAME: Final = Phrase(N_("Leduc hold'em"))
 
 
 class _Round(NamedTuple):
@@ -228,7 +228,7 @@ class LeducState:
 
     def termination(self) -> str | None:
         if self._round.folded is not None:
-            return N_("fold")
+            return N_("folded")
         if self.is_terminal():
             return N_("showdown")
         return None
@@ -310,9 +310,7 @@ def parse(text: str) -> LeducState:
 
 def _new(first: Player = Player.FIRST) -> LeducState:
     if first is not Player.FIRST:
-        raise InvalidOptionError(
-            N_("in {game} the first player always acts first"), game=N_("Leduc hold'em")
-        )
+        raise InvalidOptionError(N_("in {game} the first player always acts first"), game=_GAME)
     return LeducState()
 
 
@@ -369,17 +367,24 @@ def view(state: LeducState, player: Player) -> Grid:
 
 SPEC: Final = GameSpec(
     name="leduc",
-    title=N_("Leduc hold'em"),
+    title=_GAME,
     new=_new,
     parse=parse,
     aliases=("leduc-poker", "leduc-holdem"),
     first_mover=Player.FIRST,
+    # easy: uniformly random; medium: CFR+ stopped early; hard: the converged equilibrium
+    levels={
+        "easy": Ref("zermelo.agents.poker:leduc_easy"),
+        "medium": Ref("zermelo.agents.poker:leduc_medium"),
+        "hard": Ref("zermelo.agents.poker:leduc_hard"),
+    },
     board="cards",
     grid=grid,
-    notation="fold, call or raise (a deal: a card such as Ks, Jh)",
+    notation=N_("fold, call or raise (a deal: a card such as Ks, Jh)"),
     quick=True,
     chance=True,
     hidden=True,
     scored=True,
     view=view,
+    game_solver=Ref("zermelo.solvers.poker:LEDUC"),
 )
