@@ -48,7 +48,7 @@ def test_the_games_table_marks_chance_hidden_and_points() -> None:
 
 def _replay(
     game: str, seed: int, level: str, script: list[int], **options: int
-) -> tuple[list[tuple[bool, str]], Player | None, int, AnyState]:
+) -> tuple[list[tuple[bool, str]], Player | None, int, AnyState, Player]:
     """A terminal game replayed without the terminal, as the session plays it: its generator
     (``random.Random(seed)``) gives the AI's seed, then who starts (``--first random``), then one
     draw per chance node; the person answers the numbered choices of ``script`` (cycled) as the
@@ -59,7 +59,11 @@ def _replay(
     agent = make_agent(spec, level, seed=rng.randrange(2**32))
     human = Player.SECOND
     human_first = rng.choice([True, False])
-    state: AnyState = spec.new(first=human if human_first else human.opponent, **options)
+    first = human if human_first else human.opponent
+    if spec.first_mover is not None:  # the choice of who starts is a choice of sides
+        human = spec.first_mover if human_first else spec.first_mover.opponent
+        first = spec.first_mover
+    state: AnyState = spec.new(first=first, **options)
     rolls = []
     asked = 0
     while not state.is_terminal():
@@ -72,7 +76,7 @@ def _replay(
             asked += 1
         else:
             state = state.play(agent.choose(state))
-    return rolls, state.winner, asked, state
+    return rolls, state.winner, asked, state, human
 
 
 @pytest.mark.parametrize(("seed", "level"), [(1, "easy"), (2, "easy"), (3, "medium")])
@@ -85,7 +89,7 @@ def test_play_pig_to_the_end_with_the_dice_of_the_seed(seed: int, level: str) ->
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    rolls, winner, asked, final = _replay("pig", seed, level, script, goal=30)
+    rolls, winner, asked, final, _human = _replay("pig", seed, level, script, goal=30)
     said = [
         (who == "You", face)
         for who, face in re.findall(r"^(You|The AI) rolled (\d+)", out, flags=re.M)
@@ -181,3 +185,26 @@ def test_analyze_backgammon_at_the_opening_roll_lists_the_thirty_rolls() -> None
     assert len(rows) == 30 and all(row[1] == "0.0333" for row in rows)
     assert "Expected points for X: " in done.stdout  # scored: the value is in points
     assert "-0.0000" not in done.stdout and "P(win)" not in done.stdout
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+@pytest.mark.parametrize(("seed", "level"), [(1, "easy"), (2, "easy"), (3, "hard")])
+def test_play_poker_to_the_end_with_the_deal_of_the_seed(game: str, seed: int, level: str) -> None:
+    script = [2, 1]  # bet or raise, then pass or call
+    answers = "".join(f"{n}\n" for n in script * 20)
+    done = run_cli("play", game, "--seed", str(seed), "--level", level, "--once", stdin=answers)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    _rolls, winner, asked, final, human = _replay(game, seed, level, script)
+    assert out.count("Your move (") == asked
+    side = get_game(game).sides[human]
+    assert f"You are '{side}' and the AI is " in out
+    assert "Cards are dealt." in out
+    mine = final.payoff() if human == Player.FIRST else -final.payoff()  # type: ignore[attr-defined]
+    if mine > 0:
+        assert f"Congratulations! You win!\nYou win {mine:g} point" in out
+    elif mine < 0:
+        assert f"AI wins!\nThe AI wins {-mine:g} point" in out
+    else:  # a split pot
+        assert "It's a tie!" in out and " point" not in out.split("It's a tie!")[-1]
+    assert final.notation() not in out
