@@ -195,7 +195,7 @@ def test_play_poker_to_the_end_with_the_deal_of_the_seed(game: str, seed: int, l
     done = run_cli("play", game, "--seed", str(seed), "--level", level, "--once", stdin=answers)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    _rolls, winner, asked, final, human = _replay(game, seed, level, script)
+    _rolls, _winner, asked, final, human = _replay(game, seed, level, script)
     assert out.count("Your move (") == asked
     side = get_game(game).sides[human]
     assert f"You are '{side}' and the AI is " in out
