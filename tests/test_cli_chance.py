@@ -208,3 +208,36 @@ def test_play_poker_to_the_end_with_the_deal_of_the_seed(game: str, seed: int, l
     else:  # a split pot
         assert "It's a tie!" in out and " point" not in out.split("It's a tie!")[-1]
     assert final.notation() not in out
+
+
+def test_a_chance_game_with_its_own_engine_is_analysed_by_it() -> None:
+    import dataclasses
+    import io
+    import sys
+    from pathlib import Path
+
+    from rich.console import Console
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import toy_chance
+    from zermelo.cli.analyze import _analyze_chance
+    from zermelo.core.record import Ref
+
+    spec = dataclasses.replace(toy_chance.DICE_SPEC, engine_analysis=Ref("toy_chance:ENGINE"))
+    text = io.StringIO()
+    out = Console(file=text, force_terminal=False, width=100)
+    _analyze_chance(out, spec, toy_chance.DiceState(rolling=True), None, None)
+    rows = _analysis_rows(text.getvalue())
+    assert rows == [
+        ["1", "0.3333", "+0.1000", "55.0%"],
+        ["2", "0.3333", "+0.2000", "60.0%"],
+        ["3", "0.3333", "+0.3000", "65.0%"],
+    ]
+    assert "By the game's own engine, depth 1." in text.getvalue()
+    text.truncate(0)
+    _analyze_chance(out, spec, toy_chance.DiceState(), None, None)
+    assert _analysis_rows(text.getvalue()) == [
+        ["roll", "+0.2500", "62.5%"],
+        ["hold", "-0.5000", "25.0%"],
+    ]
+    assert "Best move: roll\n" in text.getvalue()

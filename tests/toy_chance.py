@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from zermelo.core.errors import IllegalMoveError, ParseError
 from zermelo.core.record import GameSpec, Grid, IntOption
+from zermelo.core.result import MoveValue, SearchResult
 from zermelo.core.state import Player
 from zermelo.i18n import N_
 
@@ -277,6 +278,23 @@ CARDS_SPEC: GameSpec[CardsState] = GameSpec(
     hidden=True,
     scored=True,
 )
+
+
+class ToyEngine:
+    """An :class:`~zermelo.core.capabilities.EngineAnalysis` of the dice game for the tests: a
+    face is worth its number over ten, ``roll`` 0.25 and ``hold`` -0.5 (made-up values that
+    only an engine would give)."""
+
+    def analyze(self, state: object, limits: object) -> SearchResult[object]:
+        assert isinstance(state, DiceState)
+        if state.is_chance():
+            moves = tuple(MoveValue(face, face / 10, False) for face in range(1, DIE + 1))
+            return SearchResult(None, 0.2, (), 1, False, moves=moves)
+        values = (MoveValue("roll", 0.25, False, ("roll",)), MoveValue("hold", -0.5, False))
+        return SearchResult("roll", 0.25, ("roll",), 1, False, moves=values)
+
+
+ENGINE = ToyEngine()
 
 
 def install(monkeypatch: object) -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, cast
+
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -22,8 +25,11 @@ from zermelo.core.capabilities import ExactMoves
 from zermelo.core.errors import BudgetError
 from zermelo.core.record import GameSpec
 from zermelo.core.result import SearchResult
-from zermelo.core.state import GAME_OVER, AnyState, ExplainsItself, end_reason
+from zermelo.core.state import GAME_OVER, AnyState, Chance, ExplainsItself, end_reason, is_chance
 from zermelo.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from zermelo.search.expectimax import ChanceAnalysis
 
 CHANCE_DEPTH = 4
 """The depth of the analysis of a chance game when neither ``--depth`` nor ``--time`` is given
@@ -253,8 +259,11 @@ def _analyze_chance(
     points for a scored game. With ``--time``, depth after depth until the time is spent."""
     import time
 
-    from zermelo.search.expectimax import ChanceAnalysis, chance_analysis
+    from zermelo.search.expectimax import chance_analysis
 
+    if spec.engine_analysis is not None:
+        _print_chance(out, spec, _engine_lines(out, spec, state, depth, time_limit), engine=True)
+        return
     if depth is not None:
         depths = [depth]
     elif time_limit is not None:
@@ -280,7 +289,49 @@ def _analyze_chance(
             if found.exact or (time_limit is not None and spent * 3 > time_limit):
                 break
     assert found is not None
-    seconds = time.perf_counter() - start
+    _print_chance(out, spec, found, seconds=time.perf_counter() - start)
+
+
+def _engine_lines(
+    out: Console, spec: GameSpec, state: AnyState, depth: int | None, time_limit: float | None
+) -> ChanceAnalysis:
+    """The game's own engine (``engine_analysis``: backgammon's net) on a position of a chance
+    game, as the lines of an expectiminimax analysis: at a chance node each outcome with its
+    probability (from the state) and the engine's value."""
+    from zermelo.core.limits import Limits
+    from zermelo.search.expectimax import ChanceAnalysis, ChanceLine
+
+    assert spec.engine_analysis is not None
+    with out.status(_("Searching...")):
+        result = spec.engine_analysis.resolve().analyze(
+            state, Limits(time=time_limit, depth=depth).started()
+        )
+    chance = is_chance(state)
+    odds = (
+        {state.format_move(o): p for o, p in cast(Chance[Hashable], state).chance_outcomes()}
+        if chance
+        else {}
+    )
+    lines = []
+    for value in result.moves:
+        text = state.format_move(value.move)
+        lines.append(ChanceLine(text, value.value, odds.get(text) if chance else None))
+    best = None if chance or result.move is None else state.format_move(result.move)
+    nodes = result.stats.nodes if result.stats.nodes else len(lines)
+    return ChanceAnalysis(
+        state.to_move, chance, result.value, tuple(lines), best, result.depth, result.exact, nodes
+    )
+
+
+def _print_chance(
+    out: Console,
+    spec: GameSpec,
+    found: ChanceAnalysis,
+    *,
+    seconds: float | None = None,
+    engine: bool = False,
+) -> None:
+    """The lines of a chance game's analysis as a table, then the best move and the value."""
 
     def cells(value: float) -> list[str]:
         """The value, and beside it P(win) for a game won or lost (in a scored game the value
@@ -300,7 +351,8 @@ def _analyze_chance(
     for head in heads:
         table.add_column(head, justify="right")
     for line in found.lines:
-        known = [f"{line.probability:.4f}"] if found.chance and line.probability is not None else []
+        odds = "?" if line.probability is None else f"{line.probability:.4f}"
+        known = [odds] if found.chance else []
         table.add_row(escape(line.move), *known, *cells(line.value))
     out.print(table)
     if found.best is not None:
@@ -319,9 +371,12 @@ def _analyze_chance(
                 chance=f"{50 * (found.value + 1):.1f}%",
             )
         )
+    if engine:
+        out.print(_("By the game's own engine, depth {depth}.").format(depth=found.depth))
+        return
     how = _("exact") if found.exact else _("estimated by the evaluation at the horizon")
     out.print(
         _("Expectiminimax: depth {depth}, {nodes} nodes, {seconds:.2f} s, {how}").format(
-            depth=found.depth, nodes=f"{found.nodes:,}", seconds=seconds, how=how
+            depth=found.depth, nodes=f"{found.nodes:,}", seconds=seconds or 0.0, how=how
         )
     )
