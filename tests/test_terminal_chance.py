@@ -369,13 +369,13 @@ def random_ai(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(session_module, "make_agent", uniform)
 
 
-@pytest.mark.usefixtures("random_ai")
-@pytest.mark.parametrize("game", ["kuhn", "leduc"])
-def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
+def _check_no_card_before_the_showdown(game: str, seeds: range, level: str) -> None:
     showdowns = folds = 0
-    for seed in range(60):
+    for seed in seeds:
         first = "human" if seed % 2 else "ai"
-        session, out = _session(game, "2\n1\n2\n3\n1\n2\n3\n2\n" * 3, seed=seed, first=first)
+        session, out = _session(
+            game, "2\n1\n2\n3\n1\n2\n3\n2\n" * 3, seed=seed, first=first, level=level
+        )
         state, cut = _play_marking_moves(session, out)
         text = out.getvalue()
         start = text.index("Cards are dealt.")
@@ -397,6 +397,20 @@ def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
             showdowns += 1
             assert _card_tokens(text[cut[-1] :], card)  # the showdown shows it
     assert showdowns and folds  # both endings were seen
+
+
+@pytest.mark.usefixtures("random_ai")
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_no_line_before_the_showdown_shows_the_ais_card(game: str) -> None:
+    _check_no_card_before_the_showdown(game, range(60), "easy")
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_no_line_before_the_showdown_shows_the_ais_card_against_the_real_levels(
+    game: str, level: str
+) -> None:
+    _check_no_card_before_the_showdown(game, range(100, 130), level)
 
 
 @pytest.mark.usefixtures("random_ai")
