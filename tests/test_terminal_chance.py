@@ -378,7 +378,7 @@ def _check_no_card_before_the_showdown(game: str, seeds: range, level: str) -> N
         )
         state, cut = _play_marking_moves(session, out)
         text = out.getvalue()
-        start = text.index("Cards are dealt.")
+        start = text.index("You are '")  # after the intro, which names the cards
         hidden = _hidden_outcomes(session._played, session.human)
         assert len(hidden) == 1, hidden  # the AI's card; the board card is public
         card = hidden[0]
