@@ -59,10 +59,6 @@ _BUILT_IN: dict[str, str] = {
     "othello": "zermelo.games.othello:SPEC",
     "pig": "zermelo.games.pig:SPEC",
     "backgammon": "zermelo.games.backgammon:SPEC",
-    "pig": "zermelo.games.pig:SPEC",
-    "backgammon": "zermelo.games.backgammon:SPEC",
-    "kuhn": "zermelo.games.poker.kuhn:SPEC",
-    "leduc": "zermelo.games.poker.leduc:SPEC",
     "kuhn": "zermelo.games.poker.kuhn:SPEC",
     "leduc": "zermelo.games.poker.leduc:SPEC",
 }
