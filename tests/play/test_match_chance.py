@@ -94,3 +94,14 @@ def test_points_per_game_with_an_interval() -> None:
     assert tally.describe() == f"-0.250 [{-0.25 - tally.margin:+.3f}, {-0.25 + tally.margin:+.3f}]"
     # Without payoffs, a win is 1 and a loss -1.
     assert dataclasses.replace(base, players=("b", "a")).points_of("a") == -1.0
+
+
+def test_mcts_and_engine_agents_play_pig_to_the_end() -> None:
+    from zermelo.agents.spec import parse_agent
+
+    agents = [
+        parse_agent("mcts:iterations=100").build("pig", 1),
+        parse_agent("engine:depth=4").build("pig", 2),
+    ]
+    record = run_game(PigState.initial(goal=25), agents, game="pig", seed=5)
+    assert replay(record)[-1].is_terminal()

@@ -195,3 +195,18 @@ def test_chance_analysis_values_each_move_and_each_outcome() -> None:
     assert rolling.value == pytest.approx(sum(line.value for line in rolling.lines) / 6)
     # A 1 loses the turn total: it is the worst outcome for the roller.
     assert min(rolling.lines, key=lambda line: line.value).move == "1"
+
+
+@pytest.mark.parametrize(
+    ("text", "depth", "nodes"),
+    [("0 0 0 X", 6, (883, 646, 646)), ("70 30 22 X", 8, (7155, 5051, 4817))],
+)
+def test_node_counts_are_pinned(text: str, depth: int, nodes: tuple[int, int, int]) -> None:
+    # A change to any count changes the search (its order or its pruning): on purpose only.
+    state = PigState.parse(text)
+    counted = (
+        expectiminimax(state, depth).stats.nodes,
+        star_minimax(state, depth, star=1).stats.nodes,
+        star_minimax(state, depth, star=2).stats.nodes,
+    )
+    assert counted == nodes
