@@ -210,3 +210,13 @@ def test_node_counts_are_pinned(text: str, depth: int, nodes: tuple[int, int, in
         star_minimax(state, depth, star=2).stats.nodes,
     )
     assert counted == nodes
+
+
+def test_an_endless_tree_without_a_depth_is_one_line() -> None:
+    state = PigState.initial(goal=10)
+    with pytest.raises(BudgetError, match="too deep to read to its end"):
+        expectiminimax(state)
+    with pytest.raises(BudgetError, match="too deep to read to its end"):
+        star_minimax(state)
+    with pytest.raises(BudgetError, match="too deep to read to its end"):
+        chance_analysis(state, 100_000)
