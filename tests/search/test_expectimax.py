@@ -220,3 +220,18 @@ def test_an_endless_tree_without_a_depth_is_one_line() -> None:
         star_minimax(state)
     with pytest.raises(BudgetError, match="too deep to read to its end"):
         chance_analysis(state, 100_000)
+
+
+def test_minimax_and_alphabeta_refuse_a_game_of_chance_in_one_line() -> None:
+    from zermelo.core.errors import CapabilityError
+    from zermelo.search import alphabeta, analyze_position, minimax
+
+    state = PigState.initial(goal=10)
+    for search in (
+        lambda: alphabeta(state, depth=4),
+        lambda: analyze_position(state, depth=4),
+        lambda: minimax(state, 4),
+    ):
+        with pytest.raises(CapabilityError, match="chance nodes") as error:
+            search()
+        assert "\n" not in str(error.value)
