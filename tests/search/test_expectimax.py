@@ -3,7 +3,7 @@ every position of small Pig games while visiting fewer nodes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -227,11 +227,12 @@ def test_minimax_and_alphabeta_refuse_a_game_of_chance_in_one_line() -> None:
     from zermelo.search import alphabeta, analyze_position, minimax
 
     state = PigState.initial(goal=10)
-    for search in (
+    searches: list[Callable[[], object]] = [
         lambda: alphabeta(state, depth=4),
         lambda: analyze_position(state, depth=4),
         lambda: minimax(state, 4),
-    ):
+    ]
+    for search in searches:
         with pytest.raises(CapabilityError, match="chance nodes") as error:
             search()
         assert "\n" not in str(error.value)
