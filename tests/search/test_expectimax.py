@@ -236,3 +236,12 @@ def test_minimax_and_alphabeta_refuse_a_game_of_chance_in_one_line() -> None:
         with pytest.raises(CapabilityError, match="chance nodes") as error:
             search()
         assert "\n" not in str(error.value)
+
+
+def test_a_chance_capable_state_without_dice_ahead_is_still_searched() -> None:
+    # A wrapper class that offers the Chance protocol for a game with no chance (OpenSpiel's
+    # wrappers do) is searched by alpha-beta as before.
+    from zermelo.search import alphabeta
+
+    leafy = Toy("move", X, (leaf(1.0, O), leaf(-1.0, O)))
+    assert alphabeta(leafy).move == 0

@@ -42,7 +42,7 @@ from typing import Generic, Protocol, TypeVar, cast
 from zermelo.core.errors import BudgetError, CapabilityError
 from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.core.scores import EVAL_LIMIT, MAX_PLY, WIN
-from zermelo.core.state import AnyState, Chance, Evaluates, SortableMove, State
+from zermelo.core.state import AnyState, Chance, Evaluates, SortableMove, State, is_chance
 from zermelo.search.moves import MovesRule, moves_rule, non_losing_rule, winning_move_rule
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
@@ -390,8 +390,15 @@ def _principal_variation(
 def refuse_chance(state: AnyState, search: str) -> None:
     """Refuse, in one line, to search a game with chance nodes by minimax or alpha-beta: they
     would take the dice for a player's choice and answer a wrong value. Such a game is searched
-    by :mod:`zermelo.search.expectimax` (or sampled by MCTS)."""
-    if issubclass(type(state), Chance):
+    by :mod:`zermelo.search.expectimax` (or sampled by MCTS).
+
+    Only a state whose class offers :class:`~zermelo.core.state.Chance` is looked at (so the
+    games without chance pay one class check per search), and it is refused when it or one of its
+    children is a chance node: a class that wraps many games (OpenSpiel's) may offer the protocol
+    for games that have no chance at all."""
+    if issubclass(type(state), Chance) and (
+        is_chance(state) or any(is_chance(state.play(move)) for move in state.legal_moves())
+    ):
         raise CapabilityError(
             f"{search} cannot search {type(state).__name__}: it has chance nodes (dice, a deal) "
             "that no player chooses; use expectiminimax (zermelo.search.expectimax) or MCTS"
