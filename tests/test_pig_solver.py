@@ -4,6 +4,7 @@ and the budgets."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from zermelo.solvers.pig import (
     evaluate_hold_at,
     hold_boundary,
     solve,
+    solved_table,
     win_probability,
 )
 
@@ -116,3 +118,37 @@ def test_the_record_s_game_solver_gives_facts_table_and_series() -> None:
     boundary = hold_boundary(solve(20, 6))
     assert solution.series[0].y == tuple(float(b) for b in boundary[:, 0])
     assert np.all(boundary >= 1)
+
+
+def test_the_solved_table_is_kept_on_disk_and_checked_when_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ZERMELO_CACHE_DIR", str(tmp_path))
+    solved_table.cache_clear()
+    first = solved_table(30, 6)
+    kept = tmp_path / "pig" / "goal30-d6.npy"
+    assert kept.exists() and first.sweeps > 0
+    solved_table.cache_clear()
+    again = solved_table(30, 6)
+    assert again.sweeps == 0  # read, not solved
+    assert np.array_equal(again.start, first.start)
+    # A damaged file is not trusted: the game is solved again (and the file rewritten).
+    damaged = first.start.copy()
+    damaged[3, 4] += 0.01
+    np.save(kept, damaged)
+    solved_table.cache_clear()
+    fixed = solved_table(30, 6)
+    assert fixed.sweeps > 0 and np.array_equal(fixed.start, first.start)
+    kept.write_bytes(b"not a table")
+    solved_table.cache_clear()
+    assert solved_table(30, 6).sweeps > 0
+    solved_table.cache_clear()
+
+
+def test_the_hard_level_falls_back_to_search_for_a_goal_too_big_to_solve() -> None:
+    from zermelo.agents.pig import OptimalAgent
+
+    started = time.perf_counter()
+    move = OptimalAgent().choose(PigState.parse("0 0 30 X goal=1000"))
+    assert move in ("roll", "hold")
+    assert time.perf_counter() - started < 30

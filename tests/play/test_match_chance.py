@@ -7,6 +7,8 @@ import dataclasses
 from collections.abc import Hashable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zermelo.agents.base import RandomAgent
 from zermelo.agents.pig import HoldAtAgent
@@ -94,3 +96,45 @@ def test_points_per_game_with_an_interval() -> None:
     assert tally.describe() == f"-0.250 [{-0.25 - tally.margin:+.3f}, {-0.25 + tally.margin:+.3f}]"
     # Without payoffs, a win is 1 and a loss -1.
     assert dataclasses.replace(base, players=("b", "a")).points_of("a") == -1.0
+
+
+def test_mcts_and_engine_agents_play_pig_to_the_end() -> None:
+    from zermelo.agents.spec import parse_agent
+
+    agents = [
+        parse_agent("mcts:iterations=100").build("pig", 1),
+        parse_agent("engine:depth=4").build("pig", 2),
+    ]
+    record = run_game(PigState.initial(goal=25), agents, game="pig", seed=5)
+    assert replay(record)[-1].is_terminal()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**12), 10**12),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=2),
+    )
+)
+def test_fuzz_the_payoff_field(payoff: object) -> None:
+    import json
+
+    data = json.loads(GameRecord("pig", "", (), "1-0", ("a", "b")).to_json())
+    data["payoff"] = payoff
+    try:
+        text = json.dumps(data)
+    except ValueError:
+        return
+    try:
+        record = GameRecord.from_json(text)
+    except ParseError as error:
+        assert "\n" not in str(error)
+    else:
+        assert record.payoff is None or (
+            isinstance(record.payoff, float) and abs(record.payoff) <= 1e9
+        )
+        assert GameRecord.from_json(record.to_json()) == record

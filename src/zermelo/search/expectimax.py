@@ -137,6 +137,12 @@ class _Counter:
             raise BudgetError(f"the search needs more than {self.limit} nodes")
 
 
+_TOO_DEEP = (
+    "the game tree is too deep to read to its end (a game of dice may never end); "
+    "give a depth, or a node limit"
+)
+
+
 def expectiminimax(
     state: State[M],
     depth: int | None = None,
@@ -152,8 +158,18 @@ def expectiminimax(
     ones), a chance node the probability-weighted mean of its children. ``moves`` holds every
     root move's value for the side to move at the root (at a chance root: each outcome's, in the
     order of ``chance_outcomes()``, and ``move`` is ``None``). With ``node_limit``, a search that
-    would visit more nodes raises :class:`BudgetError`.
+    would visit more nodes raises :class:`BudgetError`, and so does a search without a depth
+    whose tree is deeper than Python's stack (a game of dice may never end).
     """
+    try:
+        return _expectiminimax(state, depth, evaluator, node_limit)
+    except RecursionError:
+        raise BudgetError(_TOO_DEEP) from None
+
+
+def _expectiminimax(
+    state: State[M], depth: int | None, evaluator: Evaluator | None, node_limit: int | None
+) -> SearchResult[M]:
     evaluate = _checked(state, depth, evaluator, node_limit)
     counter = _Counter(node_limit)
     started = time.perf_counter()
@@ -446,6 +462,21 @@ def star_minimax(
     and the tie rule (the lowest of equal moves) are as in :func:`expectiminimax`; ``moves``
     holds the value of the best root move only, as a search that prunes does not know the others.
     """
+    try:
+        return _star_minimax(state, depth, lower, upper, star, evaluator, node_limit)
+    except RecursionError:
+        raise BudgetError(_TOO_DEEP) from None
+
+
+def _star_minimax(
+    state: State[M],
+    depth: int | None,
+    lower: float | None,
+    upper: float | None,
+    star: int,
+    evaluator: Evaluator | None,
+    node_limit: int | None,
+) -> SearchResult[M]:
     if star not in (1, 2):
         raise BudgetError(f"star must be 1 or 2, got {star}")
     bounds = value_bounds(state)
@@ -543,6 +574,15 @@ def chance_analysis(
     """Each move's expected value (or, at a chance node, each outcome's probability and value)
     to ``depth`` edges below ``state``: by Star2 where the game declares bounds on its values,
     else by the reference. ``node_limit`` bounds the whole analysis."""
+    try:
+        return _chance_analysis(state, depth, evaluator, node_limit)
+    except RecursionError:
+        raise BudgetError(_TOO_DEEP) from None
+
+
+def _chance_analysis(
+    state: AnyState, depth: int, evaluator: Evaluator | None, node_limit: int | None
+) -> ChanceAnalysis:
     if depth < 1:
         raise BudgetError(f"depth must be at least 1, got {depth}")
     evaluate = _checked(state, depth, evaluator, node_limit)

@@ -29,9 +29,12 @@ from __future__ import annotations
 
 import functools
 import math
+import os
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +50,7 @@ __all__ = [
     "PigSolver",
     "PigTable",
     "best_move",
+    "cache_dir",
     "evaluate_hold_at",
     "hold_boundary",
     "solve",
@@ -291,10 +295,57 @@ def best_move(table: PigTable, state: PigState) -> str:
     return ROLL if roll[state.turn] > hold[state.turn] else HOLD
 
 
+def cache_dir() -> Path:
+    """Where solved tables are kept between runs: ``$ZERMELO_CACHE_DIR``, else the user's cache
+    directory (``$XDG_CACHE_HOME/zermelo`` or ``~/.cache/zermelo``), under ``pig``."""
+    override = os.environ.get("ZERMELO_CACHE_DIR")
+    if override:
+        return Path(override) / "pig"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "zermelo" / "pig"
+
+
+def _cached(goal: int, die: int) -> PigTable | None:
+    """The table kept on disk, if there is one and it is still a fixed point of the equations
+    (one sweep checks it: a damaged or foreign file is never trusted); else ``None``."""
+    path = cache_dir() / f"goal{goal}-d{die}.npy"
+    try:
+        start = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if start.shape != (goal, goal) or start.dtype != np.float64 or not np.isfinite(start).all():
+        return None
+    residual = float(np.abs(_sweep(start, goal, die, None, None) - start).max())
+    if residual > TOLERANCE * 10:
+        return None
+    return PigTable(goal, die, start, 0, residual, True)
+
+
+def _keep(table: PigTable) -> None:
+    """Write the table to the cache directory (atomically); a cache that cannot be written is
+    simply not kept."""
+    folder = cache_dir()
+    path = folder / f"goal{table.goal}-d{table.die}.npy"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+            np.save(handle, table.start, allow_pickle=False)
+        os.replace(handle.name, path)
+    except OSError:
+        return
+
+
 @functools.lru_cache(maxsize=4)
 def solved_table(goal: int = DEFAULT_GOAL, die: int = DEFAULT_DIE) -> PigTable:
-    """The optimal table, solved once per process and kept (the hard level plays from it)."""
-    return solve(goal, die)
+    """The optimal table, solved once and kept: in this process, and on disk in
+    :func:`cache_dir` for the next (the hard level plays from it)."""
+    check_size(goal, die)
+    table = _cached(goal, die)
+    if table is None:
+        table = solve(goal, die)
+        if table.converged:
+            _keep(table)
+    return table
 
 
 def _columns(goal: int) -> list[int]:
