@@ -12,13 +12,10 @@ from open_spiel.python.algorithms import evaluate_bots, minimax
 
 from zermelo.core.errors import ParseError, ZermeloError
 from zermelo.games.connect4 import Connect4State
-from zermelo.games.registry import all_games
 from zermelo.interop.spiel_games import ZermeloBot, register, replay
 from zermelo.solvers.connect4.api import solve
 
 NAMES = register()
-BACKGAMMON = "backgammon" in {spec.name for spec in all_games()}
-"""zermelo's backgammon is exported once its branch is merged (register() finds it)."""
 
 
 def test_every_game_with_an_encoding_is_registered() -> None:
@@ -30,9 +27,9 @@ def test_every_game_with_an_encoding_is_registered() -> None:
         "zermelo_checkers",
         "zermelo_othello",
         "zermelo_pig",
+        "zermelo_backgammon",
         "zermelo_kuhn",
         "zermelo_leduc",
-        *(["zermelo_backgammon"] if BACKGAMMON else []),
     ]
     assert expected == NAMES
     assert register() == NAMES  # a second call registers nothing twice
@@ -258,7 +255,6 @@ def test_exported_pig_parameters_are_the_records_options_checked() -> None:
         pyspiel.load_game("zermelo_pig(goal=0)")
 
 
-@pytest.mark.skipif(not BACKGAMMON, reason="zermelo's backgammon is not merged in this branch")
 def test_exported_backgammon_rolls_as_openspiels_backgammon() -> None:
     game = pyspiel.load_game("zermelo_backgammon(cube=false)")
     assert game.num_distinct_actions() == 4 + 23_751 and game.max_chance_outcomes() == 36

@@ -18,6 +18,11 @@ Observations
     opponent's); ``shared`` are the characters of pieces that belong to neither player (Nim's
     stones), one plane each after both players' planes.
 
+Numbered games of chance and hidden information
+    A game of chance or of hidden information is exported to OpenSpiel move by move, not token by
+    token: a :class:`Numbering` in its record says which action number each move and each chance
+    outcome gets.
+
 Native games
     ``openspiel_native`` and ``pettingzoo_native`` name an outside game that is this very game:
     the same actions, and (PettingZoo) the same observation planes, so that zermelo's players
@@ -34,7 +39,7 @@ from typing_extensions import TypeVar
 
 from zermelo.core.state import AnyState
 
-__all__ = ["Codec"]
+__all__ = ["Codec", "Numbering"]
 
 S = TypeVar("S", bound=AnyState, default=AnyState)
 
@@ -75,3 +80,24 @@ class Codec(Generic[S]):
                 f"codec shared pieces {self.shared!r}: expected distinct characters that are "
                 f"neither player's pieces {self.pieces!r}"
             )
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """How a game of chance or hidden information numbers its moves as OpenSpiel actions (the
+    record's ``numbering``). Action ``i`` is the move written ``words[i]``; a move not among the
+    words (a backgammon play) is numbered after them by its place among such moves of its
+    position, in the state's own order, of which there are at most ``plays``. A chance outcome's
+    action is its place in ``outcomes``: by default the outcomes of the game's first chance node
+    (Pig's faces ``1``..``die``; a poker deck in order, so that a card's action is OpenSpiel's card
+    number). ``utility`` bounds the points a game can end with (``None``: the game's
+    ``value_bounds`` or 1)."""
+
+    words: tuple[str, ...]
+    outcomes: tuple[str, ...] | None = None
+    plays: int = 0
+    utility: float | None = None
+
+    def actions(self) -> int:
+        """How many distinct actions a player has: the words, then the plays."""
+        return len(self.words) + self.plays

@@ -57,7 +57,7 @@ from zermelo.core.capabilities import (
     Tuner,
     WebEngine,
 )
-from zermelo.core.codec import Codec
+from zermelo.core.codec import Codec, Numbering
 from zermelo.core.errors import N_, ParseError
 from zermelo.core.state import AnyState, Player
 
@@ -445,7 +445,9 @@ class GameSpec(Generic[S_co]):
     :class:`~zermelo.core.state.HiddenInfo`). A hidden game must give ``view(state, player)``: the
     board as ``player`` sees it, which every face shows a person playing that side; its ``grid``
     shows only what both sides see. ``game_solver`` solves the whole game (``zermelo solve GAME``
-    with nothing to read: Pig's optimal policy, poker's equilibrium). ``scored`` is true when a game ends in points
+    with nothing to read: Pig's optimal policy, poker's equilibrium); ``numbering`` numbers a
+    game of chance or hidden information's moves for OpenSpiel (:class:`~zermelo.core.codec.
+    Numbering`), which exports the games that have one. ``scored`` is true when a game ends in points
     (:class:`~zermelo.core.state.Payoff`: gammons, a cube, chips) rather than a win or a draw.
     """
 
@@ -487,6 +489,7 @@ class GameSpec(Generic[S_co]):
     scored: bool = False
     view: Callable[[S_co, Player], Grid] | None = None
     game_solver: Ref[GameSolver] | None = None
+    numbering: Numbering | None = None
 
     def __post_init__(self) -> None:
         if self.hidden and self.view is None:

@@ -29,6 +29,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Final
 
+from zermelo.core.codec import Numbering
 from zermelo.core.errors import IllegalMoveError, InvalidPositionError, ParseError
 from zermelo.core.record import N_, GameSpec, Grid, IntOption, Ref
 from zermelo.core.state import Player
@@ -368,4 +369,6 @@ SPEC: Final = GameSpec(
     # Not quick: the hard level solves the game (a few seconds) the first time it plays.
     chance=True,
     game_solver=Ref("zermelo.solvers.pig:SOLVER"),
+    # numbered as OpenSpiel's own pig: roll 0, hold 1
+    numbering=Numbering(("roll", "hold")),
 )

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from typing import Final, cast
 
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import parse_agent
+from zermelo.core.codec import Numbering
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Chance, HiddenInfo, Player, is_chance, payoff_of
-from zermelo.games.registry import get_game
+from zermelo.games.registry import all_games, get_game
 from zermelo.interop.encoding import GameCodec, Turn, codec_for, codec_games, native_names
 from zermelo.interop.openspiel import SpielObject, pyspiel
 
@@ -57,16 +57,16 @@ def spiel_name(game: str) -> str:
 
 def register() -> list[str]:
     """Register every zermelo game with a codec in OpenSpiel (once), then the games of chance
-    and hidden information of :data:`EXPORTS`; their short names."""
+    and hidden information whose record numbers their moves (``numbering``); their short names."""
     spiel = pyspiel()
     names = []
     makers: list[tuple[str, Callable[[], tuple[SpielObject, type]]]] = [
         (game, functools.partial(_game_class, codec_for(game))) for game in codec_games()
     ]
     makers += [
-        (game, functools.partial(_chance_game_class, get_game(game), numbering))
-        for game, numbering in EXPORTS.items()
-        if _known(game)
+        (spec.name, functools.partial(_chance_game_class, spec, spec.numbering))
+        for spec in all_games()
+        if spec.numbering is not None
     ]
     for game, make in makers:
         short = SPIEL_PREFIX + game
@@ -79,57 +79,9 @@ def register() -> list[str]:
     return names
 
 
-@dataclass(frozen=True)
-class Numbering:
-    """How an exported game's moves become OpenSpiel's action numbers. Action ``i`` is the move
-    written ``words[i]``; a move not among the words (a backgammon play) is numbered after them
-    by its place among such moves of its position, in the state's own order, of which there are
-    at most ``plays``. A chance outcome's action is its place in ``outcomes``: by default the
-    outcomes of the game's first chance node (Pig's faces ``1``..``die``; a poker deck in
-    order, so that a card's action is OpenSpiel's card number)."""
-
-    words: tuple[str, ...]
-    outcomes: tuple[str, ...] | None = None
-    plays: int = 0
-    utility: float | None = None
-
-    def actions(self) -> int:
-        return len(self.words) + self.plays
-
-
-MAX_PLAYS: Final = 23_751
-"""The most distinct backgammon plays of one roll: a play is told apart by the position it
-reaches, which the multiset of the points its (at most four) checker steps start from fixes, and
-there are sum(C(24 + k, k), k = 0..4) = 23,751 such multisets of 25 points (the bar and 24)."""
-
-EXPORTS: Final[dict[str, Numbering]] = {
-    "pig": Numbering(("roll", "hold")),
-    "kuhn": Numbering(("pass", "bet")),
-    "leduc": Numbering(("fold", "call", "raise")),
-    "backgammon": Numbering(
-        ("roll", "double", "take", "drop"),
-        outcomes=tuple(f"{a}{b}" for a in range(1, 7) for b in range(1, 7)),
-        plays=MAX_PLAYS,
-        utility=3.0 * 64,
-    ),
-}
-"""zermelo's games of chance and hidden information exported to OpenSpiel, numbered as OpenSpiel's
-own pig, kuhn_poker and leduc_poker are (roll 0, hold 1; pass 0, bet 1; fold 0, call 1, raise
-2). Backgammon's cube actions come first, its plays after them; its rolls are the 36 ordered
-pairs of faces (``"52"``; the opening roll's order says who starts); a gammon or backgammon
-times a cube of at most 64 bounds the points."""
-
 MAX_EXPORT_LENGTH: Final = 100_000
 """The longest game declared to OpenSpiel for an exported game whose rules set no bound (Pig
 can go on as long as the dice say)."""
-
-
-def _known(game: str) -> bool:
-    try:
-        get_game(game)
-    except UnknownGameError:
-        return False
-    return True
 
 
 def _first_outcomes(spec: GameSpec, options: dict[str, OptionValue]) -> tuple[str, ...]:
@@ -163,7 +115,7 @@ def _game_length(spec: GameSpec, budget: int = 200_000) -> int:
 
 def _chance_game_class(spec: GameSpec, numbering: Numbering) -> tuple[SpielObject, type]:
     """The OpenSpiel game type and class of a zermelo game of chance (and of hidden
-    information when the record says so), numbered as :data:`EXPORTS` says. The record's rule
+    information when the record says so), numbered as its record's ``numbering`` says. The record's rule
     options are the game's parameters (``zermelo_pig(goal=10,die=4)``), checked as the record
     checks them."""
     spiel = pyspiel()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from zermelo.core.codec import Numbering
 from zermelo.core.record import N_, BoolOption, GameSpec, Grid
 from zermelo.core.state import Player
 from zermelo.games.backgammon.state import (
@@ -23,9 +24,15 @@ from zermelo.games.backgammon.state import (
     perft,
 )
 
+MAX_PLAYS: Final = 23_751
+"""The most distinct backgammon plays of one roll: a play is told apart by the position it
+reaches, which the multiset of the points its (at most four) checker steps start from fixes, and
+there are sum(C(24 + k, k), k = 0..4) = 23,751 such multisets of 25 points (the bar and 24)."""
+
 __all__ = [
     "CUBE_ACTIONS",
     "MAX_CUBE",
+    "MAX_PLAYS",
     "SPEC",
     "BackgammonMove",
     "BackgammonState",
@@ -124,6 +131,15 @@ SPEC: Final = GameSpec[BackgammonState](
     analysis_depth=1,
     chance=True,
     scored=True,
+    # OpenSpiel: the cube actions, then the plays (at most MAX_PLAYS per roll), then the 36
+    # ordered rolls (the opening roll's order says who starts); a backgammon times a cube of at
+    # most 64 bounds the points
+    numbering=Numbering(
+        ("roll", "double", "take", "drop"),
+        outcomes=tuple(f"{a}{b}" for a in range(1, 7) for b in range(1, 7)),
+        plays=MAX_PLAYS,
+        utility=3.0 * 64,
+    ),
 )
 """Backgammon's record: chance (dice), scored in points (gammons, the cube), the backgammon
 board."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final
 
+from zermelo.core.codec import Numbering
 from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
@@ -292,4 +293,6 @@ SPEC: Final = GameSpec(
     scored=True,
     view=view,
     game_solver=Ref("zermelo.solvers.poker:KUHN"),
+    # numbered as OpenSpiel's kuhn_poker: pass 0, bet 1; the cards in order
+    numbering=Numbering(("pass", "bet")),
 )

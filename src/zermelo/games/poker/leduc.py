@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Final, NamedTuple
 
+from zermelo.core.codec import Numbering
 from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
@@ -387,4 +388,6 @@ SPEC: Final = GameSpec(
     scored=True,
     view=view,
     game_solver=Ref("zermelo.solvers.poker:LEDUC"),
+    # numbered as OpenSpiel's leduc_poker: fold 0, call 1, raise 2; the deck in order
+    numbering=Numbering(("fold", "call", "raise")),
 )

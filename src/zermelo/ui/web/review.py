@@ -44,9 +44,10 @@ def _game(data: Mapping[str, object]) -> tuple[GameToReview, str]:
     """The game to review and its registry name, from a request's fields."""
     text = data.get("pgn")
     if text is None:
+        from zermelo.games.registry import game_names
         from zermelo.ui.web.adapters import adapter_for
 
-        spec = adapter_for(data.get("game", "tictactoe")).spec
+        spec = adapter_for(data.get("game", game_names()[0])).spec
         if spec.chance:
             # Its moves hold the dice (or a hidden game's deals): a review would value each roll
             # as a move, and show a hidden game's cards.
