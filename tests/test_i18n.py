@@ -50,6 +50,17 @@ SAME_AS_ENGLISH: set[tuple[str, str]] = {
         for code in ("id", "nl", "vi")
         for text in ("minimax", "Minimax", "alpha-beta", "Alpha-beta")
     ),
+    # Games of chance and cards: Pig and Leduc hold'em have no other names; backgammon is tavla
+    # only in Turkish; gammon, pot and showdown are the players' own words (Dutch "pot" and
+    # "pips" too); CFR and NashConv are the methods' names; "AI" is what Indonesian, Dutch and
+    # Vietnamese players say; "p" marks points, which start with p in Dutch and Turkish.
+    *((code, text) for code in ("id", "nl", "vi", "tr") for text in ("Pig", "Leduc hold'em")),
+    *((code, text) for code in ("id", "nl", "vi", "tr") for text in ("CFR", "CFR+", "NashConv")),
+    *((code, text) for code in ("id", "nl", "vi") for text in ("Backgammon", "backgammon")),
+    *((code, text) for code in ("id", "nl", "vi") for text in ("gammon", "AI")),
+    *((code, text) for code in ("id", "nl", "tr") for text in ("pot", "showdown")),
+    ("nl", "pips"),
+    *((code, "p") for code in ("nl", "tr")),
 }
 
 
