@@ -1,0 +1,172 @@
+"""Backgammon strength: zermelo's levels against GNU Backgammon 0-ply and against each other.
+
+    python benchmarks/backgammon.py                        # 500 games a gnubg match, 200 others
+    python benchmarks/backgammon.py --gnubg-games 40 --games 40   # a quick look
+    python benchmarks/backgammon.py --no-gnubg             # without gnubg
+
+Cubeless money games (single game 1, gammon 2, backgammon 3 points), scored as points per game
+for the first-named player with a 95% interval (1.96 standard errors of the per-game points).
+zermelo is the referee: it rolls the dice from ``random.Random(seed + k)`` for the game pair
+``2k, 2k + 1`` (the same dice, the sides swapped: the first-named player starts the opening
+roll's winner in one and the loser's side in the other), checks every play against the rules'
+generator, and scores the game. gnubg plays at its 0-ply (static evaluation of each afterstate,
+zermelo's 1-ply), cubeless, through ``gnubg -t -q`` (:mod:`zermelo.agents.gnubg`).
+
+Levels: easy = the untrained net (seeded random weights) 1-ply, medium = the trained net 1-ply,
+hard = the trained net 2-ply (gnubg's "1-ply"), with gnubg's move filter (8 candidates within
+0.16 points).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+# benchmarks/chess.py would stand in for python-chess: import zermelo with this folder off the path
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
+from zermelo.agents.backgammon import EASY_SEED  # noqa: E402
+from zermelo.agents.gnubg import GnubgProcess, apply_hops  # noqa: E402
+from zermelo.solvers.backgammon import fast  # noqa: E402
+from zermelo.solvers.backgammon.net import Net, load_net, random_net, trained_net  # noqa: E402
+from zermelo.solvers.backgammon.search import rank_moves  # noqa: E402
+
+sys.path.append(str(HERE))
+from bench_common import progress_bar  # noqa: E402  (beside this script)
+
+Board = np.ndarray
+Policy = Callable[[Board, tuple[int, int]], Board]
+MAX_PLIES = 2000
+
+_OUT = np.empty((fast.CAPACITY, 26), dtype=np.int8)
+
+
+def legal_set(board: Board, dice: tuple[int, int]) -> set[bytes]:
+    n = fast.afterstates(board, dice[0], dice[1], _OUT)
+    return {_OUT[k].tobytes() for k in range(n)}
+
+
+def net_policy(net: Net, plies: int) -> Policy:
+    def choose(board: Board, dice: tuple[int, int]) -> Board:
+        ranked = rank_moves(net, board, dice, plies)
+        chosen: Board = ranked.boards[ranked.best]
+        return chosen
+
+    return choose
+
+
+def gnubg_policy(process: GnubgProcess) -> Policy:
+    def choose(board: Board, dice: tuple[int, int]) -> Board:
+        return apply_hops(board, process.best_move(board, dice))
+
+    return choose
+
+
+def play_game(first: Policy, second: Policy, a_is_first_side: bool, rng: random.Random) -> int:
+    """One cubeless game; returns the points of the policy ``first`` (± 1/2/3)."""
+    while True:
+        x, o = rng.randint(1, 6), rng.randint(1, 6)
+        if x != o:
+            break
+    side_x_moves = x > o
+    dice = (max(x, o), min(x, o))
+    a_moves = side_x_moves == a_is_first_side
+    board = fast.start_board()
+    for ply in range(MAX_PLIES):
+        if ply > 0:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        after = (first if a_moves else second)(board, dice)
+        if after.tobytes() not in legal_set(board, dice):
+            raise SystemExit(f"an illegal play from {'A' if a_moves else 'B'}: {after}")
+        won = int(fast.outcome(after))
+        if won:
+            return won if a_moves else -won
+        board = fast.flip(after)
+        a_moves = not a_moves
+    return 0
+
+
+def match(
+    console: Console, label: str, a: Policy, b: Policy, games: int, seed: int
+) -> tuple[float, float, float, float]:
+    """``games`` games of ``a`` against ``b``: (ppg, 95% half-width, a's win share, seconds)."""
+    points = []
+    started = time.perf_counter()
+    with progress_bar(console) as bar:
+        task = bar.add_task(label, total=games)
+        for g in range(games):
+            rng = random.Random(seed + g // 2)
+            points.append(play_game(a, b, g % 2 == 0, rng))
+            bar.advance(task)
+    values = np.array(points, dtype=float)
+    mean = float(values.mean())
+    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(games) if games > 1 else math.inf
+    return mean, half, float((values > 0).mean()), time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--gnubg-games", type=int, default=500, help="games of each gnubg match")
+    parser.add_argument("--games", type=int, default=200, help="games of the other matches")
+    parser.add_argument("--seed", type=int, default=2025)
+    parser.add_argument("--weights", type=Path, default=None, help="a trained .npz to measure")
+    parser.add_argument("--no-gnubg", action="store_true", help="leave gnubg out")
+    parser.add_argument("--only", default="", help="comma-separated rows: hard,medium,levels")
+    args = parser.parse_args(argv)
+    console = Console(width=110)
+    trained = load_net(args.weights) if args.weights else trained_net()
+    untrained = random_net(EASY_SEED)
+    easy, medium, hard = (
+        net_policy(untrained, 1),
+        net_policy(trained, 1),
+        net_policy(trained, 2),
+    )
+    rows: list[tuple[str, str, int, tuple[float, float, float, float]]] = []
+    only = {word for word in args.only.split(",") if word}
+    if not args.no_gnubg:
+        with GnubgProcess(plies=0) as process:
+            gnubg = gnubg_policy(process)
+            for name, policy in (("hard", hard), ("medium", medium)):
+                if only and name not in only:
+                    continue
+                result = match(
+                    console, f"{name} vs gnubg 0-ply", policy, gnubg, args.gnubg_games, args.seed
+                )
+                rows.append((f"zermelo {name}", "gnubg 0-ply", args.gnubg_games, result))
+    if not only or "levels" in only:
+        for a, b, pa, pb in (("hard", "medium", hard, medium), ("medium", "easy", medium, easy)):
+            result = match(console, f"{a} vs {b}", pa, pb, args.games, args.seed + 10_000)
+            rows.append((f"zermelo {a}", f"zermelo {b}", args.games, result))
+    table = Table(
+        title=f"Backgammon, cubeless money games; trained net: {trained.games:,} self-play games"
+    )
+    for column in ("player", "opponent", "games", "points/game", "95% interval", "wins", "s"):
+        table.add_column(column, justify="left" if column in ("player", "opponent") else "right")
+    for player, opponent, games, (mean, half, wins, seconds) in rows:
+        table.add_row(
+            player,
+            opponent,
+            str(games),
+            f"{mean:+.3f}",
+            f"[{mean - half:+.3f}, {mean + half:+.3f}]",
+            f"{wins:.1%}",
+            f"{seconds:.0f}",
+        )
+    console.print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
