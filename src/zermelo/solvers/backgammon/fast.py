@@ -43,7 +43,9 @@ __all__ = [
     "from_kernel",
     "outcome",
     "play_match",
+    "self_play_targets",
     "start_board",
+    "td_error",
     "to_kernel",
     "train_games",
 ]
@@ -448,26 +450,26 @@ def _opening() -> tuple[int, int, bool]:
 
 
 @jit()
-def _train_one(
+def _self_play(
     w1: np.ndarray,
     b1: np.ndarray,
     w2: np.ndarray,
     b2: np.ndarray,
-    alpha: float,
     lam: float,
     max_plies: int,
     boards: np.ndarray,
     history: np.ndarray,
     values: np.ndarray,
+    targets: np.ndarray,
 ) -> int:
-    """One self-play game and its TD(λ) update; returns its number of plies (0 if it was cut at
-    ``max_plies``, and then nothing is learned)."""
+    """One greedy 1-ply self-play game (the dice from numba's generator): the position before
+    each roll into ``history`` (the mover's view) and its λ-return into ``targets``; returns the
+    number of plies (0 if the game was cut at ``max_plies``)."""
     board = np.empty(26, dtype=np.int8)
     start = start_board()
     for j in range(26):
         board[j] = start[j]
     die1, die2, _first = _opening()
-    hidden = np.empty(b1.shape[0], dtype=np.float64)
     chosen = np.empty(OUTPUTS, dtype=np.float64)
     plies = 0
     won = 0
@@ -494,7 +496,6 @@ def _train_one(
     target[2] = 1.0 if won >= 3 else 0.0
     target[3] = 0.0
     target[4] = 0.0
-    targets = np.empty((plies, OUTPUTS), dtype=np.float64)
     for o in range(OUTPUTS):
         targets[plies - 1, o] = target[o]
     for t in range(plies - 2, -1, -1):
@@ -506,9 +507,72 @@ def _train_one(
         targets[t, 2] = mixed[4]
         targets[t, 3] = mixed[1]
         targets[t, 4] = mixed[2]
+    return plies
+
+
+@jit()
+def _train_one(
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    alpha: float,
+    lam: float,
+    max_plies: int,
+    boards: np.ndarray,
+    history: np.ndarray,
+    values: np.ndarray,
+    targets: np.ndarray,
+) -> int:
+    """One self-play game and its TD(λ) update (every position one gradient step toward its
+    λ-return); returns its number of plies (0: cut at ``max_plies``, nothing learned)."""
+    plies = _self_play(w1, b1, w2, b2, lam, max_plies, boards, history, values, targets)
+    hidden = np.empty(b1.shape[0], dtype=np.float64)
     for t in range(plies):
         _update(history[t], targets[t], w1, b1, w2, b2, alpha, hidden)
     return plies
+
+
+@jit()
+def self_play_targets(
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    seed: int,
+    lam: float,
+    max_plies: int,
+    history: np.ndarray,
+    targets: np.ndarray,
+) -> int:
+    """The first game :func:`train_games` plays with ``seed``: its positions into ``history``
+    and their λ-returns into ``targets``; returns its plies (the weights are not changed)."""
+    _seed(seed)
+    boards = np.empty((CAPACITY, 26), dtype=np.int8)
+    values = np.zeros((max_plies + 1, OUTPUTS), dtype=np.float64)
+    return _self_play(w1, b1, w2, b2, lam, max_plies, boards, history, values, targets)
+
+
+@jit()
+def td_error(
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    history: np.ndarray,
+    targets: np.ndarray,
+    plies: int,
+) -> float:
+    """The summed squared error of the net's outputs on ``history[:plies]`` against
+    ``targets``."""
+    hidden = np.empty(b1.shape[0], dtype=np.float64)
+    out = np.empty(OUTPUTS, dtype=np.float64)
+    total = 0.0
+    for t in range(plies):
+        forward(history[t], w1, b1, w2, b2, hidden, out)
+        for o in range(OUTPUTS):
+            total += (targets[t, o] - out[o]) ** 2
+    return total
 
 
 @jit()
@@ -586,9 +650,10 @@ def train_games(
     boards = np.empty((CAPACITY, 26), dtype=np.int8)
     history = np.empty((max_plies + 1, 26), dtype=np.int8)
     values = np.zeros((max_plies + 1, OUTPUTS), dtype=np.float64)
+    targets = np.zeros((max_plies + 1, OUTPUTS), dtype=np.float64)
     total = 0
     for _ in range(games):
-        total += _train_one(w1, b1, w2, b2, alpha, lam, max_plies, boards, history, values)
+        total += _train_one(w1, b1, w2, b2, alpha, lam, max_plies, boards, history, values, targets)
     return total
 
 
