@@ -130,7 +130,7 @@ def parse_move_reply(line: str) -> list[tuple[int, int]]:
     zero pairs after the last hop are padding. Anything else is a :class:`GnubgError`."""
     words = line.split()
     if not words or words[0] != "ok":
-        detail = " ".join(words[1:])[:200] if words and words[0] == "error" else line[:80]
+        detail = " ".join(words[1:] if words and words[0] == "error" else words)[:200]
         raise GnubgError(N_("gnubg did not answer the move request: {detail}"), detail=detail)
     try:
         numbers = [int(w) for w in words[1:]]
@@ -252,7 +252,7 @@ class GnubgProcess:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                self.close()
+                self.close(wait=0.0)
                 raise GnubgError(late, seconds=round(seconds))
             ready, _, _ = select.select([stdout], [], [], min(left, 1.0))
             if ready:
@@ -287,15 +287,16 @@ class GnubgProcess:
         words = " ".join(map(str, gnubg_board(board)))
         return parse_eval_reply(self.ask("eval " + words))
 
-    def close(self) -> None:
-        """Stop gnubg (politely, then for good) and remove the script; idempotent."""
+    def close(self, wait: float = 5.0) -> None:
+        """Stop gnubg (asking it to quit, then killing it after ``wait`` seconds) and remove the
+        script; idempotent."""
         process = getattr(self, "_process", None)
         if process is not None and process.poll() is None:
             try:
                 if process.stdin is not None:
                     process.stdin.write("quit\n")
                     process.stdin.flush()
-                process.wait(timeout=5)
+                process.wait(timeout=wait)
             except (OSError, ValueError, subprocess.TimeoutExpired):
                 process.kill()
                 process.wait(timeout=5)
