@@ -56,7 +56,7 @@ def test_the_record_names_the_net_levels() -> None:
     for level in ("easy", "medium", "hard"):
         ref = SPEC.levels[level]
         assert isinstance(ref, Ref)
-        factory = cast(LevelFactory, ref.resolve())
+        factory: LevelFactory = ref.resolve()
         agent = factory(1, None)
         assert isinstance(agent, NetAgent)
         assert agent.name == level
