@@ -13,7 +13,7 @@ from zermelo.core.errors import IllegalMoveError
 from zermelo.core.record import LevelFactory, Ref
 from zermelo.core.state import sample_outcome
 from zermelo.games.backgammon import SPEC, BackgammonState
-from zermelo.games.backgammon.state import BackgammonMove, Phase
+from zermelo.games.backgammon.state import BackgammonMove, Phase, Roll
 from zermelo.games.tictactoe import SPEC as TICTACTOE
 from zermelo.solvers.backgammon import fast
 from zermelo.solvers.backgammon.net import trained_net
@@ -79,3 +79,18 @@ def test_the_cube_answers_follow_the_net() -> None:
 def test_another_game_is_refused_in_one_line() -> None:
     with pytest.raises(IllegalMoveError, match="backgammon"):
         NetAgent(trained_net()).choose(TICTACTOE.new())
+
+
+def test_the_analysis_values_every_play_best_first() -> None:
+    from zermelo.core.limits import Limits
+    from zermelo.solvers.backgammon.analysis import ANALYSIS
+
+    state = BackgammonState.initial(cube=False).play(Roll(3, 1))
+    result = ANALYSIS.analyze(state, Limits(depth=1))
+    assert len(result.moves) == len(state.legal_moves()) == 16
+    assert [m.value for m in result.moves] == sorted((m.value for m in result.moves), reverse=True)
+    assert state.format_move(cast(BackgammonMove, result.move)) == "8/5 6/5"
+    deep = ANALYSIS.analyze(state, Limits())
+    assert deep.depth == 2 and state.format_move(cast(BackgammonMove, deep.move)) == "8/5 6/5"
+    before = ANALYSIS.analyze(BackgammonState.initial(cube=False), Limits())
+    assert len(before.moves) == 30 and abs(before.value) < 0.05  # the opening is even

@@ -121,6 +121,7 @@ SPEC: Final = GameSpec[BackgammonState](
         ),
     ),
     analysis_depth=1,
+    engine_analysis=Ref("zermelo.solvers.backgammon.analysis:ANALYSIS"),
     chance=True,
     scored=True,
 )
