@@ -244,3 +244,19 @@ def test_weights_of_the_wrong_shape_are_refused(tmp_path: Path) -> None:
         load_net(path)
     with pytest.raises(ParseError, match="cannot read"):
         load_net(tmp_path / "missing.npz")
+
+
+def test_training_resumes_where_it_stopped(tmp_path: Path) -> None:
+    from zermelo.solvers.backgammon.train import TrainConfig, train
+
+    def config(directory: Path, games: int) -> TrainConfig:
+        return TrainConfig(directory, games, seed=3, hidden=6, chunk=4, eval_every=4, eval_games=4)
+
+    whole = train(config(tmp_path / "whole", 8))
+    train(config(tmp_path / "parts", 4))
+    stops: list[bool] = []
+    resumed = train(config(tmp_path / "parts", 8), should_stop=lambda: bool(stops))
+    assert resumed.games == whole.games == 8
+    assert np.array_equal(resumed.w1, whole.w1) and np.array_equal(resumed.b2, whole.b2)
+    lines = (tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and '"games": 8' in lines[1]

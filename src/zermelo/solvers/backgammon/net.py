@@ -86,15 +86,17 @@ def random_net(seed: int = 0, hidden: int = HIDDEN, scale: float = 0.1) -> Net:
     return Net(w1, b1, w2, b2, 0, f"untrained (seed {seed})")
 
 
-def save_net(net: Net, path: str | Path) -> None:
-    """Write ``net`` as a compressed ``.npz`` of float32 arrays (and its games count)."""
+def save_net(net: Net, path: str | Path, exact: bool = False) -> None:
+    """Write ``net`` as a compressed ``.npz`` (and its games count): float32 arrays to ship,
+    float64 when ``exact`` (a checkpoint that training resumes from bit for bit)."""
     buffer = io.BytesIO()
+    kind = np.float64 if exact else np.float32
     np.savez_compressed(
         buffer,
-        w1=net.w1.astype(np.float32),
-        b1=net.b1.astype(np.float32),
-        w2=net.w2.astype(np.float32),
-        b2=net.b2.astype(np.float32),
+        w1=net.w1.astype(kind),
+        b1=net.b1.astype(kind),
+        w2=net.w2.astype(kind),
+        b2=net.b2.astype(kind),
         games=np.array([net.games], dtype=np.int64),
     )
     target = Path(path)

@@ -132,7 +132,7 @@ def train(
         plies_window += plies
         games_window += count
         current = Net(w1, b1, w2, b2, games, f"trained ({games} games)")
-        save_net(current, checkpoint)
+        save_net(current, checkpoint, exact=True)
         state_path.write_text(json.dumps({"seconds": seconds}))
         if progress is not None:
             progress(games, config.games, plies / max(count, 1))
