@@ -94,3 +94,8 @@ def test_the_analysis_values_every_play_best_first() -> None:
     assert deep.depth == 2 and state.format_move(cast(BackgammonMove, deep.move)) == "8/5 6/5"
     before = ANALYSIS.analyze(BackgammonState.initial(cube=False), Limits())
     assert len(before.moves) == 30 and abs(before.value) < 0.05  # the opening is even
+
+
+def test_a_player_never_chooses_the_dice() -> None:
+    with pytest.raises(IllegalMoveError, match="referee"):
+        hard(None, None).choose(BackgammonState.initial())

@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from zermelo.agents.base import Agent
 from zermelo.agents.gnubg import DEFAULT_BINARY, GnubgError, GnubgProcess, apply_hops
 from zermelo.core.errors import N_, IllegalMoveError
-from zermelo.core.state import AnyState
+from zermelo.core.state import AnyState, is_chance
 from zermelo.solvers.backgammon import fast
 from zermelo.solvers.backgammon.net import Net, random_net, trained_net
 from zermelo.solvers.backgammon.search import (
@@ -68,6 +68,10 @@ def _check_game(state: AnyState) -> _Backgammon:
         raise IllegalMoveError(N_("the backgammon players play backgammon, not this game"))
     if state.is_terminal():
         raise IllegalMoveError("the game is over; there is no move to choose")
+    if is_chance(state):
+        raise IllegalMoveError(
+            N_("the dice are rolled by the referee, not chosen by a player: roll them first")
+        )
     return cast(_Backgammon, state)
 
 
