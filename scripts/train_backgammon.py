@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             bar.console.print(
                 f"{metrics.games:>9,} games {metrics.seconds:>8.0f} s  alpha {metrics.alpha:.4f}  "
                 f"vs untrained {metrics.ppg_vs_untrained:+.3f} ±{metrics.interval_vs_untrained:.3f} "
+                f"({metrics.wins_vs_untrained:.0%} won) "
                 f"ppg  vs previous {metrics.ppg_vs_previous:+.3f} ppg"
             )
 

@@ -3,7 +3,7 @@
 A run lives in one directory: ``checkpoint.npz`` (the weights and the games they have seen,
 written atomically after every chunk of games), ``metrics.jsonl`` (one JSON object per
 evaluation: games, seconds of training, the learning rate, plies per game, and the points per
-game the net scores at 1-ply against the untrained net and against the previous evaluation's
+game (and the share of games won against the untrained net) the net scores at 1-ply against the untrained net and against the previous evaluation's
 weights, over seeded duplicate-dice games) and ``eval-<games>.npz`` (the weights of each
 evaluation). Rerunning the same command continues from the checkpoint: the dice of each chunk
 come from the run's seed and the games already played, so a resumed run plays the games an
@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numpy.typing import NDArray
 
 from zermelo.solvers.backgammon import fast
 from zermelo.solvers.backgammon.net import Net, load_net, random_net, save_net
 
-__all__ = ["Metrics", "TrainConfig", "match_ppg", "train"]
+__all__ = ["Metrics", "TrainConfig", "match_points", "match_ppg", "train"]
 
 
 @dataclass(frozen=True)
@@ -60,13 +61,23 @@ class Metrics:
     ppg_vs_untrained: float
     ppg_vs_previous: float
     interval_vs_untrained: float
+    wins_vs_untrained: float = 0.0
+
+
+def match_points(
+    a: Net, b: Net, games: int, seed: int, max_plies: int = 3000
+) -> NDArray[np.float64]:
+    """What ``a`` won in each of ``games`` games against ``b`` at 1-ply (cubeless, duplicate
+    dice: games ``2k`` and ``2k + 1`` share the seed ``seed + k`` with the sides swapped)."""
+    points = np.zeros(games)
+    fast.play_match(*a.arrays(), *b.arrays(), games, seed, max_plies, points)
+    return points
 
 
 def match_ppg(a: Net, b: Net, games: int, seed: int, max_plies: int = 3000) -> tuple[float, float]:
-    """Points per game of ``a`` against ``b`` at 1-ply (cubeless, duplicate dice), and the half
-    width of its 95% interval."""
-    points = np.zeros(games)
-    fast.play_match(*a.arrays(), *b.arrays(), games, seed, max_plies, points)
+    """Points per game of ``a`` against ``b`` (:func:`match_points`), and the half width of its
+    95% interval."""
+    points = match_points(a, b, games, seed, max_plies)
     mean = float(points.mean())
     half = 1.96 * float(points.std(ddof=1)) / math.sqrt(games) if games > 1 else math.inf
     return mean, half
@@ -138,7 +149,10 @@ def train(
             progress(games, config.games, plies / max(count, 1))
         if games % config.eval_every == 0 or games >= config.games:
             eval_seed = 777_000_000 + config.seed
-            vs_untrained, half = match_ppg(current, untrained, config.eval_games, eval_seed)
+            points = match_points(current, untrained, config.eval_games, eval_seed)
+            vs_untrained = float(points.mean())
+            half = 1.96 * float(points.std(ddof=1)) / math.sqrt(max(len(points), 1))
+            wins = float((points > 0).mean())
             vs_previous, _ = match_ppg(current, previous, config.eval_games, eval_seed + 1)
             metrics = Metrics(
                 games,
@@ -148,6 +162,7 @@ def train(
                 vs_untrained,
                 vs_previous,
                 half,
+                wins,
             )
             plies_window = games_window = 0
             with metrics_path.open("a", encoding="utf-8") as stream:
