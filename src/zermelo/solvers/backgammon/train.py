@@ -2,9 +2,9 @@
 
 A run lives in one directory: ``checkpoint.npz`` (the weights and the games they have seen,
 written atomically after every chunk of games), ``metrics.jsonl`` (one JSON object per
-evaluation: games, seconds of training, the learning rate, plies per game, and the points per
-game (and the share of games won against the untrained net) the net scores at 1-ply against the untrained net and against the previous evaluation's
-weights, over seeded duplicate-dice games) and ``eval-<games>.npz`` (the weights of each
+evaluation: games, seconds of training, the learning rate, plies per game, the points per game
+the net scores at 1-ply against the untrained net (and the share of those games it wins) and
+against the previous evaluation's weights, over seeded duplicate-dice games) and ``eval-<games>.npz`` (the weights of each
 evaluation). Rerunning the same command continues from the checkpoint: the dice of each chunk
 come from the run's seed and the games already played, so a resumed run plays the games an
 unbroken one would have.
