@@ -147,7 +147,7 @@ def _play_games(seed: int, greedy: float, positions: int) -> tuple[int, int]:
                 opening = len(outcomes) == 30
                 chances += 1
                 if not opening and chances % 8 == 0:
-                    rolls = {}
+                    rolls: dict[tuple[int, int], Any] = {}
                     for outcome in outcomes:
                         child = node.child(outcome)
                         rolls.setdefault(_dice(child), child)

@@ -39,9 +39,9 @@ __all__ = [
 
 
 def new(cube: bool = True, first: Player = Player.FIRST) -> BackgammonState:
-    """The start of a game: the opening roll decides who moves first (``first`` only names the
-    side to move at that chance node)."""
-    return BackgammonState.initial(cube=cube, first=first)
+    """The start of a game. The opening roll decides who plays first, so ``first`` (which a
+    front end may pass) changes nothing."""
+    return BackgammonState.initial(cube=cube)
 
 
 def _cell(count: int, mark: str) -> str:
@@ -70,9 +70,10 @@ def grid(state: BackgammonState) -> Grid:
         [t for t, _ in top] + [x_bar, x_off],
         [t for t, _ in bottom] + [o_bar, o_off],
     ]
+    trays: tuple[list[str | None], list[str | None]] = (["bar", "off"], [None, None])
     moves: list[list[str | None]] = [
-        [m for _, m in top] + (["bar", "off"] if mine else [None, None]),
-        [m for _, m in bottom] + ([None, None] if mine else ["bar", "off"]),
+        [*(m for _, m in top), *trays[0 if mine else 1]],
+        [*(m for _, m in bottom), *trays[1 if mine else 0]],
     ]
     x_pips, o_pips = state.pips()
     facts: list[tuple[str, str]] = [(N_("to move"), MARKS[mover])]
@@ -85,7 +86,6 @@ def grid(state: BackgammonState) -> Grid:
     return Grid.of(
         cells,
         moves,
-        files=tuple(str(p) for p in range(13, 25)) + ("bar", "off"),
         facts=facts,
     )
 

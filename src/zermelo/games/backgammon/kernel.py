@@ -110,10 +110,22 @@ MAX_MOVES = 20475
 TABLE_SIZE = 1 << 15
 """Slots of the hash table that tells afterstates apart (a power of two above MAX_MOVES)."""
 
+SMALL_TABLE = 1 << 12
+"""The slots used for two different dice (above twice their 1250 moves at most)."""
+
 _STACK = 5
 """Rows of ``work`` holding boards: the position and one per die played."""
-_NEXT = 5 * BOARD_SIZE
-"""Where ``work`` (flattened rows after the boards) keeps, per level, the next source to try."""
+_PATH = _STACK
+"""The row of ``work`` with the steps so far: from0, to0, from1, to1, ..."""
+_NEXT = _STACK + 1
+"""The row of ``work`` with each level's next source to try."""
+_HIGH = _STACK + 2
+"""The row of ``work`` with each level's rearmost checker."""
+_MOVED = _STACK + 3
+"""The row of ``work`` saying whether a level found a step."""
+_LEVEL_HASH = 1 + 3 * TABLE_SIZE
+"""Where ``table`` keeps each level's board hash, after the stamp and the slots' stamps, moves
+and hashes."""
 
 
 @jit()
@@ -191,30 +203,32 @@ def result(board: Board) -> int:
 
 
 @jit()
-def _highest(b: Board) -> int:
-    """The mover's rearmost checker: 25 with one on the bar, else its highest point (0: none)."""
-    if b[25] > 0:
+def _highest(w: Board, lv: int) -> int:
+    """The mover's rearmost checker on row ``lv`` of ``w``: 25 with one on the bar, else its
+    highest point (0: none)."""
+    if w[lv, 25] > 0:
         return 25
     for p in range(24, 0, -1):
-        if b[p] > 0:
+        if w[lv, p] > 0:
             return p
     return 0
 
 
 @jit()
-def _target(b: Board, s: int, d: int, hi: int) -> int:
-    """Where a checker from ``s`` moves with die ``d`` (0: off), or -1 when it may not; ``hi`` is
-    :func:`_highest` of ``b``."""
+def _target(w: Board, lv: int, s: int, d: int, hi: int) -> int:
+    """Where a checker from ``s`` moves with die ``d`` (0: off) on the board in row ``lv`` of
+    ``w``, or -1 when it may not; ``hi`` is :func:`_highest` of that board. (The kernel indexes
+    rows of one array rather than passing row views: a view costs reference counting.)"""
     if s == 25:
-        if b[25] <= 0:
+        if w[lv, 25] <= 0:
             return -1
         dest = 25 - d
-        return dest if b[dest] >= -1 else -1
-    if b[25] > 0 or b[s] <= 0:
+        return dest if w[lv, dest] >= -1 else -1
+    if w[lv, 25] > 0 or w[lv, s] <= 0:
         return -1
     dest = s - d
     if dest >= 1:
-        return dest if b[dest] >= -1 else -1
+        return dest if w[lv, dest] >= -1 else -1
     if hi > 6:
         return -1
     if dest == 0 or s == hi:
@@ -223,42 +237,86 @@ def _target(b: Board, s: int, d: int, hi: int) -> int:
 
 
 @jit()
-def _apply(b: Board, s: int, dest: int) -> None:
-    """Move a checker of the mover from ``s`` to ``dest`` (0: off), hitting a blot there."""
-    b[s] -= 1
+def _apply(w: Board, lv: int, s: int, dest: int) -> None:
+    """Move a checker of the mover from ``s`` to ``dest`` (0: off) on row ``lv`` of ``w``,
+    hitting a blot there."""
+    w[lv, s] -= 1
     if dest == 0:
-        b[0] += 1
-    elif b[dest] == -1:
-        b[dest] = 1
-        b[26] += 1
+        w[lv, 0] += 1
+    elif w[lv, dest] == -1:
+        w[lv, dest] = 1
+        w[lv, 26] += 1
     else:
-        b[dest] += 1
+        w[lv, dest] += 1
+
+
+def _weights() -> np.ndarray:
+    """28 fixed pseudo-random 64-bit words (splitmix64 from a constant seed)."""
+    words = []
+    x = 0x9E3779B97F4A7C15
+    for _ in range(BOARD_SIZE):
+        x = (x + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        words.append(z - (1 << 64) if z >= 1 << 63 else z)
+    return np.array(words, np.int64)
+
+
+WEIGHTS = _weights() if COMPILED else [int(word) for word in _weights()]
+"""The position hash is linear, ``sum(b[i] * WEIGHTS[i])`` (wrapping in 64 bits compiled; Python
+ints, unbounded, in the plain copy), so a step changes it by a few words instead of a pass over
+the board."""
+
+
+if COMPILED:
+
+    @jit()
+    def _wrap(h: int) -> int:
+        return h
+
+else:
+
+    def _wrap(h: int) -> int:
+        """``h`` as a signed 64-bit word, as compiled arithmetic wraps it."""
+        return ((h + (1 << 63)) & ((1 << 64) - 1)) - (1 << 63)
 
 
 @jit()
-def _hash(b: Board) -> int:
-    h = 1469598103934665603
+def _hash(w: Board, lv: int) -> int:
+    h = 0
     for i in range(BOARD_SIZE):
-        h = (h ^ (int(b[i]) + 16)) * 1099511628211
-        h &= 0x3FFFFFFFFFFFFFFF
+        h += int(w[lv, i]) * WEIGHTS[i]
     return h
 
 
 @jit()
+def _step_hash(w: Board, lv: int, s: int, dest: int) -> int:
+    """How a step from ``s`` to ``dest`` (before :func:`_apply` makes it) changes the hash."""
+    d = -WEIGHTS[s]
+    if dest == 0:
+        return int(d + WEIGHTS[0])
+    if w[lv, dest] == -1:
+        return int(d + 2 * WEIGHTS[dest] + WEIGHTS[26])
+    return int(d + WEIGHTS[dest])
+
+
+@jit()
 def _record(
-    b: Board,
-    used: int,
+    w: Board,
+    lv: int,
     key: int,
     best: int,
     n: int,
-    path: Board,
     boards: Board,
     steps: Board,
     table: Table,
+    mask: int,
 ) -> tuple[int, int]:
-    """Add the afterstate ``b`` (reached with ``used`` dice, ranked ``key``) unless a better rank
-    is already kept or the board is already there; a better rank drops what was kept. Returns
-    ``(n, best)``."""
+    """Add the afterstate in row ``lv`` of ``w`` (reached with ``lv`` dice, ranked ``key``)
+    unless a better rank is already kept or the board is already there; a better rank drops
+    what was kept. Returns ``(n, best)``."""
     if key < best:
         return n, best
     if key > best:
@@ -266,25 +324,28 @@ def _record(
         n = 0
         table[0] += 1  # a new stamp: every slot is free again
     stamp = table[0]
-    slot = _hash(b) & (TABLE_SIZE - 1)
+    h = table[_LEVEL_HASH + lv]
+    slot = (h ^ (h >> 29)) & mask
     while table[1 + slot] == stamp:
-        j = table[1 + TABLE_SIZE + slot]
-        same = True
-        for i in range(BOARD_SIZE):
-            if boards[j, i] != b[i]:
-                same = False
-                break
-        if same:
-            return n, best
-        slot = (slot + 1) & (TABLE_SIZE - 1)
+        if table[1 + 2 * TABLE_SIZE + slot] == h:
+            j = table[1 + TABLE_SIZE + slot]
+            same = True
+            for i in range(BOARD_SIZE):
+                if boards[j, i] != w[lv, i]:
+                    same = False
+                    break
+            if same:
+                return n, best
+        slot = (slot + 1) & mask
     table[1 + slot] = stamp
     table[1 + TABLE_SIZE + slot] = n
+    table[1 + 2 * TABLE_SIZE + slot] = h
     for i in range(BOARD_SIZE):
-        boards[n, i] = b[i]
+        boards[n, i] = w[lv, i]
     for k in range(4):
-        if k < used:
-            steps[n, 2 * k] = path[2 * k]
-            steps[n, 2 * k + 1] = path[2 * k + 1]
+        if k < lv:
+            steps[n, 2 * k] = w[_PATH, 2 * k]
+            steps[n, 2 * k + 1] = w[_PATH, 2 * k + 1]
         else:
             steps[n, 2 * k] = -1
             steps[n, 2 * k + 1] = -1
@@ -305,59 +366,59 @@ def gen_moves(
     hi_die = max(d1, d2)
     lo_die = min(d1, d2)
     ndice = 4 if doubles else 2
+    # two different dice make at most 2 * 25 * 25 moves: a small table stays in the cache
+    mask = TABLE_SIZE - 1 if doubles else SMALL_TABLE - 1
     orders = 1 if doubles else 2
     n = 0
     best = -1
-    path = work[_STACK]  # a row of scratch: from0, to0, ...
-    nxt = work[_STACK + 1]  # per level: the next source to try
-    his = work[_STACK + 2]  # per level: the rearmost checker
-    moved = work[_STACK + 3]  # per level: whether a step was found there
     for order in range(orders):
         first = hi_die if order == 0 else lo_die
         second = lo_die if order == 0 else hi_die
         for i in range(BOARD_SIZE):
             work[0, i] = board[i]
         level = 0
-        nxt[0] = 25
-        his[0] = _highest(work[0])
-        moved[0] = 0
+        work[_NEXT, 0] = 25
+        work[_HIGH, 0] = _highest(work, 0)
+        work[_MOVED, 0] = 0
+        table[_LEVEL_HASH] = _wrap(_hash(work, 0))
         while True:
             if level == ndice:
-                key = 8 * level
-                n, best = _record(work[level], level, key, best, n, path, boards, steps, table)
+                n, best = _record(work, level, 8 * level, best, n, boards, steps, table, mask)
                 level -= 1
                 continue
             d = first if level == 0 or doubles else second
-            b = work[level]
-            s = int(nxt[level])
-            hi = int(his[level])
+            s = int(work[_NEXT, level])
+            hi = int(work[_HIGH, level])
             dest = -1
             while s >= 1:
-                dest = _target(b, s, d, hi)
+                dest = _target(work, level, s, d, hi)
                 if dest >= 0:
                     break
                 s -= 1
             if dest >= 0:
-                nxt[level] = s - 1
-                moved[level] = 1
-                up = work[level + 1]
+                work[_NEXT, level] = s - 1
+                work[_MOVED, level] = 1
+                up = level + 1
                 for i in range(BOARD_SIZE):
-                    up[i] = b[i]
-                _apply(up, s, dest)
-                path[2 * level] = s
-                path[2 * level + 1] = dest
-                level += 1
+                    work[up, i] = work[level, i]
+                table[_LEVEL_HASH + up] = _wrap(
+                    int(table[_LEVEL_HASH + level]) + _step_hash(work, level, s, dest)
+                )
+                _apply(work, up, s, dest)
+                work[_PATH, 2 * level] = s
+                work[_PATH, 2 * level + 1] = dest
+                level = up
                 # a double's steps are taken from non-increasing sources: every position a
                 # double reaches is reached so (the steps commute), and far fewer ways
-                nxt[level] = s if doubles else 25
-                his[level] = _highest(up)
-                moved[level] = 0
+                work[_NEXT, level] = s if doubles else 25
+                work[_HIGH, level] = _highest(work, level)
+                work[_MOVED, level] = 0
                 continue
-            if moved[level] == 0:
+            if work[_MOVED, level] == 0:
                 key = 8 * level
                 if level == 1 and not doubles:
                     key += first  # one die played: the larger one ranks higher
-                n, best = _record(b, level, key, best, n, path, boards, steps, table)
+                n, best = _record(work, level, key, best, n, boards, steps, table, mask)
             if level == 0:
                 break
             level -= 1
@@ -370,7 +431,7 @@ def new_buffers() -> tuple[Board, Board, Board, Table]:
     boards = np.zeros((MAX_MOVES, BOARD_SIZE), np.int8)
     steps = np.zeros((MAX_MOVES, 8), np.int8)
     work = np.zeros((_STACK + 4, BOARD_SIZE), np.int8)
-    table = np.zeros(1 + 2 * TABLE_SIZE, np.int64)
+    table = np.zeros(_LEVEL_HASH + _STACK, np.int64)
     return boards, steps, work, table
 
 

@@ -93,7 +93,8 @@ class Phase(IntEnum):
     DOUBLED = 4
     """The side to move answers a double: ``take`` or ``drop``."""
     DROPPED = 5
-    """Over: the side to move dropped a double."""
+    """Over: the side not to move dropped a double; the side to move (the doubler, who would roll
+    next) won the cube."""
     OVER = 6
     """Over: a side bore off its 15 checkers."""
 
@@ -181,9 +182,10 @@ class BackgammonState:
     # -- construction ---------------------------------------------------------------------------
 
     @classmethod
-    def initial(cls, cube: bool = True, first: Player = Player.FIRST) -> BackgammonState:
-        """The start: both sides' checkers in place, the opening roll next."""
-        return cls(_START, first, Phase.OPENING, (0, 0), 1, None, cube, 0)
+    def initial(cls, cube: bool = True) -> BackgammonState:
+        """The start: both sides' checkers in place, the opening roll next (X "to move" at that
+        chance node; the roll decides who plays first)."""
+        return cls(_START, Player.FIRST, Phase.OPENING, (0, 0), 1, None, cube, 0)
 
     def may_double(self, side: Player) -> bool:
         """Whether ``side`` may double now, by the cube (money play: it owns the cube or the cube
@@ -247,7 +249,7 @@ class BackgammonState:
     @property
     def winner(self) -> Player | None:
         if self.phase is Phase.DROPPED:
-            return self.to_move.opponent
+            return self.to_move
         if self.phase is Phase.OVER:
             return Player.FIRST if self.board[0] >= kernel.CHECKERS else Player.SECOND
         return None
@@ -411,7 +413,7 @@ class BackgammonState:
             if move == "drop":
                 return BackgammonState(
                     self.board,
-                    self.to_move,
+                    self.to_move.opponent,
                     Phase.DROPPED,
                     (0, 0),
                     self.cube,
@@ -452,10 +454,12 @@ class BackgammonState:
     # -- evaluation ---------------------------------------------------------------------------
 
     def race_chance(self) -> float:
-        """A rough chance that the side to move wins, from the pip counts alone (a logistic of
-        the lead, counting the roll of the side on roll as 8 pips)."""
-        x, o = self.pips()
-        mine, theirs = (x, o) if self.to_move is Player.FIRST else (o, x)
+        """A rough chance that the side to move wins: a logistic of its lead in pips (the roll of
+        the side on roll counted as 8 pips), less 4 pips for each of its blots that an opposing
+        checker could reach, plus 2 for each point it holds among its 1- to 7-points, and the
+        same for the opponent the other way. A heuristic for the generic levels only."""
+        values = _values(self._mover_bytes())
+        mine, theirs = _shape(values)
         lead = theirs - mine
         on_roll = self.phase in (Phase.DECIDE, Phase.ROLL, Phase.MOVE)
         if self.phase is Phase.MOVE:
@@ -465,7 +469,8 @@ class BackgammonState:
             lead += 8
         elif self.phase is Phase.DOUBLED:
             lead -= 8  # the doubler rolls next
-        scale = 4.0 + 0.08 * (mine + theirs)
+        pips = sum(kernel.pips(np.array(values, np.int8)))
+        scale = 4.0 + 0.08 * pips
         return 1.0 / (1.0 + math.exp(-lead / scale))
 
     def evaluate(self) -> float:
@@ -691,7 +696,7 @@ class BackgammonState:
         elif phase is Phase.DOUBLED:
             parts.append(f"{MARKS[self.to_move.opponent]} doubles")
         elif phase is Phase.DROPPED:
-            parts.append(f"{mark} drops")
+            parts.append(f"{MARKS[self.to_move.opponent]} drops")
         else:
             winner = self.winner
             parts.append(f"{MARKS[winner if winner is not None else 0]} wins")
@@ -775,6 +780,31 @@ def _parse_hops(text: str, word: str) -> list[_Hop]:
             N_("invalid backgammon move {text!r}: a play has at most four steps"), text=text[:60]
         )
     return hops
+
+
+def _shape(values: list[int]) -> tuple[float, float]:
+    """Pips plus the positional terms of :meth:`BackgammonState.race_chance`, for the mover and
+    the opponent of a mover's board (kernel layout)."""
+    scores = [25.0 * values[25], 25.0 * values[26]]
+    # the opponent's rearmost checker, in the mover's numbering (it moves from 1 up): on the bar
+    # it comes in from 0
+    opp_back = 0 if values[26] else min((p for p in range(1, 25) if values[p] < 0), default=25)
+    my_back = 25 if values[25] else max((p for p in range(1, 25) if values[p] > 0), default=0)
+    for p in range(1, 25):
+        v = values[p]
+        if v > 0:
+            scores[0] += p * v
+            if v == 1 and opp_back < p:
+                scores[0] += 4
+            if v >= 2 and p <= 7:
+                scores[0] -= 2
+        elif v < 0:
+            scores[1] -= (25 - p) * v
+            if v == -1 and my_back > p:
+                scores[1] += 4
+            if v <= -2 and p >= 18:
+                scores[1] -= 2
+    return scores[0], scores[1]
 
 
 def _route(
@@ -987,8 +1017,9 @@ def _parse_position(text: str) -> BackgammonState:
             N_("invalid backgammon position: {side} may not double with this cube"),
             side=MARKS[doubler],
         )
-    phase = Phase.DOUBLED if what == "doubles" else Phase.DROPPED
-    return BackgammonState(board, doubler.opponent, phase, (0, 0), cube, owner, cubeful, 0)
+    if what == "doubles":
+        return BackgammonState(board, doubler.opponent, Phase.DOUBLED, (0, 0), cube, owner, cubeful)
+    return BackgammonState(board, doubler, Phase.DROPPED, (0, 0), cube, owner, cubeful, 0)
 
 
 def perft(state: BackgammonState, rolls: str, depth: int | None = None) -> int:
