@@ -99,3 +99,17 @@ def test_the_analysis_values_every_play_best_first() -> None:
 def test_a_player_never_chooses_the_dice() -> None:
     with pytest.raises(IllegalMoveError, match="referee"):
         hard(None, None).choose(BackgammonState.initial())
+
+
+def test_gnubg_is_an_agent_spec_for_backgammon_only() -> None:
+    from zermelo.agents.spec import parse_agent
+    from zermelo.core.errors import InvalidOptionError, ParseError
+
+    spec = parse_agent("gnubg:plies=1")
+    assert spec.kind == "gnubg" and spec.label == "gnubg:plies=1"
+    assert parse_agent("gnubg").label == "gnubg"
+    with pytest.raises(ParseError, match="unknown option"):
+        parse_agent("gnubg:depth=2")
+    with pytest.raises(InvalidOptionError, match="backgammon only") as caught:
+        spec.build("tictactoe")
+    assert "\n" not in str(caught.value)
