@@ -105,8 +105,9 @@ class NetAgent:
 
 class GnubgAgent:
     """GNU Backgammon at its ``plies`` (0: its static evaluation) through
-    :class:`~zermelo.agents.gnubg.GnubgProcess`, cubeless: it never doubles and takes every
-    double (its bridge evaluates without the cube)."""
+    :class:`~zermelo.agents.gnubg.GnubgProcess`: its cubeless play of the dice, and its cubeful
+    money-play cube decisions (double when doubling is worth more than holding; take when a take
+    costs the doubler more than a drop)."""
 
     def __init__(self, plies: int = 0, binary: str = DEFAULT_BINARY, timeout: float = 30.0) -> None:
         self.name = f"gnubg-{plies}ply"
@@ -115,10 +116,18 @@ class GnubgAgent:
     def choose(self, position: AnyState) -> Hashable:
         state = _check_game(position)
         moves = list(state.legal_moves())
+        owner = getattr(state, "owner", None)
+        value = int(getattr(state, "cube", 1))
         if "double" in moves:
-            return "roll"
+            held = -1 if owner is None else 1
+            _, hold, take, drop = self.process.cube(_mover(state), value, held)
+            return "double" if min(take, drop) > hold else "roll"
         if "take" in moves:
-            return "take"
+            held = (
+                -1 if owner is None else 1
+            )  # the doubler's view: it doubled from the middle or its own
+            _, _, take, drop = self.process.cube(fast.flip(_mover(state)), value, held)
+            return "take" if take <= drop else "drop"
         if len(moves) == 1:
             return moves[0]
         board = _mover(state)

@@ -12,6 +12,10 @@ The protocol (space-separated words, one line each way):
   points: 25 the bar, 0 off; ``ok`` alone when the roll cannot be played);
 - ``eval B0 … B49`` → ``ok P0 P1 P2 P3 P4 E`` (gnubg's cubeless chances for the side on roll:
   win, win gammon, win backgammon, lose gammon, lose backgammon, and the cubeless equity);
+- ``cube B0 … B49 VALUE OWNER`` → ``ok BEST NODOUBLE TAKE DROP`` (gnubg's cubeful money
+  equities at 0-ply for the side on roll, without the Jacoby rule: the best, no double, double
+  and take, double and drop; ``OWNER`` is 1 when the roller owns the cube, 0 the opponent, -1
+  centred);
 - ``quit``; a request gnubg cannot serve → ``error TEXT``.
 
 ``B0 … B24`` are the opponent's checkers and ``B25 … B49`` the roller's, each from its own side
@@ -30,6 +34,7 @@ the 21 rolls (zermelo's 2-ply).
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import select
 import shutil
@@ -67,6 +72,7 @@ import gnubg
 PLIES = int(sys.argv[-1]) if sys.argv and sys.argv[-1].isdigit() else 0
 CUBE = gnubg.cubeinfo(1, -1, 1, 0)
 CONTEXT = {"cubeful": 0, "plies": PLIES, "deterministic": 1, "prune": 0, "noise": 0.0}
+CUBEFUL = dict(CONTEXT, cubeful=1)
 
 
 def board_of(words):
@@ -86,6 +92,14 @@ def answer(line):
             return "error dice must be 1 to 6"
         hops = gnubg.findbestmove(board_of(words[1:51]), CUBE, CONTEXT, dice)
         return " ".join(["ok"] + [str(int(n)) for n in hops])
+    if words[0] == "cube" and len(words) == 53:
+        value, owner = int(words[51]), int(words[52])
+        if value < 1 or owner not in (-1, 0, 1):
+            return "error cube value 1 or more, owner -1, 0 or 1"
+        cube = gnubg.cubeinfo(value, owner, 1, 0)
+        cube["jacoby"] = 0
+        out = gnubg.cfevaluate(board_of(words[1:51]), cube, CUBEFUL)
+        return " ".join(["ok"] + ["%.6f" % x for x in out[:4]])
     if words[0] == "eval" and len(words) == 51:
         out = gnubg.evaluate(board_of(words[1:51]), CUBE, CONTEXT)
         return " ".join(["ok"] + ["%.6f" % x for x in out])
@@ -153,15 +167,18 @@ def parse_move_reply(line: str) -> list[tuple[int, int]]:
     return hops
 
 
-def parse_eval_reply(line: str) -> tuple[float, ...]:
-    """The six numbers of an ``ok`` answer to ``eval``."""
+def parse_eval_reply(line: str, count: int = 6) -> tuple[float, ...]:
+    """The ``count`` numbers of an ``ok`` answer to ``eval`` (six) or ``cube`` (four)."""
     words = line.split()
-    if len(words) != 7 or words[0] != "ok":
+    if len(words) != count + 1 or words[0] != "ok":
         raise GnubgError(
             N_("gnubg did not answer the evaluation request: {line!r}"), line=line[:80]
         )
     try:
-        return tuple(float(w) for w in words[1:])
+        numbers = tuple(float(w) for w in words[1:])
+        if not all(math.isfinite(x) for x in numbers):
+            raise ValueError
+        return numbers
     except ValueError:
         raise GnubgError(
             N_("gnubg's evaluation is not numbers: {line!r}"), line=line[:80]
@@ -286,6 +303,14 @@ class GnubgProcess:
         """gnubg's cubeless chances and equity for the side to move in ``board``."""
         words = " ".join(map(str, gnubg_board(board)))
         return parse_eval_reply(self.ask("eval " + words))
+
+    def cube(self, board: Board, value: int, owner: int) -> tuple[float, ...]:
+        """gnubg's cubeful equities ``(best, no double, double/take, double/drop)`` for the roller
+        of ``board`` with the cube at ``value``, owned by the roller (1), the opponent (0) or
+        nobody (-1)."""
+        words = " ".join(map(str, gnubg_board(board)))
+        line = self.ask(f"cube {words} {value} {owner}")
+        return parse_eval_reply(line, 4)
 
     def close(self, wait: float = 5.0) -> None:
         """Stop gnubg (asking it to quit, then killing it after ``wait`` seconds) and remove the
