@@ -188,7 +188,7 @@ def test_a_fake_gnubg_answers_through_the_protocol(tmp_path: Path) -> None:
 
 def test_recorded_cube_answers() -> None:
     # gnubg 1.07's cubeful 0-ply money equities of the opening position, cube centred
-    best, hold, take, drop = parse_eval_reply("ok 0.091955 0.091955 -0.191344 1.000000", 4)
+    _best, hold, take, drop = parse_eval_reply("ok 0.091955 0.091955 -0.191344 1.000000", 4)
     assert min(take, drop) < hold  # no double
     with pytest.raises(GnubgError):
         parse_eval_reply("ok nan 0.1 0.2 1.0", 4)
