@@ -117,7 +117,7 @@ def game_commands(spec: GameSpec) -> frozenset[str]:
     the games that declare a Hub variant)."""
     supported = {"play", "analyze", "arena"}
     for command, fields in (
-        ("solve", ("start_solver", "position_solver")),
+        ("solve", ("start_solver", "position_solver", "game_solver")),
         ("explain", ("explainer",)),
         ("tune", ("tuner",)),
         ("perft", ("perft",)),

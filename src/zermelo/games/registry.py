@@ -57,6 +57,7 @@ _BUILT_IN: dict[str, str] = {
     "dama": "zermelo.games.draughts.dama:SPEC",
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
+    "pig": "zermelo.games.pig:SPEC",
 }
 
 _failed: dict[str, str] = {}
