@@ -58,6 +58,8 @@ _BUILT_IN: dict[str, str] = {
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
     "pig": "zermelo.games.pig:SPEC",
+    "kuhn": "zermelo.games.poker.kuhn:SPEC",
+    "leduc": "zermelo.games.poker.leduc:SPEC",
 }
 
 _failed: dict[str, str] = {}
