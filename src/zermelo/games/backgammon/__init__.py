@@ -1,15 +1,15 @@
 """Backgammon, money play with the doubling cube: the rules (:mod:`.state`) on the move generator
 of :mod:`.kernel` (numba), its board for the faces and its record.
 
-The levels here are generic placeholders (random, and a one-ply search of a pip-count
-evaluation) until the trained network's agents replace them.
+The levels are the TD-Gammon-style net of :mod:`zermelo.solvers.backgammon` (see
+:mod:`zermelo.agents.backgammon`).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from zermelo.core.record import N_, BoolOption, GameSpec, Grid
+from zermelo.core.record import N_, BoolOption, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.backgammon.state import (
     CUBE_ACTIONS,
@@ -101,10 +101,9 @@ SPEC: Final = GameSpec[BackgammonState](
     sides=("X", "O"),
     default_time=1.0,
     move_time=0.5,
+    # the TD net: easy untrained 1-ply, medium trained 1-ply, hard trained 2-ply
     levels={
-        "easy": "random",
-        "medium": "engine:depth=1",
-        "hard": "engine:depth=1",
+        level: Ref(f"zermelo.agents.backgammon:{level}") for level in ("easy", "medium", "hard")
     },
     board="backgammon",
     grid=grid,
@@ -122,6 +121,7 @@ SPEC: Final = GameSpec[BackgammonState](
         ),
     ),
     analysis_depth=1,
+    engine_analysis=Ref("zermelo.solvers.backgammon.analysis:ANALYSIS"),
     chance=True,
     scored=True,
 )
