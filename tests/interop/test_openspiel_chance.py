@@ -161,6 +161,13 @@ def test_records_say_chance_hidden_and_scored() -> None:
     assert get_game("openspiel:backgammon(scoring_type=full_scoring)").scored
     assert not get_game("openspiel:backgammon").scored
     assert not get_game("openspiel:tic_tac_toe").chance
+    # Chance games play MCTS (it samples the dice), bounded in time for long games.
+    assert pig.levels == {
+        "easy": "mcts:iterations=50,time=1",
+        "medium": "mcts:iterations=400,time=2",
+        "hard": "mcts:iterations=2000,time=4",
+    }
+    assert make_agent(pig, "easy", seed=1).choose(pig.new()) in (0, 1)
 
 
 def _kuhn_after(cards: tuple[int, int], *actions: int) -> HiddenSpielState:
@@ -206,7 +213,7 @@ def test_leduc_view_splits_the_information_state_into_rows() -> None:
     ("name", "problem"),
     [
         ("phantom_ttt", "too large for zermelo's solvers of hidden information"),
-        ("liars_dice", "more than 100000 histories"),
+        ("liars_dice", "more than 30000 histories"),
         ("negotiation", "explicit chance outcomes (it only samples its chance events)"),
         ("tiny_hanabi", "zero-sum utility (it is identical)"),
         ("goofspiel", "sequential moves"),

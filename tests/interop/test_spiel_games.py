@@ -157,11 +157,27 @@ def test_exported_kuhn_has_openspiels_uniform_nash_conv_and_cfr_finds_its_value(
     assert value == pytest.approx(-1 / 18, abs=1e-3)
 
 
-def test_exported_leduc_has_openspiels_uniform_nash_conv() -> None:
-    game = pyspiel.load_game("zermelo_leduc")
-    assert pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game)) == pytest.approx(
-        4.747222222, abs=1e-6
-    )
+@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+def test_exported_poker_plays_as_openspiels_from_the_same_seed(name: str) -> None:
+    # Lockstep seeded random hands: the same legal actions, deals and their probabilities, and
+    # returns as OpenSpiel's kuhn_poker and leduc_poker (uniform NashConv of the exported Leduc
+    # is 4.7472 too, too slow to compute here through Python states).
+    ours = pyspiel.load_game(f"zermelo_{name}")
+    theirs = pyspiel.load_game(f"{name}_poker")
+    rng = np.random.RandomState(7)
+    for _ in range(40):
+        a, b = ours.new_initial_state(), theirs.new_initial_state()
+        while not b.is_terminal():
+            assert a.current_player() == b.current_player()
+            if b.is_chance_node():
+                ours_out, theirs_out = a.chance_outcomes(), b.chance_outcomes()
+                assert [o for o, _ in ours_out] == [o for o, _ in theirs_out]
+                assert [p for _, p in ours_out] == pytest.approx([p for _, p in theirs_out])
+            assert a.legal_actions() == b.legal_actions()
+            action = int(rng.choice(b.legal_actions()))
+            a.apply_action(action)
+            b.apply_action(action)
+        assert a.is_terminal() and a.returns() == b.returns()
 
 
 def test_exported_poker_numbers_actions_and_strings_as_openspiel_does() -> None:

@@ -82,9 +82,9 @@ MAX_COMPOUND_MOVES: Final = 100_000
 MAX_SIZE: Final = 1_000_000
 """At most this many distinct actions, and actions in one game (parameters can ask for more)."""
 
-MAX_HISTORIES: Final = 100_000
+MAX_HISTORIES: Final = 30_000
 """At most this many histories (states of the game tree) in a game of hidden information:
-Leduc hold'em has 9,457, Kuhn poker 58."""
+Leduc hold'em has 9,457, Kuhn poker 58. Counting a bigger game stops at this budget."""
 
 _NUMBER = re.compile(r"[0-9]{1,9}")
 
@@ -515,7 +515,7 @@ class HiddenSpielState(ChanceSpielState):
         return str(self.spiel.information_state_string(self.game.id_of(Player(player))))
 
 
-MAX_LOOKAHEAD: Final = 10_000
+MAX_LOOKAHEAD: Final = 2_000
 """At most this many states are looked through to find who a chance node belongs to."""
 
 
@@ -829,18 +829,20 @@ def _check_tree(name: str, start: SpielObject) -> None:
     """Refuse a game of hidden information with more than :data:`MAX_HISTORIES` histories:
     zermelo plays and solves such a game whole (CFR visits every history), so it must be small.
     Counting stops at the budget."""
-    count = 0
+    count = 1
     stack = [start]
     while stack:
         state = stack.pop()
-        count += 1
+        if state.is_terminal():
+            continue
+        actions = state.legal_actions()
+        count += len(actions)  # counted before they are made: a big game stops early
         if count > MAX_HISTORIES:
             raise NotSupportedError(
                 f"OpenSpiel game {name!r} is too large for zermelo's solvers of hidden "
                 f"information: more than {MAX_HISTORIES} histories; expected at most that many"
             )
-        if not state.is_terminal():
-            stack.extend(state.child(action) for action in state.legal_actions())
+        stack.extend(state.child(action) for action in actions)
 
 
 def _first_line(error: BaseException) -> str:
@@ -1042,9 +1044,11 @@ def view(state: OpenSpielState, player: Player) -> Grid:
     return Grid.of([[line] for line in lines])
 
 
-def chance_level(iterations: int) -> str:
-    """The MCTS level of a wrapped chance game (the search samples its chance nodes)."""
-    return f"mcts:iterations={iterations}"
+def chance_level(iterations: int, seconds: float) -> str:
+    """The MCTS level of a wrapped chance game (the search samples its chance nodes): at most
+    ``iterations``, and at most ``seconds`` a move, since a playout of a long game through
+    OpenSpiel (backgammon) is slow."""
+    return f"mcts:iterations={iterations},time={seconds:g}"
 
 
 def openspiel_spec(name: str) -> GameSpec:
@@ -1068,7 +1072,11 @@ def openspiel_spec(name: str) -> GameSpec:
             "hard": Ref("zermelo.interop.openspiel:cfr_hard"),
         }
     elif wrapped.chance:
-        levels = {"easy": chance_level(50), "medium": chance_level(400), "hard": chance_level(2000)}
+        levels = {
+            "easy": chance_level(50, 1),
+            "medium": chance_level(400, 2),
+            "hard": chance_level(2000, 4),
+        }
     else:
         levels = {
             "easy": "mcts:iterations=50",
