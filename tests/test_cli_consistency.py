@@ -78,12 +78,19 @@ def test_the_games_table() -> None:
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
     assert rows["game"] == [
-        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub"
+        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub",
+        "kind",
     ]  # fmt: skip
-    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·"]
-    assert rows["tictactoe"][1:] == ["ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·"]
-    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·"]
-    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓"]
+    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·", "-"]
+    assert rows["tictactoe"][1:] == [
+        "ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·", "-"
+    ]  # fmt: skip
+    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·", "-"]
+    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓", "-"]
+    for spec in all_games():  # the games of chance and hidden cards are marked
+        marks = rows[spec.name][-1].split(",")
+        assert ("c" in marks) == spec.chance and ("h" in marks) == spec.hidden, spec.name
+        assert ("p" in marks) == spec.scored, spec.name
     assert len([name for name in rows if name in {s.name for s in all_games()}]) == len(all_games())
 
 
