@@ -59,9 +59,13 @@ def test_each_game_commands_help_names_its_games_and_aliases(command: str) -> No
     done = run_cli(command, "--help")
     # The help wraps at hyphens: "english- draughts", "international- draughts".
     text = " ".join(done.stdout.split()).replace("- draughts", "-draughts")
+    # The list of games only: a rule option's help names its games too ("rule of pig").
+    listed = text.partition("GAME is one of: ")[2].partition("; 'zermelo games'")[0]
+    names = listed.split(", ") if listed else []
     for spec in all_games():
         entry = spec.name + (f" ({', '.join(spec.aliases)})" if spec.aliases else "")
-        assert (entry in text) == (command in game_commands(spec)), entry
+        assert (entry in listed) == (command in game_commands(spec)), entry
+        assert (spec.name in [name.split(" (")[0] for name in names]) == (entry in listed)
 
 
 def test_play_help_lists_the_aliases() -> None:
@@ -74,12 +78,19 @@ def test_the_games_table() -> None:
     assert done.returncode == 0, done.stderr
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
     assert rows["game"] == [
-        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub"
+        "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub",
+        "kind",
     ]  # fmt: skip
-    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·"]
-    assert rows["tictactoe"][1:] == ["ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·"]
-    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·"]
-    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓"]
+    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·", "-"]
+    assert rows["tictactoe"][1:] == [
+        "ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·", "-"
+    ]  # fmt: skip
+    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·", "-"]
+    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓", "-"]
+    for spec in all_games():  # the games of chance and hidden cards are marked
+        marks = rows[spec.name][-1].split(",")
+        assert ("c" in marks) == spec.chance and ("h" in marks) == spec.hidden, spec.name
+        assert ("p" in marks) == spec.scored, spec.name
     assert len([name for name in rows if name in {s.name for s in all_games()}]) == len(all_games())
 
 

@@ -24,11 +24,12 @@ def test_analyze_an_openspiel_position() -> None:
 
 
 def test_an_unfit_openspiel_game_is_one_line() -> None:
-    result = run_cli("analyze", "openspiel:kuhn_poker")
+    # kuhn_poker loads since chance and hidden information do; simultaneous moves still do not.
+    result = run_cli("analyze", "openspiel:goofspiel")
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1] == (
-        "zermelo: error: OpenSpiel game 'kuhn_poker' does not fit zermelo's search: it needs no "
-        "chance (it is explicit_stochastic); perfect information (it has imperfect_information)"
+        "zermelo: error: OpenSpiel game 'goofspiel' does not fit zermelo's search: it needs "
+        "sequential moves (it has simultaneous moves)"
     )
     assert "Traceback" not in result.stderr
 

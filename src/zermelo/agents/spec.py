@@ -13,6 +13,9 @@ Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their opti
 * ``uci``: an external UCI chess engine (:class:`zermelo.agents.uci.UciAgent`): ``cmd=PATH``
   (its command line, no commas), ``elo=N`` (sets ``UCI_LimitStrength`` and ``UCI_Elo`` where the
   engine has them), ``time=SECONDS`` (default 1) or ``depth=PLIES`` per move.
+* ``gnubg``: GNU Backgammon (backgammon only, :class:`zermelo.agents.backgammon.GnubgAgent`),
+  cubeless, through ``/usr/games/gnubg``; ``plies=N`` its search depth in gnubg's count (default
+  0, its static evaluation).
 * ``mcts``: Monte Carlo tree search; ``iterations=N`` and/or ``time=SECONDS`` per move (default
   ``iterations=1000``), ``c=X`` the exploration constant, ``cutoff=PLIES`` the playout length after
   which the evaluation scores the position (``cutoff=none`` plays out to the end), ``scale=X`` the
@@ -78,6 +81,7 @@ _OPTIONS: dict[str, dict[str, str]] = {
         "quiescent": N_("yes or no"),
     },
     "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
+    "gnubg": {"plies": _INT},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
@@ -144,6 +148,19 @@ class AgentSpec:
                 depth=_option(options, "depth", int, label),
                 name=label,
             )
+        if self.kind == "gnubg":
+            if spec.name != "backgammon":
+                raise InvalidOptionError(
+                    N_("agent {label!r} plays backgammon only, not {game}"),
+                    label=label,
+                    game=spec.name,
+                )
+            from zermelo.agents.backgammon import GnubgAgent
+
+            plies = _option(options, "plies", int, label)
+            gnubg = GnubgAgent(0 if plies is None else plies)
+            gnubg.name = label
+            return gnubg
         if self.kind == "engine":
             noise = _option(options, "noise", float, label)
             return EngineAgent(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, cast
+
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -10,6 +13,7 @@ from rich.table import Table
 from zermelo.cli.common import (
     Command,
     console,
+    fail,
     format_line,
     game_options,
     lang_option,
@@ -18,9 +22,22 @@ from zermelo.cli.common import (
     time_option,
 )
 from zermelo.core.capabilities import ExactMoves
+from zermelo.core.errors import BudgetError
+from zermelo.core.record import GameSpec
 from zermelo.core.result import SearchResult
-from zermelo.core.state import GAME_OVER, ExplainsItself, end_reason
+from zermelo.core.state import GAME_OVER, AnyState, Chance, ExplainsItself, end_reason, is_chance
 from zermelo.i18n import gettext as _
+
+if TYPE_CHECKING:
+    from zermelo.search.expectimax import ChanceAnalysis
+
+CHANCE_DEPTH = 4
+"""The depth of the analysis of a chance game when neither ``--depth`` nor ``--time`` is given
+(the game's ``analysis_depth`` when it is smaller): expectiminimax multiplies the tree by every
+roll, so a game of chance is read a few moves deep."""
+
+CHANCE_NODES = 300_000
+"""At most this many nodes for one depth of a chance game's analysis."""
 
 
 def command() -> click.Command:
@@ -62,6 +79,13 @@ def command() -> click.Command:
         from zermelo.ui.words import score_words
 
         spec = get_game(game)
+        if spec.hidden:
+            fail(
+                _(
+                    "{game} hides each side's cards, so a position has no value for one side to "
+                    "analyse; 'zermelo solve {name}' computes the equilibrium strategy instead"
+                ).format(game=_(spec.title), name=spec.name)
+            )
         state = position_or_moves(spec, position, game_options(spec, rules, size, rule_texts))
         from zermelo.cli.kernels import compile_for_game
 
@@ -77,6 +101,9 @@ def command() -> click.Command:
                 out.print(_("The game is over: a draw."))
             else:
                 out.print(_("The game is over: the side to move has lost."))
+            return
+        if spec.chance:
+            _analyze_chance(out, spec, state, depth, time_limit)
             return
         if spec.exact_analysis is not None and depth is None and time_limit is None:
             with out.status(_("Solving every move exactly...")):
@@ -213,5 +240,143 @@ def _print_exact(out: Console, exact: ExactMoves) -> None:
     out.print(
         _("Search: {nodes} nodes, {ms:.2f} ms").format(
             nodes=f"{exact.nodes:,}", ms=exact.seconds * 1000
+        )
+    )
+
+
+def _signed(value: float) -> str:
+    """An expected value with its sign, to four places (``+0.0262``; ``+0.0000``, never
+    ``-0.0000``)."""
+    return f"{round(value, 4) + 0.0:+.4f}"
+
+
+def _analyze_chance(
+    out: Console, spec: GameSpec, state: AnyState, depth: int | None, time_limit: float | None
+) -> None:
+    """A position of a game of chance valued by expectiminimax (``chance_analysis``): each move's
+    expected value for the side to move, or at a chance node each outcome with its probability
+    and value; with P(win) beside a value for a game won or lost (values ``2·P(win) - 1``), the
+    points for a scored game. With ``--time``, depth after depth until the time is spent."""
+    import time
+
+    from zermelo.search.expectimax import chance_analysis
+
+    if spec.engine_analysis is not None:
+        _print_chance(out, spec, _engine_lines(out, spec, state, depth, time_limit), engine=True)
+        return
+    if depth is not None:
+        depths = [depth]
+    elif time_limit is not None:
+        depths = list(range(1, 100))
+    else:
+        depths = [min(CHANCE_DEPTH, spec.analysis_depth or CHANCE_DEPTH)]
+    start = time.perf_counter()
+    found: ChanceAnalysis | None = None
+    with out.status(_("Searching...")):
+        for wanted in depths:
+            try:
+                found = chance_analysis(state, wanted, node_limit=CHANCE_NODES)
+            except BudgetError:
+                if found is None:
+                    fail(
+                        _(
+                            "depth {depth} needs more than {nodes} nodes in this position: "
+                            "ask for a smaller --depth"
+                        ).format(depth=wanted, nodes=f"{CHANCE_NODES:,}")
+                    )
+                break
+            spent = time.perf_counter() - start
+            if found.exact or (time_limit is not None and spent * 3 > time_limit):
+                break
+    assert found is not None
+    _print_chance(out, spec, found, seconds=time.perf_counter() - start)
+
+
+def _engine_lines(
+    out: Console, spec: GameSpec, state: AnyState, depth: int | None, time_limit: float | None
+) -> ChanceAnalysis:
+    """The game's own engine (``engine_analysis``: backgammon's net) on a position of a chance
+    game, as the lines of an expectiminimax analysis: at a chance node each outcome with its
+    probability (from the state) and the engine's value."""
+    from zermelo.core.limits import Limits
+    from zermelo.search.expectimax import ChanceAnalysis, ChanceLine
+
+    assert spec.engine_analysis is not None
+    with out.status(_("Searching...")):
+        result = spec.engine_analysis.resolve().analyze(
+            state, Limits(time=time_limit, depth=depth).started()
+        )
+    chance = is_chance(state)
+    odds = (
+        {state.format_move(o): p for o, p in cast(Chance[Hashable], state).chance_outcomes()}
+        if chance
+        else {}
+    )
+    lines = []
+    for value in result.moves:
+        text = state.format_move(value.move)
+        lines.append(ChanceLine(text, value.value, odds.get(text) if chance else None))
+    best = None if chance or result.move is None else state.format_move(result.move)
+    nodes = result.stats.nodes if result.stats.nodes else len(lines)
+    return ChanceAnalysis(
+        state.to_move, chance, result.value, tuple(lines), best, result.depth, result.exact, nodes
+    )
+
+
+def _print_chance(
+    out: Console,
+    spec: GameSpec,
+    found: ChanceAnalysis,
+    *,
+    seconds: float | None = None,
+    engine: bool = False,
+) -> None:
+    """The lines of a chance game's analysis as a table, then the best move and the value."""
+
+    def cells(value: float) -> list[str]:
+        """The value, and beside it P(win) for a game won or lost (in a scored game the value
+        is the points)."""
+        shown = _signed(value)
+        return [shown] if spec.scored else [shown, f"{50 * (value + 1):.1f}%"]
+
+    heads = [_("points")] if spec.scored else [_("value"), _("P(win)")]
+    side = _(spec.sides[found.to_move])
+    if found.chance:
+        table = Table(title=_("Chance node: each outcome for {side}").format(side=escape(side)))
+        table.add_column(_("outcome"), justify="right")
+        table.add_column(_("probability"), justify="right")
+    else:
+        table = Table(title=_("Moves for {side} (expected value)").format(side=escape(side)))
+        table.add_column(_("move"), justify="right")
+    for head in heads:
+        table.add_column(head, justify="right")
+    for line in found.lines:
+        odds = "?" if line.probability is None else f"{line.probability:.4f}"
+        known = [odds] if found.chance else []
+        table.add_row(escape(line.move), *known, *cells(line.value))
+    out.print(table)
+    if found.best is not None:
+        out.print(_("Best move: {move}").format(move=escape(found.best)))
+    if spec.scored:
+        out.print(
+            _("Expected points for {side}: {value}").format(
+                side=escape(side), value=_signed(found.value)
+            )
+        )
+    else:
+        out.print(
+            _("Expected value for {side}: {value} (P(win) {chance})").format(
+                side=escape(side),
+                value=_signed(found.value),
+                chance=f"{50 * (found.value + 1):.1f}%",
+            )
+        )
+    if engine:
+        out.print(_("By the game's own engine, depth {depth}.").format(depth=found.depth))
+        return
+    how = _("exact") if found.exact else _("estimated by the evaluation at the horizon")
+    out.print(
+        _("Expectiminimax: depth {depth}, {nodes} nodes, {seconds:.2f} s, {how}").format(
+            depth=found.depth, nodes=f"{found.nodes:,}", seconds=seconds or 0.0, how=how
         )
     )

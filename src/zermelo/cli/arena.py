@@ -206,6 +206,17 @@ def command() -> click.Command:
                 escape(first), escape(second), *tally.cells(), elo_estimate(tally).describe()
             )
         out.print(pairs)
+        if record.scored:
+            from zermelo.play.tournament import pair_points
+
+            points = Table(title=_("Points per game (of the first agent)"))
+            points.add_column(_("agent"), no_wrap=True)
+            points.add_column(_("opponent"), no_wrap=True)
+            points.add_column(_("games"), justify="right")
+            points.add_column(_("points per game [95% interval]"), justify="right", no_wrap=True)
+            for (first, second), won in pair_points(records).items():
+                points.add_row(escape(first), escape(second), str(won.games), won.describe())
+            out.print(points)
         out.print(
             _("{count} games, seed {seed}, {jobs} jobs, {seconds:.1f} s").format(
                 count=len(records), seed=seed, jobs=workers, seconds=elapsed

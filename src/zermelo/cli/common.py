@@ -113,11 +113,12 @@ class _Context(click.Context):
 
 def game_commands(spec: GameSpec) -> frozenset[str]:
     """The commands that work on ``spec``, read from its record's fields: every game can be
-    played and analysed; the others need the capability they run (``uci`` speaks chess, ``hub``
-    the games that declare a Hub variant)."""
-    supported = {"play", "analyze", "arena"}
+    played, and analysed unless it hides information; the others need the capability they run
+    (``uci`` speaks chess, ``hub`` the games that declare a Hub variant, ``solve`` a solver)."""
+    # A game with hidden information has no value per position for one side to analyse.
+    supported = {"play", "arena"} | (set() if spec.hidden else {"analyze"})
     for command, fields in (
-        ("solve", ("start_solver", "position_solver")),
+        ("solve", ("start_solver", "position_solver", "game_solver")),
         ("explain", ("explainer",)),
         ("tune", ("tuner",)),
         ("perft", ("perft",)),

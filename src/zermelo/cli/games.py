@@ -8,10 +8,36 @@ from rich.markup import escape
 from rich.table import Table
 
 from zermelo.cli.common import Command, console, game_commands, lang_option
+from zermelo.core.record import GameSpec
+from zermelo.i18n import N_
 from zermelo.i18n import gettext as _
 
 COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
+
+# TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill,
+# in one-letter marks explained under the table.
+_KIND = N_("kind")
+# TRANSLATORS: the one-letter marks of the 'kind' column of 'zermelo games' (chance, hidden
+# information, points), each one letter, and the line under the table that explains them.
+_CHANCE = N_("c")
+_HIDDEN = N_("h")
+_POINTS = N_("p")
+_LEGEND = N_(
+    "kind: {chance} chance (dice, deals), {hidden} hidden information, {points} scored in points"
+)
+
+
+def kind_marks(spec: GameSpec) -> str:
+    """What the game is beyond perfect information, from its record, in one-letter marks (short,
+    so that the aliases keep their width in a pipe): ``c`` chance nodes (dice, deals), ``h``
+    hidden information, ``p`` scored in points, comma-separated; ``-`` for none."""
+    marks = [
+        _(_CHANCE) if spec.chance else "",
+        _(_HIDDEN) if spec.hidden else "",
+        _(_POINTS) if spec.scored else "",
+    ]
+    return ",".join(mark for mark in marks if mark) or "-"
 
 
 def command() -> click.Command:
@@ -36,17 +62,24 @@ def command() -> click.Command:
         table.add_column(_("aliases"))
         for column in COLUMNS:
             table.add_column(column, justify="center", no_wrap=True)
+        # Last, so that the command columns stay where they were; no spaces in it, so that a
+        # pipe's reader splits the row into its columns.
+        table.add_column(_(_KIND), no_wrap=True)
         for spec in all_games():
             supported = game_commands(spec)
             table.add_row(
                 spec.name,
                 escape(", ".join(spec.aliases)) or "-",
                 *("✓" if column in supported else "·" for column in COLUMNS),
+                escape(kind_marks(spec)),
             )
         out = console()
         if not out.is_terminal:
             out.width = max(out.width, 120)
         out.print(table)
+        out.print(
+            escape(_(_LEGEND).format(chance=_(_CHANCE), hidden=_(_HIDDEN), points=_(_POINTS)))
+        )
         out.print(
             escape(
                 _(

@@ -1,10 +1,12 @@
-"""``zermelo solve``: exact values, from the game's position solver (positions read as lines) or
-its start-position solver (see :mod:`zermelo.core.capabilities`)."""
+"""``zermelo solve``: exact values, from the game's position solver (positions read as lines),
+its start-position solver, or its whole-game solver (Pig by value iteration, poker by CFR: no
+positions to read; see :mod:`zermelo.core.capabilities`)."""
 
 from __future__ import annotations
 
 import dataclasses
 import sys
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -15,13 +17,20 @@ from zermelo.cli.common import (
     RateColumn,
     cluster_options,
     console,
+    fail,
     game_options,
     lang_option,
     missing_capability,
     read_text_lines,
     rule_options,
 )
-from zermelo.core.capabilities import PositionSolver, SolvedBlock, SolveRequest
+from zermelo.core.capabilities import (
+    GameSolution,
+    GameSolver,
+    PositionSolver,
+    SolvedBlock,
+    SolveRequest,
+)
 from zermelo.core.errors import ZermeloError
 from zermelo.i18n import gettext as _
 
@@ -39,6 +48,11 @@ def command() -> click.Command:
             "score: 0 for a draw; positive when the side to move wins (22 minus the stones the "
             "winner has played when it connects), negative when it loses. mnk: the value of the "
             "empty board for the first player and a best first move (use --size and --k)."
+        )
+        + " "
+        + _(
+            "pig, kuhn, leduc: the whole game, with no positions: the first player's value, the "
+            "optimal policy or strategy as a table, and --plot FILE for its curves."
         ),
         short_help=_("Solve games exactly."),
     )
@@ -50,6 +64,23 @@ def command() -> click.Command:
     @click.option(
         "--stats", is_flag=True, help=_("Also print the nodes searched and the microseconds.")
     )
+    @click.option(
+        "--iterations",
+        type=click.IntRange(1, 10_000_000),
+        default=None,
+        metavar="N",
+        help=_("Games solved whole: at most N iterations (default: until converged)."),
+    )
+    @click.option(
+        "--plot",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="FILE",
+        help=_("Games solved whole: draw the solution's curves to FILE (.png or .svg)."),
+    )
+    @click.option(
+        "--full", is_flag=True, help=_("Games solved whole: print every row of the table.")
+    )
     @cluster_options
     @lang_option
     def solve(
@@ -60,6 +91,9 @@ def command() -> click.Command:
         stats: bool,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
+        iterations: int | None,
+        plot: str | None,
+        full: bool,
         cluster: str | None,
         resume: str | None,
         **rules: object,
@@ -71,6 +105,23 @@ def command() -> click.Command:
         from zermelo.cli.kernels import compile_for_game
 
         compile_for_game(spec.name)
+        whole = iterations is not None or plot is not None or full
+        if spec.game_solver is not None and not (positions and spec.position_solver):
+            if positions or weak or best or stats or cluster is not None or resume is not None:
+                raise click.UsageError(
+                    _(
+                        "{game} is solved whole: it takes no positions, --weak, --best, "
+                        "--stats, --cluster or --resume"
+                    ).format(game=spec.name)
+                )
+            _solve_game(spec.game_solver.resolve(), options, iterations, plot, full)
+            return
+        if whole:
+            raise click.UsageError(
+                _(
+                    "--iterations, --plot and --full are for games solved whole; {game} is not one"
+                ).format(game=spec.name)
+            )
         request = SolveRequest(
             weak=weak,
             best=best,
@@ -173,3 +224,109 @@ def _solve_lines(solver: PositionSolver, positions: tuple[str, ...], request: So
                 continue
             click.echo(" ".join(answer.fields))
     return 1 if failed else 0
+
+
+SUMMARY_ROWS = 21
+"""A table longer than this is shown as this many rows spread evenly over it (the first and the
+last among them), unless ``--full`` asks for every row."""
+
+
+def _solve_game(
+    solver: GameSolver,
+    options: dict[str, int | bool],
+    iterations: int | None,
+    plot: str | None,
+    full: bool,
+) -> None:
+    """Solve a whole game with a progress bar, print its facts and its table, draw its plot."""
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+    from rich.table import Table
+
+    if plot is not None:
+        if Path(plot).suffix.lower() not in (".png", ".svg"):
+            fail(_("--plot {file}: expected a file name ending in .png or .svg").format(file=plot))
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            fail(_("--plot needs matplotlib: pip install 'zermelo[plot]'"))
+    errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    tasks: dict[str, TaskID] = {}
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.percentage:>3.0f}%"),
+        TimeElapsedColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    ) as bar:
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(_(stage), total=max(total, 1))
+            bar.update(tasks[stage], completed=done, total=max(total, 1))
+
+        try:
+            solution = solver.solve_game(options, iterations, progress)
+        except ZermeloError as error:
+            fail(error.render(_))
+    out = console()
+    facts = Table(show_header=False, box=None, pad_edge=False)
+    facts.add_column(style="bold")
+    facts.add_column()
+    for label, value in solution.facts:
+        facts.add_row(escape(_(label)), escape(_(value)))
+    out.print(facts)
+    if solution.rows:
+        out.print()
+        out.print(_table(solution, full))
+        if not full and len(solution.rows) > SUMMARY_ROWS:
+            out.print(
+                _("{shown} of {total} rows; --full prints them all").format(
+                    shown=SUMMARY_ROWS, total=len(solution.rows)
+                )
+            )
+    if plot is not None:
+        if not solution.series:
+            fail(_("--plot: this solution has no curves to draw"))
+        _draw(solution, plot)
+        out.print(_("plot written to {file}").format(file=escape(plot)))
+
+
+def _table(solution: GameSolution, full: bool) -> object:
+    from rich.table import Table
+
+    table = Table(*(escape(_(word)) for word in solution.header))
+    rows = solution.rows
+    if not full and len(rows) > SUMMARY_ROWS:
+        last = len(rows) - 1
+        picked = sorted({round(n * last / (SUMMARY_ROWS - 1)) for n in range(SUMMARY_ROWS)})
+        rows = tuple(rows[n] for n in picked)
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row))
+    return table
+
+
+def _draw(solution: GameSolution, path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(8, 4.5))
+    for series in solution.series:
+        axis.plot(series.x, series.y, linewidth=1.4, label=_(series.label))
+    if solution.log_y:
+        axis.set_yscale("log")
+    axis.set_xlabel(_(solution.x_label))
+    axis.set_ylabel(_(solution.y_label))
+    axis.set_title(_(solution.plot_title), fontsize="medium")
+    if len(solution.series) > 1:
+        axis.legend(fontsize="small")
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        fail(_("cannot write {file}: {reason}").format(file=path, reason=error.strerror))
+    finally:
+        plt.close(figure)

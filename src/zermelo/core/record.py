@@ -254,7 +254,7 @@ class Grid:
 
     A ``dice`` board (Pig) has one row, ``(first player's total, second player's total, turn
     total, last roll)`` as numbers (the last roll ``""`` before any); ``files`` names the sides;
-    the moves are buttons. A ``backgammon`` board has two rows of 26 cells, the top row points 13
+    the moves are buttons. A ``backgammon`` board has two rows of 14 cells, the top row points 13
     to 24 and then the first player's bar (``"bar"``) and borne-off tray (``"off"``), the bottom
     row points 12 down to 1 and then the second player's bar and tray, points numbered from the
     first player's side. A cell holds ``""`` or the owner's mark and the count (``"X5"``,

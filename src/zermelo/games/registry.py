@@ -57,6 +57,10 @@ _BUILT_IN: dict[str, str] = {
     "dama": "zermelo.games.draughts.dama:SPEC",
     "chess": "zermelo.games.chess:SPEC",
     "othello": "zermelo.games.othello:SPEC",
+    "backgammon": "zermelo.games.backgammon:SPEC",
+    "kuhn": "zermelo.games.poker.kuhn:SPEC",
+    "leduc": "zermelo.games.poker.leduc:SPEC",
+    "pig": "zermelo.games.pig:SPEC",
 }
 
 _failed: dict[str, str] = {}

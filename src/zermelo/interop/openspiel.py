@@ -37,9 +37,9 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, Self, TypeAlias, cast
 
 from zermelo.core.errors import (
     BudgetError,
@@ -49,8 +49,8 @@ from zermelo.core.errors import (
     UnknownGameError,
     ZermeloError,
 )
-from zermelo.core.record import GameSpec, Grid, Ref
-from zermelo.core.state import AnyState, Player
+from zermelo.core.record import N_, GameSpec, Grid, LevelFactory, Ref
+from zermelo.core.state import AnyState, Player, information_set, is_chance
 from zermelo.interop import require
 from zermelo.search.alphabeta import alphabeta
 from zermelo.search.mcts import Mcts
@@ -59,10 +59,13 @@ from zermelo.search.table import TranspositionTable
 
 __all__ = [
     "PREFIX",
+    "ChanceSpielState",
+    "HiddenSpielState",
     "NotSupportedError",
     "OpenSpielGame",
     "OpenSpielState",
     "SolveOrMctsAgent",
+    "SpielMove",
     "fitting_games",
     "load",
     "missing_properties",
@@ -79,11 +82,18 @@ MAX_COMPOUND_MOVES: Final = 100_000
 MAX_SIZE: Final = 1_000_000
 """At most this many distinct actions, and actions in one game (parameters can ask for more)."""
 
+MAX_HISTORIES: Final = 30_000
+"""At most this many histories (states of the game tree) in a game of hidden information:
+Leduc hold'em has 9,457, Kuhn poker 58. Counting a bigger game stops at this budget."""
+
 _NUMBER = re.compile(r"[0-9]{1,9}")
 
 SpielObject: TypeAlias = Any
 """A pyspiel object (a game, a state, a game type, the module): made by OpenSpiel's C++
 extension, which ships no type information, so it is dynamic here."""
+
+Policy: TypeAlias = Mapping[Hashable, Mapping[Hashable, float]]
+"""A strategy of a game of hidden information: information set -> move -> probability."""
 
 SpielMove: TypeAlias = int | tuple[int, ...]
 """A move of a wrapped game: one action, or the actions of one player's whole turn."""
@@ -111,11 +121,22 @@ class OpenSpielGame:
         self.game = game
         self.name = name
         kind = game.get_type()
+        spiel = pyspiel()
         self.title: str = kind.long_name
         self.observes: bool = bool(kind.provides_observation_string)
+        self.chance: bool = kind.chance_mode == spiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        self.hidden: bool = kind.information != spiel.GameType.Information.PERFECT_INFORMATION
+        self.state_class: type[OpenSpielState] = (
+            HiddenSpielState if self.hidden else ChanceSpielState if self.chance else OpenSpielState
+        )
         start = game.new_initial_state()
-        self.first_id: int = start.current_player()
+        if start.is_chance_node():
+            deciders = _next_deciders(start)
+            self.first_id: int = deciders.pop() if len(deciders) == 1 else 0
+        else:
+            self.first_id = start.current_player()
         self.sides = {self.first_id: Player.FIRST, 1 - self.first_id: Player.SECOND}
+        self.utility: float = float(max(abs(game.min_utility()), abs(game.max_utility())))
 
     def new(self, first: Player = Player.FIRST) -> OpenSpielState:
         """The initial state. OpenSpiel's rules fix who starts, so ``first`` must be FIRST."""
@@ -123,7 +144,7 @@ class OpenSpielGame:
             raise InvalidPositionError(
                 f"in {self.name} the rules say who moves first; it cannot be the second player"
             )
-        return OpenSpielState(self, self.game.new_initial_state(), ())
+        return self.state_class(self, self.game.new_initial_state(), ())
 
     def parse(self, text: str) -> OpenSpielState:
         """A position from its history of actions (numbers or action strings, space-separated).
@@ -159,25 +180,42 @@ class OpenSpielState:
     never changed once wrapped: :meth:`play` works on a clone.
     """
 
-    __slots__ = ("_children", "_key", "_moves", "_side", "_terminal", "game", "history", "spiel")
+    __slots__ = (
+        "_children",
+        "_key",
+        "_last",
+        "_moves",
+        "_side",
+        "_terminal",
+        "game",
+        "history",
+        "spiel",
+    )
 
     def __init__(
         self,
         game: OpenSpielGame,
         spiel_state: SpielObject,
         history: tuple[int, ...],
-        side: Player = Player.FIRST,
+        last: Player | None = None,
     ) -> None:
         self.game = game
         self.spiel = spiel_state
         self.history = history
+        # The side that made the last decision before this state (None before any).
+        self._last = last
         self._terminal: bool = spiel_state.is_terminal()
-        self._side = side if self._terminal else game.sides[spiel_state.current_player()]
         self._key: Hashable | None = None
         self._moves: list[SpielMove] | None = None
         # The states after single actions, made while listing the moves; never changed, so they
         # are shared with the states that play() makes from them.
         self._children: dict[int, SpielObject] = {}
+        if self._terminal:
+            self._side = Player.FIRST if last is None else last.opponent
+        elif spiel_state.is_chance_node():
+            self._side = self._roller()
+        else:
+            self._side = game.sides[spiel_state.current_player()]
 
     # -- the State protocol -----------------------------------------------------------------
 
@@ -209,7 +247,7 @@ class OpenSpielState:
             self._moves = self._list_moves()
         return self._moves
 
-    def play(self, move: SpielMove) -> OpenSpielState:
+    def play(self, move: SpielMove) -> Self:
         if self._terminal:
             raise IllegalMoveError(f"the game is over; no move is possible ({self.notation()!r})")
         if move not in self.legal_moves():
@@ -219,18 +257,22 @@ class OpenSpielState:
             )
         child = self._children.get(move) if isinstance(move, int) else None
         if child is not None and isinstance(move, int):
-            return OpenSpielState(self.game, child, (*self.history, move), self._side.opponent)
+            return type(self)(self.game, child, (*self.history, move), self._decider())
         actions = move if isinstance(move, tuple) else (move,)
         return self._apply_actions(actions)
 
     def key(self) -> Hashable:
         if self._key is None:
             spiel = self.spiel
-            if self.game.observes and not self._terminal:
+            chance = bool(spiel.is_chance_node())
+            text: object
+            if self.game.hidden:
+                text = self.history  # the truth: no string of OpenSpiel's is sure to hold it all
+            elif self.game.observes and not self._terminal and not chance:
                 text = spiel.observation_string(spiel.current_player())
             else:
                 text = str(spiel)
-            self._key = (int(self._side), spiel.move_number(), text)
+            self._key = (int(self._side), chance, spiel.move_number(), text)
         return self._key
 
     def notation(self) -> str:
@@ -296,23 +338,44 @@ class OpenSpielState:
 
     def __setstate__(self, data: tuple[str, tuple[int, ...]]) -> None:
         name, history = data
-        state = load(name).new()._apply_actions(history) if history else load(name).new()
+        state = load(name).new()._apply_actions(history)
         for slot in OpenSpielState.__slots__:
             setattr(self, slot, getattr(state, slot))
 
     # -- inside -----------------------------------------------------------------------------
 
-    def _apply_actions(self, actions: tuple[int, ...]) -> OpenSpielState:
+    def _apply_actions(self, actions: tuple[int, ...]) -> Self:
         child = self.spiel.clone()
+        last = self._last
         for action in actions:
+            player = child.current_player()
+            if player >= 0:
+                last = self.game.sides[player]
             child.apply_action(action)
-        mover = self._side
-        return OpenSpielState(self.game, child, self.history + actions, mover.opponent)
+        return type(self)(self.game, child, self.history + actions, last)
+
+    def _decider(self) -> Player | None:
+        """The side that made the last decision once this state's move is played."""
+        return self._last if self.spiel.is_chance_node() else self._side
+
+    def _roller(self) -> Player:
+        """Who a chance node belongs to (see :class:`ChanceSpielState`)."""
+        deciders = _next_deciders(self.spiel, self._children)
+        if len(deciders) == 1:
+            return self.game.sides[deciders.pop()]
+        return Player.FIRST if self._last is None else self._last
 
     def _list_moves(self) -> list[SpielMove]:
         spiel = self.spiel
         if self._terminal:
             return []
+        if spiel.is_chance_node():
+            outcomes: list[SpielMove] = []
+            for action, _ in spiel.chance_outcomes():
+                if action not in self._children:
+                    self._children[action] = spiel.child(action)
+                outcomes.append(int(action))
+            return outcomes
         player = spiel.current_player()
         moves: list[SpielMove] = []
         inside: list[tuple[SpielObject, tuple[int, ...]]] = []
@@ -392,6 +455,98 @@ class OpenSpielState:
         return ", ".join(words) + (f" (and {more} more)" if more > 0 else "")
 
 
+class ChanceSpielState(OpenSpielState):
+    """A state of an OpenSpiel game with explicit chance (pig, backgammon): a chance node offers
+    :class:`~zermelo.core.state.Chance`, its outcomes, in the order of OpenSpiel's
+    ``chance_outcomes()``, being its moves (written with OpenSpiel's action strings, ``"Roll 3"``,
+    ``"chance outcome 15 (roll: 52)"``, or their numbers), and the game is scored by
+    OpenSpiel's ``returns()`` (:class:`~zermelo.core.state.Payoff`).
+
+    OpenSpiel gives a chance node no player, so ``to_move`` there is found so: the player who
+    decides first after it, when every outcome leads to the same player (backgammon's roller,
+    the first to bet after a deal; chance nodes that follow at once are looked through); else the
+    side that made the last decision (Pig's roller, who keeps the turn unless a 1 comes up); else,
+    at a start where neither says (backgammon's opening roll), :attr:`Player.FIRST`, which is
+    OpenSpiel's player 0 in a game that starts with a chance node whose outcomes let either side
+    begin.
+    """
+
+    __slots__ = ()
+
+    def is_chance(self) -> bool:
+        return not self._terminal and bool(self.spiel.is_chance_node())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance():
+            return []
+        return [(int(action), float(p)) for action, p in self.spiel.chance_outcomes()]
+
+    def payoff(self) -> float:
+        if not self._terminal:
+            return 0.0
+        return float(self.spiel.returns()[self.game.first_id])
+
+    def value_bounds(self) -> tuple[float, float]:
+        """Every payoff lies within OpenSpiel's utility bounds, from either side (what
+        *-minimax prunes chance nodes with)."""
+        return -self.game.utility, self.game.utility
+
+    def evaluate(self) -> float:
+        """OpenSpiel has no heuristic: a depth-limited search counts a position it does not read
+        to the end as even, 0, as alpha-beta counts an unread leaf of a wrapped game."""
+        return 0.0
+
+
+class HiddenSpielState(ChanceSpielState):
+    """A state of a two-player zero-sum OpenSpiel game of imperfect information (kuhn_poker,
+    leduc_poker): :class:`~zermelo.core.state.HiddenInfo` from OpenSpiel's information states.
+    ``information_set(player)`` is the player's ``information_state_string``, which OpenSpiel
+    makes equal exactly for the histories that player cannot tell apart; ``observation(player)``
+    is that string too (OpenSpiel's observation strings forget the past and are at times only a
+    tensor written out, Kuhn's ``"111"``). ``notation()``, the actions played, is the whole
+    truth, deals included, as for every hidden game."""
+
+    __slots__ = ()
+
+    def information_set(self, player: Player) -> Hashable:
+        return int(player), self.observation(player)
+
+    def observation(self, player: Player) -> str:
+        return str(self.spiel.information_state_string(self.game.id_of(Player(player))))
+
+
+MAX_LOOKAHEAD: Final = 2_000
+"""At most this many states are looked through to find who a chance node belongs to."""
+
+
+def _next_deciders(node: SpielObject, children: dict[int, SpielObject] | None = None) -> set[int]:
+    """The OpenSpiel players who decide first after the chance node ``node``, over all its
+    outcomes (chance nodes that follow are looked through; terminal outcomes count no one).
+    Stops as soon as two are found. ``children`` keeps ``node``'s children for its moves."""
+    found: set[int] = set()
+    frontier = [node]
+    seen = 0
+    while frontier:
+        current = frontier.pop()
+        for action, _ in current.chance_outcomes():
+            child = None if children is None or current is not node else children.get(action)
+            if child is None:
+                child = current.child(action)
+                if children is not None and current is node:
+                    children[int(action)] = child
+            seen += 1
+            if child.is_terminal():
+                continue
+            if child.is_chance_node():
+                if seen < MAX_LOOKAHEAD:
+                    frontier.append(child)
+                continue
+            found.add(int(child.current_player()))
+            if len(found) > 1:
+                return found
+    return found
+
+
 def _normal(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -451,6 +606,19 @@ PARAMETERS: Final[dict[str, dict[str, Declared]]] = {
     "openspiel:hive": {"board_size": (6, 12)},
     "openspiel:lines_of_action": {"max_game_length": (10, 1000)},
     "openspiel:mnk": {"m": (3, 15), "n": (3, 15), "k": (3, 15)},
+    "openspiel:pig": {
+        "winscore": (1, 1000),
+        "diceoutcomes": (2, 20),
+        "horizon": (1, 10_000),
+        "players": (2, 2),
+    },
+    "openspiel:backgammon": {
+        "max_player_turns": (1, 1000),
+        "scoring_type": Choice(("winloss_scoring", "enable_gammons", "full_scoring")),
+    },
+    "openspiel:kuhn_poker": {"players": (2, 2)},
+    "openspiel:leduc_poker": {"players": (2, 2), "starting_player": (0, 1)},
+    "openspiel:liars_dice": {"numdice": (1, 2), "dice_sides": (2, 6), "players": (2, 2)},
     "openspiel:nim": {"pile_sizes": Choice(pattern=r"[1-9][0-9]?(;[1-9][0-9]?){0,7}")},
     "openspiel:oware": {"num_houses_per_player": (2, 8), "num_seeds_per_house": (1, 8)},
     "openspiel:quoridor": {"board_size": (3, 11), "wall_count": (0, 20), "players": (2, 2)},
@@ -495,10 +663,13 @@ def _kind_misses(kind: SpielObject) -> list[str]:
         missing.append(f"zero-sum utility (it is {kind.utility.name.lower()})")
     if kind.dynamics != spiel.GameType.Dynamics.SEQUENTIAL:
         missing.append(f"sequential moves (it has {kind.dynamics.name.lower()} moves)")
-    if kind.chance_mode != spiel.GameType.ChanceMode.DETERMINISTIC:
-        missing.append(f"no chance (it is {kind.chance_mode.name.lower()})")
+    if kind.chance_mode == spiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+        missing.append("explicit chance outcomes (it only samples its chance events)")
     if kind.information != spiel.GameType.Information.PERFECT_INFORMATION:
-        missing.append(f"perfect information (it has {kind.information.name.lower()})")
+        if kind.reward_model != spiel.GameType.RewardModel.TERMINAL:
+            missing.append("rewards at the end only (it gives rewards along the way)")
+        if not kind.provides_information_state_string:
+            missing.append("information state strings (it provides none)")
     return missing
 
 
@@ -623,6 +794,8 @@ def _build(registered: str) -> OpenSpielGame:
         start = game.new_initial_state()
         str(start)
         opening = None if start.is_terminal() else int(start.current_player())
+        if opening == int(spiel.PlayerId.CHANCE):
+            opening = 0  # a deal or a roll opens the game; its outcomes say who moves
     except (spiel.SpielError, RuntimeError, ValueError) as error:
         raise ParseError(f"OpenSpiel game {short!r}: {_first_line(error)}") from None
     if opening not in (0, 1):
@@ -637,6 +810,8 @@ def _build(registered: str) -> OpenSpielGame:
             f"OpenSpiel game {short!r} does not fit zermelo's search: it needs "
             + "; ".join(missing)
         )
+    if game.get_type().information != spiel.GameType.Information.PERFECT_INFORMATION:
+        _check_tree(short, start)
     return OpenSpielGame(game, registered)
 
 
@@ -650,24 +825,44 @@ def _check_size(name: str, game: SpielObject) -> None:
         )
 
 
+def _check_tree(name: str, start: SpielObject) -> None:
+    """Refuse a game of hidden information with more than :data:`MAX_HISTORIES` histories:
+    zermelo plays and solves such a game whole (CFR visits every history), so it must be small.
+    Counting stops at the budget."""
+    count = 1
+    stack = [start]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        actions = state.legal_actions()
+        count += len(actions)  # counted before they are made: a big game stops early
+        if count > MAX_HISTORIES:
+            raise NotSupportedError(
+                f"OpenSpiel game {name!r} is too large for zermelo's solvers of hidden "
+                f"information: more than {MAX_HISTORIES} histories; expected at most that many"
+            )
+        stack.extend(state.child(action) for action in actions)
+
+
 def _first_line(error: BaseException) -> str:
     lines = str(error).strip().splitlines()
     return lines[-1] if lines else type(error).__name__
 
 
 def fitting_games() -> list[str]:
-    """Names of the registered OpenSpiel games that fit, loaded with default parameters."""
+    """Names of the registered OpenSpiel games that fit, loaded with default parameters (each
+    checked as :func:`load` checks it)."""
     spiel = pyspiel()
     names = []
     for kind in spiel.registered_games():
-        if not kind.default_loadable:
+        if not kind.default_loadable or _type_misses(kind):
             continue
         try:
-            game = spiel.load_game(kind.short_name)
-        except spiel.SpielError:
+            load(kind.short_name)
+        except (ZermeloError, spiel.SpielError):
             continue
-        if not missing_properties(game):
-            names.append(kind.short_name)
+        names.append(kind.short_name)
     return sorted(names)
 
 
@@ -712,6 +907,76 @@ class SolveOrMctsAgent:
             left = max(self.time_limit - (time.perf_counter() - started), 0.001)
         self.last = self.search.search(state, iterations=self.iterations, time_limit=left)
         return self.last.move
+
+
+class PolicyAgent:
+    """Plays a game of hidden information by a policy (information set -> move -> probability,
+    as :mod:`zermelo.search.cfr` makes), reading only ``information_set(to_move)`` and the legal
+    moves, never the other side's cards; a move drawn with its own seeded generator. An
+    information set the policy does not know is played uniformly."""
+
+    def __init__(self, policy: Policy, seed: int | None = None, name: str = "cfr") -> None:
+        self.policy = policy
+        self.rng = random.Random(seed)
+        self.name = name
+
+    def choose(self, state: AnyState) -> Hashable:
+        if state.is_terminal() or is_chance(state):
+            raise IllegalMoveError("no player chooses here: the game is over or chance decides")
+        moves = list(state.legal_moves())
+        known = self.policy.get(information_set(state, state.to_move), {})
+        weights = [max(float(known.get(move, 0.0)), 0.0) for move in moves]
+        if not sum(weights) > 0:
+            weights = [1.0] * len(moves)
+        chosen: Hashable = self.rng.choices(moves, weights=weights)[0]
+        return chosen
+
+
+CFR_MEDIUM: Final = 10
+"""CFR+ iterations of the ``medium`` level of a wrapped game of hidden information."""
+
+CFR_HARD: Final = 300
+"""CFR+ iterations of the ``hard`` level (Kuhn poker's exploitability is then 0.0004, Leduc
+hold'em's 0.002)."""
+
+
+@functools.lru_cache(maxsize=8)
+def solved(name: str, iterations: int) -> Policy:
+    """The average strategy of ``iterations`` of CFR+ on the wrapped game ``name``, computed once
+    (the game is small: :data:`MAX_HISTORIES`)."""
+    from zermelo.search.cfr import cfr
+
+    return cfr(load(name).new(), iterations)
+
+
+def _cfr_level(iterations: int, name: str) -> Callable[[int | None, float | None], PolicyAgent]:
+    def make(seed: int | None, time_limit: float | None) -> PolicyAgent:
+        return _PendingPolicy(iterations, seed, name)
+
+    return make
+
+
+class _PendingPolicy(PolicyAgent):
+    """A :class:`PolicyAgent` whose game is known at its first move (a level factory is given
+    only a seed and a time)."""
+
+    def __init__(self, iterations: int, seed: int | None, name: str) -> None:
+        super().__init__({}, seed, name)
+        self.iterations = iterations
+        self.game: str | None = None
+
+    def choose(self, state: AnyState) -> Hashable:
+        if isinstance(state, OpenSpielState) and state.game.name != self.game:
+            self.game = state.game.name
+            self.policy = solved(state.game.name, self.iterations)
+        return super().choose(state)
+
+
+cfr_medium = _cfr_level(CFR_MEDIUM, "medium")
+"""The ``medium`` level of a wrapped game of hidden information: CFR+ after a few iterations."""
+
+cfr_hard = _cfr_level(CFR_HARD, "hard")
+"""The ``hard`` level: CFR+ near its equilibrium."""
 
 
 def hard_level(seed: int | None, time_limit: float | None) -> SolveOrMctsAgent:
@@ -763,12 +1028,62 @@ def side_symbols(start: OpenSpielState) -> tuple[str, str] | None:
     return None
 
 
+def hidden_grid(state: OpenSpielState) -> Grid:
+    """The board of a wrapped game of hidden information as both sides see it: OpenSpiel does
+    not say which parts of its drawing are public, so nothing of it is shown, only how many
+    actions (deals included) have been played; each side's own view is :func:`view`."""
+    return Grid.of([[""]], facts=[(N_("actions played"), str(len(state.history)))])
+
+
+def view(state: OpenSpielState, player: Player) -> Grid:
+    """What ``player`` sees of a wrapped game of hidden information: the player's information
+    state string (its own cards and the public actions), one line a row (OpenSpiel's bracketed
+    ``[Round 1][Pot: 2]`` parts split into rows), never the other side's cards."""
+    text = cast(HiddenSpielState, state).observation(player) if state.game.hidden else ""
+    lines = [line for line in text.replace("][", "]\n[").splitlines() if line] or [""]
+    return Grid.of([[line] for line in lines])
+
+
+def chance_level(iterations: int, seconds: float) -> str:
+    """The MCTS level of a wrapped chance game (the search samples its chance nodes): at most
+    ``iterations``, and at most ``seconds`` a move, since a playout of a long game through
+    OpenSpiel (backgammon) is slow."""
+    return f"mcts:iterations={iterations},time={seconds:g}"
+
+
 def openspiel_spec(name: str) -> GameSpec:
     """The record of ``openspiel:NAME[(params)]``, the hook of
     :func:`zermelo.games.registry.get_game`: MCTS for the easy and medium levels, solve-or-MCTS
-    for hard (:class:`SolveOrMctsAgent`), the generic grid board drawn from OpenSpiel's text."""
+    for hard (:class:`SolveOrMctsAgent`), the generic grid board drawn from OpenSpiel's text.
+
+    A game with chance (pig, backgammon) plays MCTS at every level (it samples the chance nodes;
+    alpha-beta does not know them). A game of hidden information (kuhn_poker, leduc_poker) shows
+    each side only :func:`view` and its board nothing hidden (:func:`hidden_grid`); its levels
+    are a uniformly random player (easy) and the game solved by CFR (medium, hard), never a
+    search that would read the other side's cards. A game whose returns go beyond ±1 is scored
+    in points."""
     wrapped = load(name)
-    symbols = side_symbols(wrapped.new())
+    game = wrapped.game
+    levels: dict[str, str | Ref[LevelFactory]]
+    if wrapped.hidden:
+        levels = {
+            "easy": "random",
+            "medium": Ref("zermelo.interop.openspiel:cfr_medium"),
+            "hard": Ref("zermelo.interop.openspiel:cfr_hard"),
+        }
+    elif wrapped.chance:
+        levels = {
+            "easy": chance_level(50, 1),
+            "medium": chance_level(400, 2),
+            "hard": chance_level(2000, 4),
+        }
+    else:
+        levels = {
+            "easy": "mcts:iterations=50",
+            "medium": "mcts:iterations=400",
+            "hard": Ref("zermelo.interop.openspiel:hard_level"),
+        }
+    symbols = None if wrapped.hidden else side_symbols(wrapped.new())
     return GameSpec(
         name=wrapped.name,
         title=wrapped.title,
@@ -777,12 +1092,12 @@ def openspiel_spec(name: str) -> GameSpec:
         parse=wrapped.parse,
         first_mover=Player.FIRST,
         default_time=1.0,
-        levels={
-            "easy": "mcts:iterations=50",
-            "medium": "mcts:iterations=400",
-            "hard": Ref("zermelo.interop.openspiel:hard_level"),
-        },
+        levels=levels,
         board="grid",
-        grid=grid,
+        grid=hidden_grid if wrapped.hidden else grid,
         notation="OpenSpiel's action strings, or the action numbers",
+        chance=wrapped.chance,
+        hidden=wrapped.hidden,
+        scored=max(abs(game.min_utility()), abs(game.max_utility())) > 1,
+        view=view if wrapped.hidden else None,
     )

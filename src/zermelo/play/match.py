@@ -12,6 +12,8 @@ position from it, checking each move's legality and the result.
 from __future__ import annotations
 
 import json
+import math
+import random
 import time
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,10 +23,11 @@ from typing import TypeAlias
 from zermelo.agents.base import Agent
 from zermelo.core.errors import N_, IllegalMoveError, InvalidPositionError, ParseError, ZermeloError
 from zermelo.core.jsontext import Json, load_json
-from zermelo.core.state import AnyState, Player
+from zermelo.core.state import AnyState, Payoff, Player, is_chance, payoff_of, sample_outcome
 from zermelo.games.registry import get_game
 
 __all__ = [
+    "CHANCE",
     "DRAW",
     "FIRST_WINS",
     "SECOND_WINS",
@@ -46,6 +49,10 @@ SECOND_WINS = "0-1"
 DRAW = "1/2-1/2"
 _RESULTS = (FIRST_WINS, SECOND_WINS, DRAW)
 
+CHANCE = "chance"
+"""The name a chance outcome (a roll of the dice, a deal) is played under in the events: no agent
+chooses it."""
+
 RuleValue: TypeAlias = int | bool | str
 """The value of one of a game's rule options (``width=7``, ``exact=true``), as records keep them."""
 
@@ -63,7 +70,12 @@ class GameRecord:
     """A finished game. ``players`` are the labels of the agents playing :attr:`Player.FIRST` and
     :attr:`Player.SECOND`; ``times`` the seconds each move took; ``index`` the game's number in its
     tournament (or 0); ``adjudicated`` why the game was stopped before its end (``"move cap"``:
-    scored a draw), empty when the rules ended it."""
+    scored a draw), empty when the rules ended it. ``payoff`` is what the first player won in a
+    game scored in points (:class:`~zermelo.core.state.Payoff`: backgammon, poker), ``None``
+    for a game scored by its winner alone.
+
+    In a game of chance the dice are among the ``moves`` (Pig: ``roll``, ``4``, ``hold``), drawn
+    from the game's ``seed``, so that :func:`replay` needs no randomness; their ``times`` are 0."""
 
     game: str
     start: str
@@ -75,6 +87,7 @@ class GameRecord:
     times: tuple[float, ...] = ()
     index: int = 0
     adjudicated: str = ""
+    payoff: float | None = None
 
     @property
     def winner(self) -> Player | None:
@@ -94,6 +107,19 @@ class GameRecord:
             return 0.5
         return 1.0 if self.players[winner] == label else 0.0
 
+    def points_of(self, label: str) -> float:
+        """What the agent ``label`` won in this game, in the game's points: its side's payoff
+        where the game is scored in points, else 1 a win, -1 a loss, 0 a draw."""
+        if label not in self.players:
+            players = " vs ".join(self.players)
+            raise ValueError(f"agent {label!r} did not play this game ({players})")
+        if self.payoff is not None:
+            first = self.payoff
+        else:
+            winner = self.winner
+            first = 0.0 if winner is None else 1.0 if winner is Player.FIRST else -1.0
+        return first if self.players[0] == label else -first
+
     def to_json(self) -> str:
         """One line of JSON."""
         data: dict[str, Json] = {
@@ -109,6 +135,8 @@ class GameRecord:
         }
         if self.adjudicated:
             data["adjudicated"] = self.adjudicated
+        if self.payoff is not None:
+            data["payoff"] = self.payoff
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
@@ -153,6 +181,14 @@ class GameRecord:
             if not isinstance(options, dict) or len(rules) != len(options):
                 raise ParseError("'options' must map names to numbers, booleans or strings")
             adjudicated = data.get("adjudicated", "")
+            payoff = data.get("payoff")
+            if payoff is not None and (
+                type(payoff) not in (int, float)
+                or not isinstance(payoff, int | float)
+                or not math.isfinite(payoff)
+                or abs(payoff) > 1e9
+            ):
+                raise ParseError("'payoff' must be a finite number, or absent")
             game = _text(data, "game")
             start = _text(data, "start")
             moves = tuple(_strings(_list(data, "moves"), "moves"))
@@ -169,6 +205,7 @@ class GameRecord:
                 times=tuple(seconds),
                 index=index,
                 adjudicated=adjudicated if isinstance(adjudicated, str) else repr(adjudicated),
+                payoff=None if payoff is None else float(payoff),
             )
             if record.adjudicated not in ("", MOVE_CAP):
                 raise ParseError(f"'adjudicated' must be {MOVE_CAP!r} or absent")
@@ -195,6 +232,7 @@ _FIELDS = {
     "times",
     "index",
     "adjudicated",
+    "payoff",
 }
 
 MOVE_CAP = "move cap"
@@ -286,6 +324,11 @@ def play_game(
     :attr:`Player.SECOND`. Yields a :class:`MovePlayed` per move, then a :class:`GameOver`.
     With ``max_moves``, a game still on after that many moves (plies) is adjudicated a draw.
 
+    At a chance node no agent is asked: the outcome is drawn by
+    :func:`~zermelo.core.state.sample_outcome` from a ``random.Random`` seeded from ``seed``
+    alone (0 without one), and played as a move under the name :data:`CHANCE`; so a seed gives
+    the same dice whoever plays, and the agents' own randomness never touches them.
+
     An agent that answers with an illegal move raises :class:`IllegalMoveError` naming it.
     """
     if len(agents) != 2:
@@ -294,11 +337,20 @@ def play_game(
     moves: list[str] = []
     times: list[float] = []
     adjudicated = ""
+    dice = random.Random(f"chance:{0 if seed is None else seed}")
     while not state.is_terminal():
         if max_moves is not None and len(moves) >= max_moves:
             adjudicated = MOVE_CAP
             break
         player = state.to_move
+        if is_chance(state):
+            outcome = sample_outcome(state, dice)
+            text = state.format_move(outcome)
+            state = state.play(outcome)
+            moves.append(text)
+            times.append(0.0)
+            yield MovePlayed(len(moves), player, CHANCE, outcome, text, 0.0, state)
+            continue
         agent = agents[player]
         began = clock()
         move: Hashable = agent.choose(state)
@@ -326,6 +378,7 @@ def play_game(
         times=tuple(times),
         index=index,
         adjudicated=adjudicated,
+        payoff=payoff_of(state) if isinstance(state, Payoff) and not adjudicated else None,
     )
     yield GameOver(record, state)
 
@@ -387,6 +440,11 @@ def replay(record: GameRecord) -> list[AnyState]:
     if actual != record.result:
         raise InvalidPositionError(
             f"the record says {record.result!r} but its moves end in {actual!r}"
+        )
+    if record.payoff is not None and abs(record.payoff - payoff_of(state)) > 1e-9:
+        raise InvalidPositionError(
+            f"the record says the first player won {record.payoff:g} points but its moves end "
+            f"in {payoff_of(state):g}"
         )
     return states
 

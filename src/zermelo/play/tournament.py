@@ -16,6 +16,7 @@ callback, and returns the records in schedule order.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -26,7 +27,9 @@ from zermelo.play.match import GameRecord, RuleValue, run_game, start_state
 
 __all__ = [
     "GameTask",
+    "PointsTally",
     "derive_seed",
+    "pair_points",
     "play_task",
     "round_robin",
     "run_tasks",
@@ -186,3 +189,37 @@ def tournament_meta(tasks: Sequence[GameTask]) -> dict[str, str | int]:
     that games of another schedule are never mixed in."""
     digest = hashlib.sha256(repr(tasks).encode()).hexdigest()[:16]
     return {"job": "arena", "games": len(tasks), "schedule": digest}
+
+
+@dataclass(frozen=True, slots=True)
+class PointsTally:
+    """What one agent won against another in a game scored in points: ``games``, the mean
+    ``per_game`` and the half-width ``margin`` of its 95% interval (normal approximation,
+    ``1.96 · sd / sqrt(games)``; 0 for one game)."""
+
+    games: int
+    per_game: float
+    margin: float
+
+    def describe(self) -> str:
+        """``+0.412 [+0.201, +0.623]``."""
+        low, high = self.per_game - self.margin, self.per_game + self.margin
+        return f"{self.per_game:+.3f} [{low:+.3f}, {high:+.3f}]"
+
+
+def pair_points(records: Sequence[GameRecord]) -> dict[tuple[str, str], PointsTally]:
+    """For each pair of agents (in the order they first met), the points per game of the first
+    of them against the second, over all their games, whoever moved first
+    (:meth:`GameRecord.points_of`)."""
+    won: dict[tuple[str, str], list[float]] = {}
+    for record in records:
+        a, b = record.players
+        key = (a, b) if (a, b) in won or (b, a) not in won else (b, a)
+        won.setdefault(key, []).append(record.points_of(key[0]))
+    tallies = {}
+    for key, points in won.items():
+        n = len(points)
+        mean = sum(points) / n
+        variance = sum((p - mean) ** 2 for p in points) / (n - 1) if n > 1 else 0.0
+        tallies[key] = PointsTally(n, mean, 1.96 * math.sqrt(variance / n) if n > 1 else 0.0)
+    return tallies

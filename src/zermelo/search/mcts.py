@@ -24,6 +24,15 @@ the player who moved into it as soon as one child is proven won for the side to 
 once every move from it is proven. The search never walks into a child proven lost for the side
 choosing it, treats a proven node like a terminal one, and stops as soon as the root is proven.
 
+Chance nodes (dice: :class:`~zermelo.core.state.Chance`). In a game with chance nodes the
+search draws each chance node's outcome with the search's own ``random.Random``, by the outcomes'
+probabilities, in the tree and in the playouts: a chance node's value is then the mean of the
+children it sampled, which tends to the expectation. Turns need not alternate there (a Pig player
+rolls again), so each node's reward is kept from the side of the player who chose the move into
+it (its parent's side to move), whoever that is. Only terminal nodes are proven in such a game: a
+win one move away is taken, but proofs do not climb through the dice. Games without chance
+nodes are searched exactly as before.
+
 The move chosen is a proven win if there is one, else the most visited root move not proven lost
 (ties: the higher mean reward, then the game's move order). All randomness comes from the
 ``random.Random`` given to the search. :class:`Mcts` keeps its tree between searches, so that the
@@ -48,7 +57,15 @@ from typing import TypeVar, cast
 from zermelo.core.errors import BudgetError, IllegalMoveError, InvalidOptionError
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
 from zermelo.core.scores import WIN
-from zermelo.core.state import AnyState, Evaluates, Player, State
+from zermelo.core.state import (
+    AnyState,
+    Chance,
+    Evaluates,
+    Player,
+    State,
+    is_chance,
+    sample_outcome,
+)
 from zermelo.search.moves import moves_rule, search_moves, winning_move_rule
 
 __all__ = [
@@ -235,6 +252,16 @@ class Mcts:
         self._root = root
         deadline = None if time_limit is None else started + time_limit
         limit = iterations if iterations is not None else -1
+        if issubclass(type(state), Chance):
+            if is_chance(state):
+                raise IllegalMoveError(
+                    "the dice decide at a chance node; there is no move to search"
+                )
+            heard = cast(Callable[[SearchResult[Hashable]], None] | None, progress)
+            result = self._search_chance(
+                root, reused, started, deadline, limit, heard, progress_every
+            )
+            return cast(SearchResult[M], result)
         done = 0
         added = 0
         single = root.proven is None and len(root.untried) + len(root.children) == 1
@@ -307,6 +334,112 @@ class Mcts:
         # The tree holds the moves of the searched state's game (M), kept as Hashable in nodes
         # that hold their states as states of any game.
         return cast(SearchResult[M], _result(root, stats))
+
+    # -- games with chance nodes ----------------------------------------------------------------
+
+    def _playout_chance(self, state: AnyState) -> float:
+        """The first player's reward of a playout from ``state``, the dice drawn by the rng."""
+        rng = self.rng
+        policy = self.playout_policy
+        moves_of = moves_rule(type(state))
+        limit = -1 if self.cutoff is None else self.cutoff
+        plies = 0
+        while not state.is_terminal():
+            if plies == limit:
+                value = cast(Evaluates, state).evaluate() / self.eval_scale
+                value = max(-50.0, min(50.0, value))
+                chance = 1.0 / (1.0 + math.exp(-value))
+                return chance if state.to_move is Player.FIRST else 1.0 - chance
+            if is_chance(state):
+                state = state.play(sample_outcome(state, rng))
+            else:
+                state = state.play(policy(state, moves_of(state), rng))
+            plies += 1
+        return _first_reward(state)
+
+    def _child(self, node: _Node, move: Hashable) -> _Node:
+        """A new child of ``node`` by ``move``; a terminal one proven from the chooser's side."""
+        child = _Node(node.state.play(move), move, self.decisive)
+        if child.state.is_terminal():
+            first = _first_reward(child.state)
+            child.proven = first if node.state.to_move is Player.FIRST else 1.0 - first
+        node.children.append(child)
+        return child
+
+    def _search_chance(
+        self,
+        root: _Node,
+        reused: int,
+        started: float,
+        deadline: float | None,
+        limit: int,
+        progress: Callable[[SearchResult[Hashable]], None] | None,
+        progress_every: int,
+    ) -> SearchResult[Hashable]:
+        """The search loop of a game with chance nodes (see the module's notes)."""
+        done = 0
+        added = 0
+        single = len(root.untried) + len(root.children) == 1
+        clock = time.perf_counter
+        c = self.exploration
+        rng = self.rng
+        while done != limit and not (single and done > 0):
+            if deadline is not None and done and clock() >= deadline:
+                break
+            node = root
+            path = [root]
+            expanded = False
+            while node.proven is None and not expanded:
+                state = node.state
+                if state.is_terminal():
+                    break
+                if is_chance(state):
+                    outcome = sample_outcome(state, rng)
+                    found = next((ch for ch in node.children if ch.move == outcome), None)
+                    if found is None:
+                        found = self._child(node, outcome)
+                        node.untried = [m for m in node.untried if m != outcome]
+                        added += 1
+                        expanded = True
+                    node = found
+                elif node.untried:
+                    node = self._child(node, node.untried.pop())
+                    added += 1
+                    expanded = True
+                else:
+                    scale = c * math.sqrt(math.log(node.visits))
+                    node = max(
+                        node.children,
+                        key=lambda ch: ch.reward / ch.visits + scale / math.sqrt(ch.visits),
+                    )
+                path.append(node)
+            if node.proven is not None:
+                mover = path[-2].state.to_move if len(path) > 1 else node.state.to_move.opponent
+                first = node.proven if mover is Player.FIRST else 1.0 - node.proven
+            else:
+                first = self._playout_chance(node.state)
+            for index, visited in enumerate(path):
+                mover = path[index - 1].state.to_move if index else root.state.to_move.opponent
+                visited.visits += 1
+                visited.reward += first if mover is Player.FIRST else 1.0 - first
+            done += 1
+            if progress is not None and done % progress_every == 0:
+                stats = SearchStats(
+                    added, elapsed=clock() - started, iterations=done, reused=reused
+                )
+                progress(_result(root, stats))
+        stats = SearchStats(
+            added, elapsed=time.perf_counter() - started, iterations=done, reused=reused
+        )
+        return _result(root, stats)
+
+
+def _first_reward(state: AnyState) -> float:
+    """The first player's reward in the terminal ``state``: 1 a win, 0.5 a draw, 0 a loss."""
+    winner = state.winner
+    if winner is None:
+        return 0.5
+    return 1.0 if winner is Player.FIRST else 0.0
 
 
 def win_rate(entry: MoveValue[object] | SearchResult[object]) -> float:

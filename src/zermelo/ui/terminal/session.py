@@ -7,7 +7,22 @@ side the person plays and the AI's level are options; a seed replays everything;
 offers another and keeps the score.
 
 On a terminal the board is drawn in colour, with the last move marked and the free squares numbered;
-into a pipe it is the tutorial's plain text. End of input ends the session with one line: with exit
+into a pipe it is the tutorial's plain text.
+
+Games of chance and of hidden information (the record's ``chance`` and ``hidden``). Nobody is
+asked for a roll or a deal: at a chance node the session draws the outcome with
+:func:`~zermelo.core.state.sample_outcome` and its own ``random.Random(seed)`` and says in one
+line what happened ("You rolled 5.", "The AI rolled 6 and 3."); the board is drawn for the
+person's decisions, and the AI's turn is the lines of its decisions and rolls. A decision among a
+few words (roll/hold, pass/bet, fold/call/raise, double/take/drop) is offered as numbered choices.
+In a game with hidden information the person sees only the record's ``view`` of their side and
+their own observation: never ``notation()``, never the AI's deal (a run of deals is one line,
+"Cards are dealt.", naming no card), and an AI move only when the person can tell it from the
+AI's other moves; the view reveals at the end what the rules reveal (a showdown, not a fold).
+Such a game cannot be saved (the file would hold the AI's cards). Undo in a game of chance goes
+back to the person's last decision and puts the generator back as it was there, so the same dice
+come again if the same moves are played: undo cannot roll again (nor deal again). A scored game
+(``scored``) ends with the points won, and the score between games counts them. End of input ends the session with one line: with exit
 status 0 when it comes at the "Play again?" question (the games are over), else 1. Ctrl-C ends it
 with one line and status 130.
 """
@@ -26,9 +41,19 @@ from rich.markup import escape
 from zermelo.agents.base import Agent
 from zermelo.agents.spec import make_agent
 from zermelo.core.record import OptionValue
-from zermelo.core.state import GAME_OVER, AnyState, Player, end_reason
+from zermelo.core.state import (
+    GAME_OVER,
+    AnyState,
+    Player,
+    end_reason,
+    information_set,
+    is_chance,
+    payoff_of,
+    sample_outcome,
+)
 from zermelo.games.registry import game_names, get_game
 from zermelo.i18n import gettext as _
+from zermelo.i18n import ngettext
 from zermelo.ui.terminal.boards import BoardView, view_for
 
 __all__ = ["GameOptions", "Scoreboard", "Session", "TutorialBoard", "play_tutorial_game"]
@@ -71,6 +96,7 @@ class Scoreboard:
     human: int = 0
     ai: int = 0
     ties: int = 0
+    points: float = 0.0  # in a scored game: what the person has won, net
 
 
 class _InputEnded(Exception):
@@ -115,8 +141,20 @@ class Session:
             self.spec.parse(options.start)
         self.human = self._human_side(options.human)
         self._check_first()
+        if self.spec.hidden and options.save:
+            from zermelo.core.errors import ParseError
+
+            raise ParseError(self._no_save())
         self.score = Scoreboard()
         self._played: list[tuple[AnyState, Hashable]] = []
+        # The generator's state before each entry of ``_played``: undo puts it back, so that the
+        # dice after a taken-back move are the ones that came the first time.
+        self._draws: list[tuple[object, ...]] = []
+
+    def _no_save(self) -> str:
+        return _(
+            "{game} hides the other side's cards, which a saved game would show: it cannot be saved"
+        ).format(game=_(self.view.title))
 
     def _check_first(self) -> None:
         """Where the rules fix who starts, a chosen side decides it: refuse a contradiction now,
@@ -168,7 +206,12 @@ class Session:
         return line.rstrip("\n")
 
     def show_board(self, state: AnyState, last: object, before: AnyState | None = None) -> None:
-        """The board of ``state``; ``last`` is the move played in ``before`` that led to it."""
+        """The board of ``state``; ``last`` is the move played in ``before`` that led to it. In a
+        game with hidden information only what the person's side sees: the view draws the
+        record's ``view`` for :attr:`human` and is never given a chance outcome (a deal)."""
+        self.view.viewer = self.human
+        if before is not None and is_chance(before):
+            last, before = None, None  # the roll or the deal is said in words, never named here
         self.say(self.view.render(state, last, rich=self.rich, before=before), markup=self.rich)
 
     # -- the session ------------------------------------------------------------------------
@@ -262,25 +305,45 @@ class Session:
                 state = self.spec.parse(self.options.start)
             else:
                 state = self.spec.new(first=first, **self.options.game_options)
+        self.view.viewer = self.human
         last: Hashable = None
         played: list[tuple[AnyState, Hashable]] = []  # (state before, move), for undo and save
         self._played = played
+        self._draws = []
+        # In a game of chance the AI's turn is a few lines (its decisions and its rolls) and the
+        # board is drawn for the person's decisions only.
+        chance_game = self.spec.chance or self.spec.hidden
+        ai_moving = False
         while not state.is_terminal():
-            self.show_board(state, last, played[-1][0] if played else None)
+            if is_chance(state):
+                state, last = self._chance(state, played, on_move)
+                if self.spec.hidden and not state.is_terminal() and state.to_move != self.human:
+                    # The deal showed the person a card: the board says which before the AI acts.
+                    self.show_board(state, last, played[-1][0] if played else None)
+                continue
+            if not chance_game or state.to_move == self.human:
+                self.show_board(state, last, played[-1][0] if played else None)
             if state.to_move == self.human:
+                ai_moving = False
                 move = self._human_move(state)
                 if move is _UNDO:
                     state, last = self._undo(state, played)
                     continue
             else:
-                self.say("\n" + _("AI's turn..."))
+                if not (chance_game and ai_moving):
+                    self.say("\n" + _("AI's turn..."))
+                ai_moving = True
                 if self.rich:  # a spinner while it thinks (hard Connect Four can take seconds)
                     with self.console.status(""):
                         move = self.agent.choose(state)
                 else:
                     move = self.agent.choose(state)
-                if self.rich:
-                    self.say(_("AI plays {move}.").format(move=state.format_move(move)))
+                if self.rich or chance_game:
+                    if self._public(state, move):
+                        self.say(_("AI plays {move}.").format(move=state.format_move(move)))
+                    else:
+                        self.say(_("The AI has moved."))
+            self._draws.append(self.rng.getstate())
             played.append((state, move))
             state = state.play(move)
             last = move
@@ -292,6 +355,41 @@ class Session:
             self._save(self.options.save, state, played)
         return state
 
+    def _chance(
+        self,
+        state: AnyState,
+        played: list[tuple[AnyState, Hashable]],
+        on_move: Callable[[Hashable], None] | None,
+    ) -> tuple[AnyState, Hashable]:
+        """Draw the outcomes of the chance nodes from ``state`` on, one after another, with the
+        session's seeded generator (nobody is asked), and say what happened in one line each;
+        in a game with hidden information one line for them all, naming none (the board shows
+        what the person may see). The state reached and the last outcome."""
+        events = 0
+        outcome: Hashable = None
+        while is_chance(state) and not state.is_terminal():
+            self._draws.append(self.rng.getstate())
+            outcome = sample_outcome(state, self.rng)
+            played.append((state, outcome))
+            before, state = state, state.play(outcome)
+            events += 1
+            if not self.spec.hidden:
+                self.say(self.view.outcome_line(before, outcome, state))
+            if on_move is not None:
+                on_move(outcome)
+        if self.spec.hidden:
+            self.say("\n" + self.view.hidden_chance_line(events))
+        return state, outcome
+
+    def _public(self, state: AnyState, move: Hashable) -> bool:
+        """True when the person can tell ``move`` (the AI's, in ``state``) from the AI's other
+        moves: always, but in a game with hidden information, where a move the person's
+        information set does not tell apart stays unnamed."""
+        if not self.spec.hidden:
+            return True
+        seen = {information_set(state.play(other), self.human) for other in state.legal_moves()}
+        return len(seen) == len(state.legal_moves())
+
     def _human_move(self, state: AnyState) -> Hashable:
         played = self._played
         while True:
@@ -301,7 +399,9 @@ class Session:
             if " ".join(line.split()).lower() in ("undo", " ".join(_("undo").split()).lower()):
                 return _UNDO
             if word.lower() in ("save", _("save").lower()):
-                if rest.strip():
+                if self.spec.hidden:
+                    self.say(self._no_save())
+                elif rest.strip():
                     self._save(rest.strip(), state, played)
                 else:
                     self.say(_("Type save and a file name, such as: save game.txt"))
@@ -315,11 +415,16 @@ class Session:
         self, state: AnyState, played: list[tuple[AnyState, Hashable]]
     ) -> tuple[AnyState, Hashable]:
         """Take back the person's last move and the AI's replies since: back to the person's
-        previous turn, or nothing when the person has not moved yet."""
+        previous decision, or nothing when the person has not moved yet. In a game of chance the
+        rolls and deals since are taken back too, and the seeded generator is put back where it
+        was: the same dice come again if the same moves are played (undo cannot roll again)."""
         for index in range(len(played) - 1, -1, -1):
             before, _move = played[index]
-            if before.to_move == self.human:
+            if before.to_move == self.human and not is_chance(before):
                 del played[index:]
+                if index < len(self._draws):
+                    self.rng.setstate(self._draws[index])
+                    del self._draws[index:]
                 self.say(_("Took back your last move."))
                 return before, (played[-1][1] if played else None)
         self.say(_("Nothing to take back yet."))
@@ -354,6 +459,10 @@ class Session:
         if reason and reason != GAME_OVER:
             self.say("\n" + _("Game over: {reason}.").format(reason=_(reason)))
         winner = state.winner
+        if self.spec.scored:
+            first = payoff_of(state)
+            points = first if self.human == Player.FIRST else -first
+            self.score.points += points
         if winner is None:
             self.score.ties += 1
             self.say("\n" + _("It's a tie!"))
@@ -363,6 +472,16 @@ class Session:
         else:
             self.score.ai += 1
             self.say("\n" + _("AI wins!"))
+        if self.spec.scored and winner is not None:
+            won = abs(points)
+            count = _points(won)
+            if winner == self.human:
+                line = ngettext("You win {points} point.", "You win {points} points.", count)
+            else:
+                line = ngettext(
+                    "The AI wins {points} point.", "The AI wins {points} points.", count
+                )
+            self.say(line.format(points=f"{won:g}"))
 
     def _show_score(self) -> None:
         self.say(
@@ -370,6 +489,13 @@ class Session:
                 human=self.score.human, ai=self.score.ai, ties=self.score.ties
             )
         )
+        if self.spec.scored:
+            self.say(_("Points: you {points}").format(points=f"{self.score.points:+g}"))
+
+
+def _points(points: float) -> int:
+    """The number that picks the plural of ``points`` (1 for exactly one point)."""
+    return 1 if points == 1 else (int(points) if points == int(points) else 2)
 
 
 @runtime_checkable

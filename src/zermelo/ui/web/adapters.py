@@ -24,6 +24,8 @@ thinking time and the engines a game has of its own (:attr:`~zermelo.core.record
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -33,7 +35,7 @@ from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.limits import Limits
 from zermelo.core.record import GameSpec, Grid, OptionValue, draughts_path
-from zermelo.core.state import AnyState
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import all_games, get_game
 from zermelo.search.result import SearchResult
 from zermelo.ui.web.engines import Choice, generic_choose, generic_values
@@ -61,6 +63,16 @@ class DraughtsPath(TypedDict):
     capture: bool
 
 
+class BackgammonMove(TypedDict):
+    """One legal full move of a ``backgammon`` board: its notation (``"24/18 13/11"``) and the
+    checker steps it is made of, ``[from, to]`` each by the board's point names (``"bar"``,
+    ``"24"``, ``"off"``), a step per die, in the notation's order; the page narrows the legal
+    moves by the steps clicked so far."""
+
+    move: str
+    steps: list[list[str]]
+
+
 ChessMove = TypedDict("ChessMove", {"from": str, "to": str, "promotion": str | None, "move": str})
 """One legal move of a ``chess`` board: its squares (``from`` is a keyword, hence this form),
 promotion and notation."""
@@ -76,6 +88,7 @@ class Board(TypedDict):
     points: NotRequired[list[list[str | None]]]
     columns: NotRequired[list[str]]
     extra: NotRequired[list[str]]
+    buttons: NotRequired[list[str]]
     highlight: NotRequired[list[list[int]]]
     moves: NotRequired[list[ChessMove]]
     paths: NotRequired[list[DraughtsPath]]
@@ -85,6 +98,8 @@ class Board(TypedDict):
     last: NotRequired[list[str | None]]
     check: NotRequired[str | None]
     pgn: NotRequired[str]
+    facts: NotRequired[list[list[str]]]
+    steps: NotRequired[list[BackgammonMove]]
 
 
 EngineOf = WebEngine[AnyState]
@@ -125,7 +140,11 @@ class Adapter:
 
     @property
     def tree(self) -> bool:
-        return self.spec.explain_tree
+        """Whether the page draws the game's tree: the record says so, and a game of chance
+        that hides nothing and searches quickly (Pig) has the chance tree of
+        :func:`zermelo.ui.web.explain.explain_chance`."""
+        spec = self.spec
+        return spec.explain_tree or (spec.chance and not spec.hidden and spec.quick)
 
     @property
     def last_cell(self) -> Callable[[AnyState, Hashable], list[int]] | None:
@@ -172,6 +191,12 @@ class Adapter:
         engine = self._engine()
         if engine is not None:
             return engine.choose(state, level, seed, time_limit)
+        if self.spec.hidden and level not in self.spec.levels:
+            # The generic engine would search the true state, the person's cards with it: a
+            # hidden game without a level of its own plays uniformly at random among the legal
+            # moves, which are public (the plan's easy poker level).
+            rng = random.Random(seed * 1_000_003 + state.ply)
+            return Choice(rng.choice(sorted(state.legal_moves())))
         return generic_choose(self.spec, state, level, seed, min(self.spec.move_time, time_limit))
 
     def analyze(
@@ -187,6 +212,10 @@ class Adapter:
         own = self.spec.engine_analysis
         if own is not None:
             return own.resolve().analyze(state, Limits(time=time_limit, nodes=node_limit))
+        if self.spec.chance:
+            from zermelo.ui.web.explain import chance_values
+
+            return chance_values(state, time_limit, node_limit)
         return generic_values(
             state, time_limit=time_limit, node_limit=node_limit, depth=self.spec.analysis_depth
         )
@@ -195,19 +224,34 @@ class Adapter:
         """The options for ``GameSpec.new``, each checked against its declared range."""
         return self.spec.check_options(options)
 
-    def board(self, state: AnyState) -> Board:
+    def board(self, state: AnyState, viewer: Player | None = None) -> Board:
         """The board as JSON: its kind, size, cells (rows from the top) and the moves of the cells.
 
         For a ``place`` or ``grid`` board ``points[row][col]`` is the move notation of each cell
         (occupied ones too, so the page can say why a click there is refused; ``null`` on a grid
         where a cell plays nothing); for a ``drop`` grid ``columns[col]`` is the move of each
-        column.
+        column. With a ``viewer``, the board as that side sees it (a hidden game's ``view``).
         """
-        return self.board_kind.draw(self.spec, state)
+        seen = self._seen_by(viewer)
+        board = self.board_kind.draw(seen, state)
+        facts = seen.grid(state).facts
+        if facts:
+            board["facts"] = [[label, value] for label, value in facts]
+        return board
 
-    def line(self, state: AnyState, board: Board, winner_mark: str) -> list[list[int]]:
+    def _seen_by(self, viewer: Player | None) -> GameSpec:
+        """The record whose ``grid`` is ``viewer``'s view of a hidden game (the record itself
+        without a viewer, or for a game that hides nothing)."""
+        view = self.spec.view
+        if viewer is None or view is None:
+            return self.spec
+        return replace(self.spec, grid=lambda state: view(state, viewer))
+
+    def line(
+        self, state: AnyState, board: Board, winner_mark: str, viewer: Player | None = None
+    ) -> list[list[int]]:
         """The cells of the winning line, for a finished game (the record's grid says them)."""
-        return [list(cell) for cell in self.spec.grid(state).line]
+        return [list(cell) for cell in self._seen_by(viewer).grid(state).line]
 
 
 def _cells(grid: Grid, empty: str = ".") -> list[str]:
@@ -354,6 +398,118 @@ def _chess(spec: GameSpec, state: AnyState) -> Board:
     }
 
 
+def _buttons(state: AnyState) -> list[str]:
+    return [state.format_move(move) for move in sorted(state.legal_moves())]
+
+
+def _rows(grid: Grid) -> list[list[str]]:
+    return [list(row) for row in grid.cells]
+
+
+def _dice(spec: GameSpec, state: AnyState) -> Board:
+    """``cells[0]``: the first and second players' totals, the turn's total and the last roll
+    (``""`` before any); ``files``: the sides' names; ``buttons``: the moves, which the board
+    draws as its own buttons."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    return {
+        "kind": "dice",
+        "width": width,
+        "height": height,
+        "cells": _rows(grid),
+        "files": list(grid.files),
+        "buttons": _buttons(state),
+    }
+
+
+def _cards(spec: GameSpec, state: AnyState) -> Board:
+    """``cells``: the opponent's cards (``"?"`` face down), the board's, the viewer's (the
+    record's ``view`` in a hidden game: the API never draws another side's hidden card);
+    ``buttons``: the moves, which the board draws as its own buttons."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    return {
+        "kind": "cards",
+        "width": width,
+        "height": height,
+        "cells": _rows(grid),
+        "buttons": _buttons(state),
+    }
+
+
+_REPEAT = re.compile(r"^(.*)\((\d)\)$")
+
+
+def backgammon_steps(text: str) -> list[list[str]]:
+    """The checker steps of a backgammon move in gnubg's notation, ``[from, to]`` each:
+    ``"24/18 13/11"`` two steps, ``"13/7(2)"`` the same step twice, ``"24/18/12"`` a checker
+    moving on, ``"bar/22*"`` entering with a hit (the ``*`` is left out)."""
+    steps: list[list[str]] = []
+    for word in text.replace("*", "").split():
+        count = 1
+        repeat = _REPEAT.match(word)
+        if repeat:
+            word, count = repeat.group(1), int(repeat.group(2))  # noqa: PLW2901
+        points = [point for point in word.split("/") if point]
+        for _ in range(count):
+            steps.extend([a, b] for a, b in itertools.pairwise(points))
+    return steps
+
+
+@runtime_checkable
+class _SteppedMove(Protocol):
+    """A backgammon play that keeps its checker steps: ``(from, to)`` pairs in the mover's
+    numbering, 25 the bar and 0 off (the bgrules kernel's)."""
+
+    @property
+    def steps(self) -> Sequence[tuple[int, int]]: ...
+
+
+def _point_name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+def _checker_steps(move: object) -> list[list[str]] | None:
+    """A play's steps, one per die, from the move itself where it keeps them (a notation such as
+    ``13/6`` writes two dice as one step), else ``None``."""
+    if not isinstance(move, _SteppedMove):
+        return None
+    try:
+        return [[_point_name(int(a)), _point_name(int(b))] for a, b in move.steps]
+    except (TypeError, ValueError):
+        return None
+
+
+def _backgammon(spec: GameSpec, state: AnyState) -> Board:
+    """``cells``: two rows of 26, the top row points 13 to 24 then the first player's bar and
+    tray, the bottom row points 12 to 1 then the second player's (``"X5"``, ``"O2"``, ``""``);
+    ``points``: each cell's name as the side to move's moves write it; ``steps``: every legal
+    move with its checker steps (:func:`backgammon_steps`); ``extra``: the moves that are no
+    checker's (the cube's ``double``, ``take``, ``drop``), as buttons."""
+    grid = spec.grid(state)
+    width, height = _size(grid)
+    steps: list[BackgammonMove] = []
+    extra: list[str] = []
+    for move in sorted(state.legal_moves()):
+        text = state.format_move(move)
+        made = _checker_steps(move)
+        if made is None:
+            made = backgammon_steps(text) if "/" in text else []
+        if made:
+            steps.append({"move": text, "steps": made})
+        else:
+            extra.append(text)
+    return {
+        "kind": "backgammon",
+        "width": width,
+        "height": height,
+        "cells": _rows(grid),
+        "points": _points(grid, ""),
+        "steps": steps,
+        "extra": extra,
+    }
+
+
 @runtime_checkable
 class _UciMove(Protocol):
     """A chess move, which names its squares in UCI (``e7e8q``)."""
@@ -383,6 +539,9 @@ KINDS: dict[str, BoardKind] = {
     "drop": BoardKind("drop", _drop),
     "draughts": BoardKind("draughts", _draughts, moved=_draughts_squares),
     "chess": BoardKind("chess", _chess, moved=_uci_squares, marks="text"),
+    "dice": BoardKind("dice", _dice, marks="text"),
+    "cards": BoardKind("cards", _cards, marks="text"),
+    "backgammon": BoardKind("backgammon", _backgammon, marks="text"),
 }
 """Board kind (:data:`~zermelo.core.record.BOARD_KINDS`) -> its drawing on the page; a record
 naming another kind is drawn as a grid."""

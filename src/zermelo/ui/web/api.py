@@ -47,7 +47,15 @@ from zermelo.core.errors import (
 from zermelo.core.jsontext import Json
 from zermelo.core.record import LEVELS, OptionValue
 from zermelo.core.scores import POINTS, Unit, describe, outcome_of, unit_of, value_text
-from zermelo.core.state import AnyState, Player, end_reason
+from zermelo.core.state import (
+    AnyState,
+    HiddenInfo,
+    Player,
+    end_reason,
+    is_chance,
+    payoff_of,
+    sample_outcome,
+)
 from zermelo.games.registry import game_names
 from zermelo.games.tictactoe import TicTacToeState
 from zermelo.i18n import LANGUAGES, translation_for
@@ -59,8 +67,9 @@ from zermelo.ui.web.adapters import (
     adapter_for,
     available_games,
 )
+from zermelo.ui.web.chance import ServerKeyError, issue_id, outcome_rng, verify_id
 from zermelo.ui.web.engines import Choice, generic_values, search_order, static_values, valued
-from zermelo.ui.web.explain import ExplainNode, explain
+from zermelo.ui.web.explain import ExplainNode, explain, explain_chance
 from zermelo.ui.web.lanes import BusyError, FastLane, SearchPool
 from zermelo.ui.web.messages import PREPARING, best_language, messages_for, plurals_for
 from zermelo.workers import WorkerFailed, WorkerTimeout
@@ -121,6 +130,8 @@ class MoveJson(TypedDict):
     move: str
     value: ValueJson
     pv: list[str]
+    expected: NotRequired[float]
+    p_win: NotRequired[float | None]
 
 
 class AnalysisJson(TypedDict):
@@ -159,10 +170,24 @@ class GameJson(TypedDict):
     board: Board
     last: list[int] | None
     line: list[list[int]]
+    game_id: NotRequired[str]
+    human: NotRequired[str]
+    history: NotRequired[list[HistoryJson]]
+    payoff: NotRequired[float | None]
     played: NotRequired[list[dict[str, str]]]
     thinking: NotRequired[SearchJson | None]
     degraded: NotRequired[bool]
     preparing: NotRequired[str | None]
+
+
+class HistoryJson(TypedDict):
+    """One move of a game of chance as the person may see it: who it belongs to (the side whose
+    turn it is), its notation (``"?"`` for a deal of a hidden game), and whether it is a chance
+    outcome (a roll, a deal) rather than a decision."""
+
+    side: str
+    move: str
+    chance: bool
 
 
 class GameData(TypedDict):
@@ -235,6 +260,7 @@ class SlowBodyError(PayloadError):
 _STATUS: list[tuple[type[ZermeloError], int]] = [
     (BusyError, 503),
     (WorkerFailed, 503),
+    (ServerKeyError, 503),
     (CapabilityError, 422),
     (TooLargeError, 413),
     (MediaTypeError, 415),
@@ -417,7 +443,11 @@ async def read_json(request: Request) -> dict[str, Json]:
 class Game:
     """A replayed game: its adapter, start state, the moves played and the current state, with
     what the start was built from (the checked ``options``, or the ``position`` in notation), so
-    that a search process rebuilds exactly this game (see :func:`game_data`)."""
+    that a search process rebuilds exactly this game (see :func:`game_data`).
+
+    A game of chance also has the id the server issued for it (``game_id``), the side the person
+    plays (``human``: whose view a hidden game shows) and, for each move, whether it was a chance
+    outcome the server drew (``chance``)."""
 
     adapter: Adapter
     start: AnyState
@@ -425,24 +455,54 @@ class Game:
     states: tuple[AnyState, ...]
     options: dict[str, OptionValue] = field(default_factory=dict)
     position: str | None = None
+    game_id: str | None = None
+    human: Player | None = None
+    chance: tuple[bool, ...] = ()
 
     @property
     def state(self) -> AnyState:
         return self.states[-1]
 
+    @property
+    def hidden(self) -> bool:
+        return self.adapter.spec.hidden
 
-def load_game(data: Mapping[str, object]) -> Game:
-    """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``."""
+    @property
+    def viewer(self) -> Player | None:
+        """The side whose view the answers show: the person's in a hidden game, else ``None``
+        (the whole board)."""
+        return self.human if self.hidden else None
+
+    @property
+    def chance_events(self) -> int:
+        return sum(self.chance)
+
+
+MAX_CHANCE = 4 * MAX_MOVES + 64
+"""Most chance events a replay draws: far more than any game here rolls between its decisions."""
+
+
+def load_game(data: Mapping[str, object], *, trusted: bool = False) -> Game:
+    """Replay ``data``'s game: ``game``, optional ``options`` or ``position``, and ``moves``.
+
+    For a game of chance, ``moves`` are the decisions only, and ``game_id`` the id the server
+    issued (none for a new game: one is issued, for the side ``human`` names): the server draws
+    every chance outcome (:mod:`zermelo.ui.web.chance`), before, between and after them, until a
+    decision is due or the game ends. ``trusted`` is for a search process rebuilding the server's
+    own game (:func:`replay`), whose ``moves`` hold the outcomes too: never for a client's
+    request."""
     adapter = adapter_for(data.get("game", game_names()[0]))
     spec = adapter.spec
     position = data.get("position")
     options = adapter.check_options(data.get("options"))
     first = _first(spec.sides, spec.first_mover, data.get("first"))
+    given: str | None = None
     if position is not None and position != "":
         if not isinstance(position, str) or len(position) > 2000:
             raise ParseError(f"position {str(position)[:60]!r}: expected the game's notation")
         if options and spec.parse_on is None:
             raise ParseError("give either a position or options, not both")
+        given = position
         start = spec.read(position, options)
     else:
         position = None
@@ -453,14 +513,116 @@ def load_game(data: Mapping[str, object]) -> Game:
     moves_text = data.get("moves", [])
     if not isinstance(moves_text, list) or len(moves_text) > MAX_MOVES:
         raise ParseError(f"moves: expected a list of at most {MAX_MOVES} moves in notation")
+    if spec.chance and not trusted:
+        return _replay_chance(adapter, start, moves_text, data, options, position, given, first)
     state = start
     states = [start]
     moves: list[Hashable] = []
+    flags: list[bool] = []
     for index, text in enumerate(moves_text):
+        flags.append(is_chance(state))
         state, move = _play_text(state, text, index)
         states.append(state)
         moves.append(move)
-    return Game(adapter, start, tuple(moves), tuple(states), options, position)
+    chance = tuple(flags) if spec.chance else ()
+    return Game(adapter, start, tuple(moves), tuple(states), options, position, chance=chance)
+
+
+def _bound(
+    adapter: Adapter,
+    options: Mapping[str, OptionValue],
+    given: str | None,
+    first: Player | None,
+) -> Json:
+    """What a game id is issued for: the game, its options and its start (see chance.py)."""
+    return {
+        "game": adapter.name,
+        "options": dict(options),
+        "position": given,
+        "first": None if first is None else int(first),
+    }
+
+
+def _human(sides: tuple[str, str], value: object) -> Player | None:
+    if value is None:
+        return None
+    names = {name.lower(): Player(index) for index, name in enumerate(sides)}
+    if not isinstance(value, str) or value.lower() not in names:
+        raise ParseError(f"human {_short(value)}: expected one of {', '.join(sides)}")
+    return names[value.lower()]
+
+
+def _replay_chance(
+    adapter: Adapter,
+    start: AnyState,
+    decisions: list[object],
+    data: Mapping[str, object],
+    options: dict[str, OptionValue],
+    position: str | None,
+    given: str | None,
+    first: Player | None,
+) -> Game:
+    """A client's game of chance: its decisions replayed, every outcome drawn by the server."""
+    spec = adapter.spec
+    bound = _bound(adapter, options, given, first)
+    asked = _human(spec.sides, data.get("human"))
+    game_id = data.get("game_id")
+    if game_id is None:
+        if decisions:
+            raise ParseError(
+                "moves of a game of chance need the game_id the server issued for the game "
+                "(ask /api/state without moves for a new game)"
+            )
+        human = Player.FIRST if asked is None else asked
+        game_id = issue_id(human, bound)
+    else:
+        human = verify_id(game_id, bound)
+        if asked is not None and asked != human:
+            raise ParseError(
+                f"human {spec.sides[asked]!r}: this game was issued to {spec.sides[human]}"
+            )
+    assert isinstance(game_id, str)
+    game = Game(adapter, start, (), (start,), options, position, game_id, human)
+    for index, text in enumerate(decisions):
+        game, _ = settle(game)
+        state = game.state
+        where = f" (decision {index + 1})"
+        if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+            raise ParseError(
+                f"move {str(text)[:20]!r}{where}: expected a move in the game's notation"
+            )
+        if state.is_terminal():
+            raise IllegalMoveError(f"move {text!r}{where}: the game is already over")
+        move = state.parse_move(text)
+        legal = state.legal_moves()
+        if move not in legal:
+            # Said without the position: a hidden game's notation holds the other side's cards.
+            raise IllegalMoveError(
+                f"move {text!r}{where} is illegal: expected one of "
+                + ", ".join(state.format_move(m) for m in sorted(legal))
+            )
+        game = _extended(game, move, state.play(move), chance=False)
+    game, _ = settle(game)
+    return game
+
+
+def settle(game: Game) -> tuple[Game, list[dict[str, str]]]:
+    """Draw the chance outcomes due in ``game`` (none unless it is a client's game of chance),
+    until a decision is due or the game ends; with the ``played`` entries they make."""
+    played: list[dict[str, str]] = []
+    if game.game_id is None:
+        return game, played
+    while is_chance(game.state) and not game.state.is_terminal():
+        index = game.chance_events
+        if index >= MAX_CHANCE:
+            raise InvalidPositionError(
+                f"{game.adapter.name}: more than {MAX_CHANCE} chance events in one game"
+            )
+        state = game.state
+        outcome = sample_outcome(state, outcome_rng(game.game_id, index))
+        played.append({"by": "chance", "move": "?" if game.hidden else state.format_move(outcome)})
+        game = _extended(game, outcome, state.play(outcome), chance=True)
+    return game, played
 
 
 def _first(sides: tuple[str, str], fixed: Player | None, first: object) -> Player | None:
@@ -513,10 +675,16 @@ def _level(data: Mapping[str, object]) -> str:
 # -- answers --------------------------------------------------------------------------------------
 
 
-def _cell_of_last_move(adapter: Adapter, before: AnyState, after: AnyState) -> list[int] | None:
+def board_of(game: Game, state: AnyState) -> Board:
+    """``state``'s board as the page draws it: a hidden game's as the person sees it (the
+    record's ``view``), any other game's whole."""
+    return game.adapter.board(state, game.viewer)
+
+
+def _cell_of_last_move(game: Game, before: AnyState, after: AnyState) -> list[int] | None:
     """Row (from the top) and column of the cell the last move changed, if the board kept its
     shape and one cell changed first."""
-    old, new = adapter.board(before)["cells"], adapter.board(after)["cells"]
+    old, new = board_of(game, before)["cells"], board_of(game, after)["cells"]
     if len(old) != len(new):
         return None
     for row, (a, b) in enumerate(zip(old, new, strict=True)):
@@ -528,21 +696,52 @@ def _cell_of_last_move(adapter: Adapter, before: AnyState, after: AnyState) -> l
     return None
 
 
+def _notations(game: Game) -> list[str]:
+    return [before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)]
+
+
+def decisions(game: Game) -> list[str]:
+    """The decisions of a game of chance in notation: what its client sends back."""
+    return [text for text, chance in zip(_notations(game), game.chance, strict=True) if not chance]
+
+
+def history(game: Game) -> list[HistoryJson]:
+    """Every move of a game of chance as the person may see it: a hidden game's deals as ``?``."""
+    sides = game.adapter.spec.sides
+    return [
+        {
+            "side": sides[before.to_move],
+            "move": "?" if chance and game.hidden else text,
+            "chance": chance,
+        }
+        for before, text, chance in zip(game.states, _notations(game), game.chance, strict=False)
+    ]
+
+
+def _seen(game: Game, state: AnyState) -> str:
+    """A position as the answers write it: a hidden game's as the person observes it, never its
+    notation (which holds the other side's cards)."""
+    if game.hidden and game.human is not None and isinstance(state, HiddenInfo):
+        return state.observation(game.human)
+    if game.hidden:
+        return ""
+    return state.notation()
+
+
 def game_json(game: Game) -> GameJson:
     """The current position as the page needs it."""
     state = game.state
     winner = state.winner
-    sides = game.adapter.spec.sides
-    moves = [
-        before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
-    ]
+    spec = game.adapter.spec
+    sides = spec.sides
+    moves = _notations(game)
     answer: GameJson = {
         "game": game.adapter.name,
-        "title": game.adapter.spec.title,
-        "start": game.start.notation(),
+        "title": spec.title,
+        "start": _seen(game, game.start),
         "start_to_move": sides[game.start.to_move],
-        "moves": moves,
-        "position": state.notation(),
+        "moves": decisions(game) if game.game_id is not None else moves,
+        "position": _seen(game, state),
         "to_move": sides[state.to_move],
         "ply": state.ply,
         "terminal": state.is_terminal(),
@@ -550,12 +749,19 @@ def game_json(game: Game) -> GameJson:
         "reason": end_reason(state),
         "record": game_record(game, moves),
         "legal": [state.format_move(m) for m in sorted(state.legal_moves())],
-        "board": game.adapter.board(state),
+        "board": board_of(game, state),
         "last": None,
         "line": [],
     }
+    if game.game_id is not None and game.human is not None:
+        answer["game_id"] = game.game_id
+        answer["human"] = sides[game.human]
+        answer["history"] = history(game)
+    if spec.scored or spec.chance:
+        # What the first player has won (a scored game's points; +1/-1 by the winner else).
+        answer["payoff"] = payoff_of(state) if state.is_terminal() else None
     if winner is not None:
-        answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner])
+        answer["line"] = game.adapter.line(state, answer["board"], SYMBOLS[winner], game.viewer)
     if game.moves and game.adapter.last_cell is not None:
         answer["last"] = game.adapter.last_cell(game.states[-2], game.moves[-1])
         if answer["board"]["kind"] == "draughts" and not answer["board"].get("last"):
@@ -563,7 +769,7 @@ def game_json(game: Game) -> GameJson:
                 game.adapter.last_squares(game.states[-2], game.moves[-1])
             )
     elif game.moves:
-        answer["last"] = _cell_of_last_move(game.adapter, game.states[-2], state)
+        answer["last"] = _cell_of_last_move(game, game.states[-2], state)
     return answer
 
 
@@ -571,6 +777,9 @@ def game_record(game: Game, moves: Sequence[str]) -> str:
     """The game so far as text the page exports and :func:`import_game` reads back: the game's
     own file format where it has one (chess: PGN), else the start position's notation on one
     line and the moves on the next (the terminal's saved game)."""
+    if game.hidden:
+        # Only what the person saw: the position as observed, and the public decisions.
+        return f"{_seen(game, game.state)}\n{' '.join(decisions(game))}\n"
     saver = game.adapter.spec.saver
     if saver is not None:
         return saver.resolve().save(game.state)
@@ -716,9 +925,7 @@ def game_data(game: Game) -> GameData:
     (its options, or the position it was given) and the moves, in notation, with what the
     rebuilt game must show (:func:`fingerprint`), so that nothing falls back to a default on the
     way (a start position's notation alone may not say the board's size)."""
-    moves = [
-        before.format_move(move) for before, move in zip(game.states, game.moves, strict=False)
-    ]
+    moves = _notations(game)  # a game of chance's outcomes too: the process replays them
     name, expect = game.adapter.name, fingerprint(game.state)
     if game.position is not None:
         data: GameData = {"game": name, "moves": moves, "position": game.position, "expect": expect}
@@ -736,7 +943,7 @@ def fingerprint(state: AnyState) -> list[str | list[str]]:
 def replay(data: Mapping[str, object]) -> Game:
     """The game of :func:`game_data`, checked against its fingerprint."""
     expected = data.get("expect")
-    game = load_game({key: value for key, value in data.items() if key != "expect"})
+    game = load_game({key: value for key, value in data.items() if key != "expect"}, trusted=True)
     if expected is not None and fingerprint(game.state) != expected:
         raise InvalidPositionError(
             f"the search process rebuilt another position of {game.adapter.name}: "
@@ -755,19 +962,45 @@ def _answer(
     return answer
 
 
-def _play_checked(game: Game, move_text: object) -> tuple[Game, dict[str, str]]:
-    state, move = _play_text(game.state, move_text)
+def _play_checked(game: Game, move_text: object) -> tuple[Game, list[dict[str, str]]]:
+    """The person's move played, then (a game of chance) the outcomes it leads to drawn."""
     before = game.state
-    played = {"by": "you", "move": before.format_move(move)}
-    return _extended(game, move, state), played
+    if game.game_id is not None:
+        # Checked here, with a message that never quotes the position (a hidden game's notation
+        # holds the other side's cards).
+        game = _replay_chance_move(game, move_text)
+        state, move = game.state, game.moves[-1]
+    else:
+        state, move = _play_text(before, move_text)
+        game = _extended(game, move, state)
+    played = [{"by": "you", "move": before.format_move(move)}]
+    game, drawn = settle(game)
+    return game, played + drawn
 
 
-def _with_ai_move(game: Game, move_text: str) -> tuple[Game, dict[str, str]]:
+def _replay_chance_move(game: Game, text: object) -> Game:
+    state = game.state
+    if not isinstance(text, str) or len(text) > MAX_MOVE_TEXT:
+        raise ParseError(f"move {str(text)[:20]!r}: expected a move in the game's notation")
+    if state.is_terminal():
+        raise IllegalMoveError(f"move {text!r}: the game is already over")
+    move = state.parse_move(text)
+    legal = state.legal_moves()
+    if move not in legal:
+        raise IllegalMoveError(
+            f"move {text!r} is illegal: expected one of "
+            + ", ".join(state.format_move(m) for m in sorted(legal))
+        )
+    return _extended(game, move, state.play(move))
+
+
+def _with_ai_move(game: Game, move_text: str) -> tuple[Game, list[dict[str, str]]]:
     before = game.state
     move = before.parse_move(move_text)
     after = before.play(move)
-    played = {"by": "ai", "move": before.format_move(move)}
-    return _extended(game, move, after), played
+    played = [{"by": "ai", "move": before.format_move(move)}]
+    game, drawn = settle(_extended(game, move, after))
+    return game, played + drawn
 
 
 MAX_IMPORT = 32 * 1024
@@ -797,6 +1030,11 @@ def import_game(data: Mapping[str, object]) -> ImportJson:
         raise ParseError("nothing to import: paste a position or a list of moves")
     adapter = adapter_for(data.get("game", game_names()[0]))
     spec = adapter.spec
+    if spec.hidden:
+        raise CapabilityError(
+            f"{spec.title} hides cards: a game of it cannot be imported, since the deal is the "
+            "server's to make; its export holds only what you saw"
+        )
     options = adapter.check_options(data.get("options"))
     base: dict[str, Json] = {"game": adapter.name, "options": dict(options)}
     if spec.parse_on is None and options:
@@ -825,15 +1063,32 @@ def import_game(data: Mapping[str, object]) -> ImportJson:
         if request.get("position") is None:
             request.pop("position", None)
         try:
+            if spec.chance:
+                request = _chance_import(request)  # noqa: PLW2901 - the reading to answer
             game = load_game(request)
         except ZermeloError as error:
             problems.append(str(error))
             continue
+        if game.game_id is not None:
+            request["game_id"] = game.game_id
         return {"request": request, "state": game_json(game)}
     first, last = problems[0], file_problem or problems[-1]
     raise ParseError(
         f"{text[:40]!r} is neither a position of {spec.title} ({first}) nor its moves ({last})"
     )
+
+
+def _chance_import(request: dict[str, Json]) -> dict[str, Json]:
+    """A game of chance read from text starts afresh from its last position: the outcomes in the
+    text are the text's, and from here on the server draws them (with a new game id)."""
+    game = load_game(request, trusted=True)
+    state = game.state
+    if state.is_terminal():
+        raise IllegalMoveError(f"the game in the text is already over ({state.notation()})")
+    fresh: dict[str, Json] = {"game": request["game"], "moves": [], "position": state.notation()}
+    if "options" in request and game.adapter.spec.parse_on is not None:
+        fresh["options"] = request["options"]
+    return fresh
 
 
 def _words(text: str) -> list[Json]:
@@ -850,8 +1105,11 @@ def _words(text: str) -> list[Json]:
     return moves
 
 
-def _extended(game: Game, move: Hashable, state: AnyState) -> Game:
-    return dataclasses.replace(game, moves=(*game.moves, move), states=(*game.states, state))
+def _extended(game: Game, move: Hashable, state: AnyState, *, chance: bool = False) -> Game:
+    flags = (*game.chance, chance) if game.adapter.spec.chance else ()
+    return dataclasses.replace(
+        game, moves=(*game.moves, move), states=(*game.states, state), chance=flags
+    )
 
 
 class Api:
@@ -884,6 +1142,9 @@ class Api:
                     },
                     "levels": list(LEVELS),
                     "explain": adapter.tree,
+                    "chance": spec.chance,
+                    "hidden": spec.hidden,
+                    "scored": spec.scored,
                     "initial": game_json(load_game({"game": name})),
                 }
             )
@@ -931,12 +1192,14 @@ class Api:
             game = load_game(data)
             played: list[dict[str, str]] = []
             if move_text is not None:
-                game, mine = _play_checked(game, move_text)
-                played.append(mine)
+                game, played = _play_checked(game, move_text)
             return game, played
 
         game, played = await self.lanes.fast.run(prepare, deadline=clock.hard)
-        if not reply or game.state.is_terminal():
+        # In a game of chance a turn need not pass (a Pig player keeps rolling): the AI moves
+        # only when the decision due is its own.
+        yours = game.human is not None and game.state.to_move == game.human
+        if not reply or game.state.is_terminal() or yours:
             return JSONResponse(
                 await self.lanes.fast.run(_answer, game, played, None, False, deadline=clock.hard)
             )
@@ -944,7 +1207,9 @@ class Api:
 
         def finish() -> GameJson:
             after, theirs = _with_ai_move(game, move_text_ai)
-            answer = _answer(after, [*played, theirs], thinking, degraded)
+            # A hidden game's AI says nothing of its search: its values would tell its cards.
+            shown = None if game.hidden else thinking
+            answer = _answer(after, [*played, *theirs], shown, degraded)
             answer["preparing"] = PREPARING if preparing(game.adapter.name) else None
             return answer
 
@@ -1009,7 +1274,14 @@ class Api:
         budget = Budget.from_json(data.get("budget"))
         clock = Clock(budget.time)
         game = await self.lanes.fast.run(load_game, data, deadline=clock.hard)
+        if game.hidden:
+            raise CapabilityError(
+                f"{game.adapter.spec.title} hides cards: its moves are not valued here, since "
+                "their values would tell the cards you cannot see"
+            )
         result, degraded = await self._analysis(game, budget, clock)
+        if game.adapter.spec.chance:
+            _expected(result, scored=game.adapter.spec.scored)
         result["position"] = game.state.notation()
         result["to_move"] = game.adapter.spec.sides[game.state.to_move]
         result["degraded"] = degraded
@@ -1075,6 +1347,8 @@ class Api:
         def node() -> ExplainNode:
             game = load_game(data)
             state = game.state
+            if game.adapter.tree and game.adapter.spec.chance and not game.hidden:
+                return explain_chance(state, path, game.adapter.spec.sides)
             if not game.adapter.tree or not isinstance(state, TicTacToeState):
                 raise UnknownGameError(
                     f"the minimax tree is not drawn for {game.adapter.name!r}: expected one of "
@@ -1083,6 +1357,16 @@ class Api:
             return explain(state, path)
 
         return JSONResponse(await self.lanes.fast.run(node))
+
+
+def _expected(result: AnalysisJson, *, scored: bool) -> None:
+    """A game of chance's values as what they are: the expected payoff of each move from the
+    side to move (``expected``), and for a game won or lost (+1/-1) the chance to win,
+    ``(value + 1) / 2`` (``p_win``; ``None`` for a game scored in points)."""
+    for entry in result["moves"]:
+        value = entry["value"]["score"]
+        entry["expected"] = value
+        entry["p_win"] = None if scored else min(max((value + 1) / 2, 0.0), 1.0)
 
 
 def _thinking(state: AnyState, choice: Choice[Hashable]) -> SearchJson | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from zermelo.i18n import LANGUAGES, translation_for
 
 __all__ = [
+    "CHANCE_MESSAGES",
     "END_REASONS",
     "PREPARING",
     "WEB_MESSAGES",
@@ -75,6 +76,65 @@ WEB_PLURALS: tuple[tuple[str, str], ...] = (
 
 PREPARING = N_("Preparing the fast engine (first run): the AI plays with a slower copy meanwhile.")
 """The note of an AI move played while the game's compiled kernel is built (``preparing``)."""
+
+CHANCE_MESSAGES: tuple[str, ...] = (
+    # games of chance and hidden cards: the dice, backgammon and cards boards (js/boards)
+    N_("Turn total"),
+    N_("Last roll: {face}"),
+    N_("die {face}"),
+    N_("a card face down"),
+    N_("card {card}"),
+    N_("Point {point}: {count} of {mark}"),
+    N_("Point {point}, empty"),
+    N_("No checker of yours can move from {point} now."),
+    N_("Type a move"),
+    N_("Play"),
+    N_("Clear"),
+    N_("Points for you: {points}"),
+    N_("a card is dealt"),
+    N_("rolled {outcome}"),
+    # the moves the boards draw as buttons, in the games' notation (Pig, backgammon's cube, poker)
+    N_("roll"),
+    N_("hold"),
+    N_("double"),
+    N_("take"),
+    N_("drop"),
+    N_("check"),
+    N_("bet"),
+    N_("call"),
+    N_("raise"),
+    N_("fold"),
+    N_("pass"),
+    # the boards' facts (Grid.facts labels the games give)
+    N_("to move"),
+    N_("turn total"),
+    N_("die"),
+    N_("the die"),
+    N_("rolling"),
+    N_("your chips in"),
+    N_("opponent's chips in"),
+    N_("round"),
+    N_("goal"),
+    N_("dice"),
+    N_("cube"),
+    N_("pot"),
+    N_("bets"),
+    N_("betting"),
+    # the thinking overlay of a game of chance (js/overlay.js)
+    N_("P(win) {p}"),
+    N_("{value} points expected"),
+    # the tree of a game of chance (js/tree.js)
+    N_("probability {p}"),
+    N_("expected {value} points for {mark}"),
+    N_("{mark} wins with probability {p}"),
+    N_("chance node: the mean of its outcomes"),
+    N_("Expectiminimax {depth} plies ahead: {nodes} nodes"),
+    N_(
+        "Expectiminimax: at your decisions the best child, at the dice the mean of the "
+        "outcomes weighted by their probabilities. Open a node to see its children."
+    ),
+)
+"""The page's words for games of chance and hidden information."""
 
 WEB_MESSAGES: tuple[str, ...] = (
     # page and controls
@@ -273,6 +333,7 @@ WEB_MESSAGES: tuple[str, ...] = (
     # values in a game's unit (zermelo.core.scores.value_text; bare "{value}" needs no words)
     N_("{value} pawns"),
     N_("{value} men"),
+    *CHANCE_MESSAGES,
 )
 
 

@@ -22,7 +22,34 @@ _GAME_FIELDS: dict[str, Json] = {
         "type": "array",
         "items": {"type": "string"},
         "maxItems": 512,
-        "description": "Moves played from the start position, in the game's move notation.",
+        "description": (
+            "Moves played from the start position, in the game's move notation; in a game of "
+            "chance (chance in /api/games) the decisions only, the server drawing every roll and "
+            "deal itself."
+        ),
+    },
+    "game_id": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{12}\\.[01]\\.[0-9a-f]{24}$",
+        "description": (
+            "A game of chance: the id the server issued for it (the answer of a request "
+            "without one, and without moves, carries a new one). The server draws the n-th "
+            "chance event of the game from an HMAC-SHA-256 of its key and (game_id, n): the "
+            "same id and decisions replay the same dice, a client can neither see nor choose "
+            "them, and an id is valid only for the game, options and start it was issued for, "
+            "and for its side."
+        ),
+    },
+    "human": {
+        "type": "string",
+        "description": (
+            "A game of chance: the side the person plays, by the game's name for it (default "
+            "the first side), fixed in the game id when it is issued. A game with hidden "
+            "information (hidden in /api/games) answers with that side's view only: never the "
+            "other side's cards before the rules show them, nor the AI's search, and "
+            "/api/analyze and /api/import refuse it (422); its record holds only what the "
+            "person saw."
+        ),
     },
 }
 
@@ -114,7 +141,10 @@ def openapi() -> dict[str, Json]:
                     "summary": "The games this server plays",
                     "description": "Name, title, kind of board (place, drop, draughts, chess, "
                     "or grid for any game, plugins included), the options with their ranges and "
-                    "help, the levels, and the initial position of each game.",
+                    "help, the levels, and the initial position of each game; chance, hidden and "
+                    "scored say whether it has chance nodes (dice, deals: requests then carry a "
+                    "game_id), hidden information (cards) and points. Boards also dice, "
+                    "backgammon and cards.",
                     "responses": {"200": {"description": "A list of games."}},
                 }
             },
@@ -145,7 +175,16 @@ def openapi() -> dict[str, Json]:
                 "in order (origin, then every landing square), and whether it captures; the "
                 "page sends a move as its path joined by x (a capture) or - (a step), as in "
                 "28x19x8 or d3-d4. files and ranks are its coordinates, plain says every square "
-                "is playable (dama), and last the squares of the last move.",
+                "is playable (dama), and last the squares of the last move. A game of chance's "
+                "answer has game_id, human, history (every move as {side, move, chance}: its "
+                "rolls and deals in order, a hidden deal as ?) and payoff (what the first player "
+                "won, once the game is over); moves then lists the decisions to send back. A "
+                "dice board (Pig) has cells [[first total, second total, turn total, last "
+                "roll]] and buttons; a cards board has cells [opponent's cards (? face down), "
+                "the board's cards, yours] and buttons; a backgammon board has two rows of "
+                "points then bar and tray, points (each cell's name), steps (every legal move "
+                "as {move, steps: [[from, to]]}, a step per die) and extra (the cube's moves). "
+                "Any board may have facts: [[label, value]], the label an English message id.",
                 {},
             ),
             "/api/import": _post(
@@ -159,7 +198,9 @@ def openapi() -> dict[str, Json]:
                 "Play a move and let the AI reply",
                 "Plays move (if given) for the side to move, then, when ai is true and the game "
                 "is not over, the AI's reply at the level; returns the new position, the moves "
-                "played and what the AI's search found.",
+                "played and what the AI's search found. In a game of chance the AI moves only "
+                "when the decision due is its own, and played lists the outcomes drawn after "
+                'each decision ({"by": "chance"}); a hidden game\'s thinking is null.',
                 {
                     "move": {"type": "string", "description": "Your move in notation."},
                     "ai": {
@@ -184,20 +225,30 @@ def openapi() -> dict[str, Json]:
             "/api/analyze": _post(
                 "Value every legal move",
                 "Each legal move's value for the side to move (win in n, draw, loss in n, or a "
-                "heuristic estimate), best first, with the principal variation, nodes and time.",
+                "heuristic estimate), best first, with the principal variation, nodes and time. "
+                "A game of chance's moves also have expected (the expected payoff from the side "
+                "to move) and p_win ((expected + 1) / 2 for a game won or lost; null for a game "
+                "scored in points).",
                 {"budget": _BUDGET},
             ),
             "/api/tree": _post(
-                "One node of the minimax tree (tic-tac-toe)",
+                "One node of the minimax tree (tic-tac-toe) or expectiminimax tree (Pig)",
                 "The node reached by path from the position, with its children: minimax value "
                 "and node count, and what alpha-beta did there (its bound, the children it "
-                "visited and those it cut off).",
+                "visited and those it cut off). A game of chance's node has chance (a chance "
+                "node), probability (of the outcome that led to it, null after a decision) and "
+                "value {expected, first, p_first}: the expected payoff for the side to move and "
+                "for the first player, and the first player's chance to win, by a depth-limited "
+                "expectiminimax; a chance node's value is its children's mean by probability.",
                 {
                     "path": {
                         "type": "array",
                         "items": {"type": "string"},
-                        "maxItems": 9,
-                        "description": "Moves from the position to the node (default: the root).",
+                        "maxItems": 40,
+                        "description": (
+                            "Moves (and outcomes) from the position to the node (default: the "
+                            "root); at most 9 for tic-tac-toe, 40 for a game of chance."
+                        ),
                     }
                 },
             ),

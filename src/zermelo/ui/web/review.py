@@ -20,7 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 
 from zermelo.core import limits
-from zermelo.core.errors import BudgetError, ParseError, ZermeloError
+from zermelo.core.errors import BudgetError, CapabilityError, ParseError, ZermeloError
 from zermelo.core.jsontext import Json
 from zermelo.play.review import GameToReview, read_games, review_game
 from zermelo.ui.web.api import Api, game_data, load_game, read_json
@@ -44,6 +44,16 @@ def _game(data: Mapping[str, object]) -> tuple[GameToReview, str]:
     """The game to review and its registry name, from a request's fields."""
     text = data.get("pgn")
     if text is None:
+        from zermelo.ui.web.adapters import adapter_for
+
+        spec = adapter_for(data.get("game", "tictactoe")).spec
+        if spec.chance:
+            # Its moves hold the dice (or a hidden game's deals): a review would value each roll
+            # as a move, and show a hidden game's cards.
+            raise CapabilityError(
+                f"{spec.title} is a game of chance: its review is not offered (the page's Show "
+                "thinking values each decision)"
+            )
         game = load_game(data)
         moves = game_data(game)["moves"]
         return GameToReview("game 1", game.states[0], tuple(moves)), game.adapter.name

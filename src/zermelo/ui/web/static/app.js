@@ -8,7 +8,10 @@
 // which this module fills (one renderer per board kind, and the page's actions).
 
 import { ApiError, getJson, postJson, gameRequest } from "./js/api.js";
+import { backgammonBoard } from "./js/boards/backgammon.js";
+import { cardsBoard } from "./js/boards/cards.js";
 import { chessBoard, downloadPgn } from "./js/boards/chess.js";
+import { diceBoard } from "./js/boards/dice.js";
 import { draughtsBoard } from "./js/boards/draughts.js";
 import { dropBoard } from "./js/boards/drop.js";
 import { gridBoard, renderExtraMoves } from "./js/boards/grid.js";
@@ -26,6 +29,9 @@ registerBoard("drop", dropBoard);
 registerBoard("draughts", draughtsBoard);
 registerBoard("chess", chessBoard);
 registerBoard("grid", gridBoard);
+registerBoard("dice", diceBoard);
+registerBoard("backgammon", backgammonBoard);
+registerBoard("cards", cardsBoard);
 
 
 // -- the game ------------------------------------------------------------------------------------
@@ -68,7 +74,14 @@ export async function newGame(setup = {}) {
   ui.cursor = null;
   ui.past = null;
   const aiStarts = document.querySelector('input[name="starts"]:checked').value === "ai";
-  if (ui.game.first_mover === null && ui.position === null) {
+  ui.gameId = null;
+  if (ui.game.chance) {
+    // A game of chance: the server draws its dice and deals, for a game id it issues now (or the
+    // one a link names); you play the first side unless the AI starts.
+    ui.human = aiStarts ? "O" : "X";
+    ui.first = null;
+    if (setup.gameId) ui.gameId = setup.gameId;
+  } else if (ui.game.first_mover === null && ui.position === null) {
     // Either side may start (tic-tac-toe): you play O, as in the terminal and the tutorial, and
     // who starts decides which side moves first.
     ui.human = "O";
@@ -93,19 +106,24 @@ export async function newGame(setup = {}) {
   $("#explain-panel").hidden = !(ui.game.explain && $("#explain").checked);
   ui.view = ui.game.initial;
   const usual = ui.first === null || ui.first === ui.game.initial.to_move;
-  if (!usual || ui.position !== null || (setup.moves && setup.moves.length) || Object.keys(ui.options).length) {
+  if (ui.game.chance || !usual || ui.position !== null || (setup.moves && setup.moves.length) || Object.keys(ui.options).length) {
     // Other options, or a shared link's moves: the server builds (and checks) the position.
     try {
-      ui.view = await postJson("/api/state", gameRequest({ moves: setup.moves || [] }));
+      const moves = ui.game.chance && !ui.gameId ? [] : setup.moves || [];
+      const human = ui.game.chance ? { human: ui.game.sides[ui.human === "X" ? 0 : 1] } : {};
+      ui.view = await postJson("/api/state", gameRequest({ moves, ...human }));
       ui.moves = ui.view.moves;
+      if (ui.view.game_id) ui.gameId = ui.view.game_id;
     } catch (error) {
       // Options the game refuses: say why, and go back to the last ones that worked.
       ui.options = previous;
       ui.position = null;
+      ui.gameId = null;
       writeOptions(previous);
-      ui.view = Object.keys(previous).length || !usual
+      ui.view = Object.keys(previous).length || !usual || ui.game.chance
         ? await postJson("/api/state", gameRequest({ moves: [] }))
         : ui.game.initial;
+      if (ui.view.game_id) ui.gameId = ui.view.game_id;
       render();
       showError(error);
       return;
@@ -131,6 +149,7 @@ export async function play(move) {
   }
   setStatus(t("The AI is thinking…"));
   $("#status").dataset.state = "ai-turn";
+  let answered = false;
   try {
     const answer = await postJson(
       "/api/play",
@@ -141,6 +160,7 @@ export async function play(move) {
     ui.moves = answer.moves;
     ui.thinking = answer.thinking;
     leaveHistory();
+    answered = true;
     if (answer.preparing) setMessage(t(answer.preparing));
   } catch (error) {
     if (id !== ui.requestId) return;
@@ -149,6 +169,12 @@ export async function play(move) {
     if (id === ui.requestId) ui.busy = false;
   }
   render();
+  if (answered && id === ui.requestId && ui.game.chance && ui.cursor === null && !ui.view.terminal && mover(ui.view) !== ui.human) {
+    // A game of chance keeps the turn where it is (a Pig player rolls on): the AI's next
+    // decision, one request each, until yours is due.
+    await play(null);
+    return;
+  }
   await afterChange();
 }
 
@@ -175,17 +201,33 @@ export async function clickMove(move) {
   await play(move);
 }
 
+// The sides of a game of chance's decisions (its turns need not alternate: a Pig player keeps
+// rolling), from the history the server sends.
+export function decisionSides(view = ui.view) {
+  return ((view && view.history) || []).filter((entry) => !entry.chance).map((entry) => markOf(entry.side));
+}
+
 // The fewest moves undo leaves: the AI's first move stays when it started.
 export function undoMinimum() {
+  if (ui.game && ui.game.chance) {
+    const first = decisionSides().indexOf(ui.human);
+    return first < 0 ? ui.moves.length : first;
+  }
   return sideAfter(0) === ui.human ? 0 : 1;
 }
 
 export async function undo() {
-  if (ui.busy || !ui.moves.length) return;
+  if (ui.busy || !ui.moves.length || ui.game.hidden) return;
   if (ui.cursor !== null) leaveHistory();
-  const moves = ui.moves.slice(0, -1);
+  let moves = ui.moves.slice(0, -1);
   const minimum = undoMinimum();
-  while (moves.length > minimum && sideAfter(moves.length) !== ui.human) {
+  if (ui.game.chance) {
+    // Back to your last decision, taken back with the AI's after it (the dice replay the same).
+    const sides = decisionSides();
+    const last = sides.lastIndexOf(ui.human);
+    moves = last < minimum ? ui.moves.slice() : ui.moves.slice(0, last);
+  }
+  while (!ui.game.chance && moves.length > minimum && sideAfter(moves.length) !== ui.human) {
     moves.pop();
   }
   if (moves.length === ui.moves.length) return;
@@ -206,7 +248,8 @@ export async function afterChange() {
   ui.analysis = null;
   renderThinking();
   const tasks = [];
-  if ($("#thinking").checked) tasks.push(analyze());
+  // A hidden game's moves are not valued: their values would tell the cards you cannot see.
+  if ($("#thinking").checked && !ui.game.hidden) tasks.push(analyze());
   if (ui.game.explain && $("#explain").checked) tasks.push(loadTree());
   await Promise.all(tasks);
 }
@@ -259,10 +302,39 @@ export function statusText() {
     const reason = reasonText(view);
     const result =
       view.winner === null ? t("It's a draw.") : winnerMark(view) === ui.human ? t("You win!") : t("The AI wins.");
-    return reason ? `${reason} ${result}` : result;
+    const points = pointsText(view);
+    const said = points ? `${result} ${points}` : result;
+    return reason ? `${reason} ${said}` : said;
   }
   if (mover(view) === ui.human) return t("Your turn ({mark})", { mark: sideName(ui.human) });
   return t("The AI is thinking…");
+}
+
+// What you won or lost in a game scored in points (backgammon's gammons and cube, poker's chips).
+export function pointsText(view) {
+  if (!ui.game || !ui.game.scored || typeof view.payoff !== "number") return "";
+  const mine = ui.human === "X" ? view.payoff : -view.payoff;
+  const number = Number.isInteger(mine) ? String(mine) : mine.toFixed(2);
+  return t("Points for you: {points}", { points: mine > 0 ? `+${number}` : number });
+}
+
+// The board's labelled facts (Grid.facts: the dice, the cube, the pot), under any board.
+export function renderFacts(view) {
+  const list = $("#board-facts");
+  if (!list) return;
+  list.replaceChildren();
+  const facts = view.board.facts || [];
+  list.hidden = facts.length === 0;
+  for (const [label, value] of facts) {
+    const item = document.createElement("div");
+    item.dataset.fact = label;
+    const name = document.createElement("dt");
+    name.textContent = t(label);
+    const text = document.createElement("dd");
+    text.textContent = value;
+    item.append(name, text);
+    list.append(item);
+  }
 }
 
 export function render() {
@@ -285,6 +357,7 @@ export function render() {
   board.classList.toggle("waiting", !playable);
   renderExtraMoves(view, playable);
   rendererFor(view.board.kind).draw(board, view, playable, { onLine, last: [lastRow, lastCol] });
+  renderFacts(view);
   if (focused !== null && focused !== undefined) {
     const again = board.querySelector(`[data-move="${CSS.escape(focused)}"]`);
     if (again) again.focus();
@@ -296,7 +369,9 @@ export function render() {
   $("#status").dataset.state =
     ui.cursor !== null ? "viewing" : view.terminal ? "over" : humansTurn() ? "your-turn" : "ai-turn";
   $("#sides").textContent = t("You play {mark}; the AI plays {other}.", { mark: sideName(ui.human), other: sideName(other(ui.human)) });
-  $("#undo").disabled = ui.busy || ui.moves.length <= undoMinimum();
+  // A hand of cards is not taken back: its deal stays the same (the game id draws it), so an
+  // undo after a showdown would replay it knowing the AI's cards.
+  $("#undo").disabled = ui.busy || ui.moves.length <= undoMinimum() || Boolean(ui.game && ui.game.hidden);
   $("#save-pgn").hidden = !ui.view.board.pgn;
   renderMoves();
   renderText(view);
@@ -307,9 +382,53 @@ export function render() {
 // -- the move list: every move in the game's notation (numbered pairs), and the position after
 // any of them viewed (view-only until "Play from here") ---------------------------------------
 
+// A game of chance's moves: each decision (which views the position after it) with the dice
+// rolled and the cards dealt between them ("?" for a hidden deal), in the order they came.
+export function renderChanceMoves(list, shown) {
+  let decision = 0;
+  for (const entry of ui.view.history || []) {
+    const item = document.createElement("li");
+    item.className = "move-row";
+    const side = document.createElement("span");
+    side.className = "move-number";
+    side.textContent = sideName(markOf(entry.side));
+    item.append(side);
+    if (entry.chance) {
+      const roll = document.createElement("span");
+      roll.className = "move-item chance";
+      roll.textContent = entry.move === "?" ? t("a card is dealt") : t("rolled {outcome}", { outcome: entry.move });
+      item.append(roll);
+    } else {
+      decision += 1;
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "move-item";
+      button.dataset.ply = String(decision);
+      button.textContent = entry.move;
+      if (decision === shown) button.setAttribute("aria-current", "step");
+      const target = decision;
+      button.addEventListener("click", () => goTo(target));
+      item.append(button);
+    }
+    list.append(item);
+  }
+}
+
 export function renderMoves() {
   const list = $("#move-list");
   list.replaceChildren();
+  if (ui.game && ui.game.chance) {
+    renderChanceMoves(list, ui.cursor === null ? ui.moves.length : ui.cursor);
+    const viewingChance = ui.cursor !== null;
+    const shownChance = ui.cursor === null ? ui.moves.length : ui.cursor;
+    $("#nav-first").disabled = ui.busy || shownChance === 0;
+    $("#nav-back").disabled = ui.busy || shownChance === 0;
+    $("#nav-next").disabled = ui.busy || !viewingChance;
+    $("#nav-last").disabled = ui.busy || !viewingChance;
+    $("#play-here").hidden = !viewingChance;
+    $("#play-here").disabled = ui.busy;
+    return;
+  }
   const first = ui.view ? markOf(ui.view.start_to_move) : "X";
   const offset = first === "X" ? 0 : 1; // a start with the second side to move opens with "1…"
   const shown = ui.cursor === null ? ui.moves.length : ui.cursor;
@@ -422,6 +541,7 @@ export async function importText() {
     ui.requestId++;
     ui.options = request.options || {};
     ui.position = request.position === undefined ? null : request.position;
+    ui.gameId = request.game_id === undefined ? null : request.game_id;
     ui.first = null;
     ui.moves = request.moves;
     ui.view = answer.state;
@@ -450,6 +570,9 @@ export function syncUrl() {
   else params.delete("ply");
   if (ui.position !== null) params.set("position", ui.position);
   else params.delete("position");
+  // A game of chance goes on from its id (the server's dice and deals); a link without it is new.
+  if (ui.gameId !== null) params.set("id", ui.gameId);
+  else params.delete("id");
   // Who started: in a game where either side may, it says which side the moves begin with.
   if (document.querySelector('input[name="starts"]:checked').value === "ai") params.set("starts", "ai");
   else params.delete("starts");
@@ -509,6 +632,7 @@ export async function start() {
   if (Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32) setup.seed = seed;
   if (params.get("moves")) setup.moves = params.get("moves").split(",").filter(Boolean).slice(0, 512);
   if (params.get("position")) setup.position = params.get("position").slice(0, 2000);
+  if (params.get("id")) setup.gameId = params.get("id").slice(0, 64);
   const ply = Number.parseInt(params.get("ply") || "", 10);
   if (Number.isInteger(ply) && ply >= 0) setup.ply = ply;
 

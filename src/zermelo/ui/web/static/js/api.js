@@ -44,5 +44,8 @@ export function gameRequest(extra = {}) {
   const request = { game: ui.game.name, options: ui.options, moves: ui.moves };
   if (ui.position !== null) request.position = ui.position;
   else if (ui.first !== null) request.first = ui.first;
+  // A game of chance: the id the server issued, which draws its dice and deals (the page sends
+  // only the decisions).
+  if (ui.gameId !== null) request.game_id = ui.gameId;
   return { ...request, ...extra };
 }

@@ -36,6 +36,22 @@ export function valueWords(value) {
   return t("estimate {value}", { value: estimateText(value.estimate) });
 }
 
+// A move's value in a game of chance: the chance to win it gives (Pig), or the points it is
+// expected to win (backgammon, scored in points); else the value's words.
+export function entryWords(entry) {
+  if (typeof entry.p_win === "number") {
+    const p = `${(100 * entry.p_win).toLocaleString(ui.lang, { maximumFractionDigits: 1 })}%`;
+    return t("P(win) {p}", { p });
+  }
+  if (typeof entry.expected === "number") return t("{value} points expected", { value: estimateText(entry.expected) });
+  return valueWords(entry.value);
+}
+
+export function entryShort(entry) {
+  if (typeof entry.p_win === "number") return `${Math.round(100 * entry.p_win)}%`;
+  return valueShort(entry.value);
+}
+
 export function valueShort(value) {
   if (value.kind === "win") return `+${value.moves}`;
   if (value.kind === "loss") return `−${value.moves}`;
@@ -68,14 +84,14 @@ export function renderOverlay() {
   for (const entry of ui.analysis.moves) {
     const element = board.querySelector(`[data-move="${CSS.escape(entry.move)}"]`);
     if (!element) continue;
-    const words = valueWords(entry.value);
+    const words = entryWords(entry);
     element.classList.add(valueClass(entry.value));
     element.style.setProperty("--strength", valueStrength(entry.value, largest).toFixed(2));
     element.dataset.value = words;
     element.title = `${entry.move}: ${words}` + (entry.value.exact ? "" : ` (${t("heuristic")})`);
     if (entry.move === ui.analysis.best) element.classList.add("best");
     const badge = element.querySelector(".value");
-    if (badge) badge.textContent = valueShort(entry.value);
+    if (badge) badge.textContent = entryShort(entry);
   }
 }
 
@@ -99,7 +115,7 @@ export function renderMoveList(on) {
     name.textContent = entry.move;
     const words = document.createElement("span");
     words.className = "words";
-    words.textContent = valueWords(entry.value) + (entry.value.exact ? "" : ` (${t("heuristic")})`);
+    words.textContent = entryWords(entry) + (entry.value.exact ? "" : ` (${t("heuristic")})`);
     item.title = entry.pv.join(" ");
     item.append(name, words);
     list.append(item);
@@ -128,7 +144,8 @@ export function renderThinking() {
     $("#pv").textContent = "–";
     $("#stats").textContent = "–";
   } else if (analysis) {
-    $("#best").textContent = `${analysis.best} · ${valueWords(analysis.value)}`;
+    const best = analysis.moves.find((entry) => entry.move === analysis.best);
+    $("#best").textContent = `${analysis.best} · ${best ? entryWords(best) : valueWords(analysis.value)}`;
     $("#pv").textContent = analysis.pv.join(" ");
     $("#stats").textContent = searchText(analysis);
   } else {

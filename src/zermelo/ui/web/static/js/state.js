@@ -35,4 +35,5 @@ export const ui = {
   first: null, // the side that starts, by name, in a game whose rules let either side start
   cursor: null, // the number of moves of the position viewed in the move list; null: the last
   past: null, // the answer of /api/state for the position viewed, while cursor is not null
+  gameId: null, // a game of chance: the id the server issued for it (its dice and deals), else null
 };

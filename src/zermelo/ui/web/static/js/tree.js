@@ -19,12 +19,99 @@ export function treeValueClass(value, mover) {
   return value.winner === mover ? "win" : "loss";
 }
 
+// -- a game of chance's tree: decisions take the best child, chance nodes the mean of their
+// outcomes by probability (expectiminimax); each outcome is shown with its probability ---------
+
+export function percent(value) {
+  return `${(100 * value).toLocaleString(ui.lang, { maximumFractionDigits: 1 })}%`;
+}
+
+export function chanceItem(node, open) {
+  const item = document.createElement("li");
+  item.setAttribute("role", "treeitem");
+  item.className = node.chance ? "node chance-node" : "node";
+  item.dataset.path = node.path.join(",");
+  const row = document.createElement("div");
+  row.className = "node-row";
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "toggle";
+  const expandable = !node.terminal && node.children_count > 0;
+  toggle.disabled = !expandable;
+  toggle.setAttribute("aria-label", t("Expand"));
+  toggle.textContent = expandable ? "▸" : "•";
+  row.append(toggle);
+  const text = document.createElement("span");
+  text.className = "node-text";
+  const title = document.createElement("strong");
+  if (node.move === null) title.textContent = `${t("current position")} · ${t("{mark} to move", { mark: node.to_move })}`;
+  else if (node.probability !== null) title.textContent = t("rolled {outcome}", { outcome: node.move });
+  else title.textContent = node.move;
+  text.append(title);
+  if (node.probability !== null) {
+    const chance = document.createElement("span");
+    chance.className = "tag probability";
+    chance.dataset.probability = String(node.probability);
+    chance.textContent = t("probability {p}", { p: percent(node.probability) });
+    text.append(chance);
+  }
+  const value = document.createElement("span");
+  value.className = `tag ${node.value.first >= 0 ? "win" : "loss"}`;
+  const first = ui.game.sides[0];
+  value.textContent = ui.game.scored
+    ? t("expected {value} points for {mark}", { value: node.value.first.toFixed(2), mark: first })
+    : t("{mark} wins with probability {p}", { mark: first, p: percent(node.value.p_first) });
+  text.append(value);
+  const facts = document.createElement("span");
+  facts.className = "node-facts";
+  facts.textContent = node.chance ? t("chance node: the mean of its outcomes") : t("{mark} to move", { mark: node.to_move });
+  text.append(facts);
+  row.append(text);
+  item.append(row);
+  const group = document.createElement("ul");
+  group.setAttribute("role", "group");
+  group.hidden = true;
+  item.append(group);
+  if (expandable) item.setAttribute("aria-expanded", "false");
+  const expand = async () => {
+    if (!group.hidden) {
+      group.hidden = true;
+      item.setAttribute("aria-expanded", "false");
+      toggle.textContent = "▸";
+      return;
+    }
+    if (!group.childElementCount) {
+      const children = node.children || (await postJson("/api/tree", gameRequest({ path: node.path }))).children;
+      group.replaceChildren(...children.map((child) => chanceItem(child, false)));
+    }
+    group.hidden = false;
+    item.setAttribute("aria-expanded", "true");
+    toggle.textContent = "▾";
+  };
+  toggle.addEventListener("click", () => expand().catch((error) => page.showError(error)));
+  if (open && expandable) expand().catch((error) => page.showError(error));
+  return item;
+}
+
 export async function loadTree() {
   const list = $("#tree");
   const view = ui.view;
   try {
     const root = await postJson("/api/tree", gameRequest({ path: [] }));
     if (view !== ui.view) return;
+    const hint = $("#explain-panel .hint");
+    if (hint && hint.dataset.i18n) {
+      hint.textContent = ui.game.chance
+        ? t("Expectiminimax: at your decisions the best child, at the dice the mean of the outcomes weighted by their probabilities. Open a node to see its children.")
+        : t(hint.dataset.i18n);
+    }
+    if (ui.game.chance) {
+      $("#tree-totals").replaceChildren(
+        pill(t("Expectiminimax {depth} plies ahead: {nodes} nodes", { depth: root.totals.depth, nodes: root.totals.expectimax.toLocaleString(ui.lang) }), "minimax"),
+      );
+      list.replaceChildren(chanceItem(root, true));
+      return;
+    }
     const percent = Math.round(100 * (1 - root.totals.alphabeta / root.totals.minimax));
     $("#tree-totals").replaceChildren(
       pill(tn("Minimax: {nodes} nodes", root.totals.minimax, { nodes: root.totals.minimax.toLocaleString(ui.lang) }), "minimax"),

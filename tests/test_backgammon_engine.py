@@ -1,0 +1,262 @@
+"""The backgammon engine: the net, TD(λ), the compiled generator, 1-/2-ply search, the cube rule."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zermelo.core.errors import ParseError
+from zermelo.games.backgammon import kernel as rules_kernel
+from zermelo.solvers.backgammon import fast, search
+from zermelo.solvers.backgammon.net import (
+    Net,
+    encode_dense,
+    load_net,
+    random_net,
+    reference_forward,
+    save_net,
+    trained_net,
+)
+from zermelo.solvers.backgammon.train import match_ppg
+
+pytestmark = pytest.mark.skipif(not fast.COMPILED, reason="the engine's tests run compiled")
+
+
+def random_positions(count: int, seed: int) -> list[np.ndarray]:
+    """Positions met in random play from the start (each the mover's board)."""
+    rng = random.Random(seed)
+    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
+    positions: list[np.ndarray] = []
+    board = fast.start_board()
+    while len(positions) < count:
+        positions.append(board.copy())
+        n = fast.afterstates(board, rng.randint(1, 6), rng.randint(1, 6), out)
+        after = out[rng.randrange(n)].copy()
+        board = fast.start_board() if fast.outcome(after) else fast.flip(after)
+    return positions
+
+
+POSITIONS = random_positions(300, 11)
+
+
+def test_the_start_and_the_kernels_agree_on_the_layouts() -> None:
+    start = fast.start_board()
+    assert np.array_equal(fast.to_kernel(start), rules_kernel.start_board())
+    assert np.array_equal(fast.from_kernel(rules_kernel.start_board()), start)
+    assert np.array_equal(fast.flip(start), start)
+    for board in POSITIONS[:50]:
+        assert np.array_equal(fast.from_kernel(fast.to_kernel(board)), board)
+        assert np.array_equal(fast.flip(fast.flip(board)), board)
+
+
+def test_the_engine_generator_lists_the_rules_afterstates() -> None:
+    """The self-play generator and the rules' kernel (tested against OpenSpiel) give the same
+    set of positions for every roll of 300 positions of random play."""
+    buffers = rules_kernel.new_buffers()
+    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
+    for board in POSITIONS:
+        for a in range(1, 7):
+            for b in range(a, 7):
+                n = fast.afterstates(board, a, b, out)
+                mine = {out[k].tobytes() for k in range(n)}
+                m = rules_kernel.gen_moves(fast.to_kernel(board), a, b, *buffers)
+                theirs = {fast.from_kernel(buffers[0][k]).tobytes() for k in range(m)}
+                assert len(mine) == n
+                assert mine == theirs
+
+
+def test_the_sparse_encoding_is_the_dense_reference() -> None:
+    index = np.empty(fast.MAX_FEATURES, dtype=np.int64)
+    value = np.empty(fast.MAX_FEATURES)
+    for board in POSITIONS[:100]:
+        n = fast.encode(board, index, value)
+        x = np.zeros(198)
+        x[index[:n]] = value[:n]
+        assert np.array_equal(x, encode_dense(board))
+    x = encode_dense(fast.start_board())
+    assert x.shape == (198,)
+    assert x[4 * 5 : 4 * 5 + 4].tolist() == [1.0, 1.0, 1.0, 1.0]  # five on the six point
+    assert x[196] == 1.0 and x[197] == 0.0
+
+
+def test_the_compiled_forward_pass_equals_numpy() -> None:
+    hidden = np.empty(80)
+    out = np.empty(5)
+    for seed, net in enumerate((random_net(3), random_net(4, scale=1.0), trained_net())):
+        for board in POSITIONS[seed::7]:
+            fast.forward(board, *net.arrays(), hidden, out)
+            assert np.allclose(out, reference_forward(net, board), atol=1e-12)
+
+
+def test_outcome_scores_single_gammon_and_backgammon() -> None:
+    board = np.zeros(26, dtype=np.int8)
+    assert fast.outcome(board.copy()) == 1  # (nobody left: the opponent's are all off)
+    board[10] = -15
+    assert fast.outcome(board) == 2
+    board[10] = -14
+    assert fast.outcome(board) == 1
+    board[10], board[3] = -14, -1  # 15 on the board, one in the winner's home
+    assert fast.outcome(board) == 3
+    board[3], board[25] = 0, 1  # or on the bar
+    assert fast.outcome(board) == 3
+    board[0] = 1
+    assert fast.outcome(board) == 0
+
+
+def test_a_td_update_lowers_the_td_error() -> None:
+    net = random_net(5)
+    history = np.empty((3001, 26), dtype=np.int8)
+    targets = np.empty((3001, 5))
+    plies = fast.self_play_targets(*net.arrays(), 42, 0.7, 3000, history, targets)
+    assert plies > 10
+    before = fast.td_error(*net.arrays(), history, targets, plies)
+    learner = net.copy()
+    assert fast.train_games(*learner.arrays(), 1, 42, 0.1, 0.7, 3000) == plies
+    after = fast.td_error(*learner.arrays(), history, targets, plies)
+    assert after < before
+    assert not np.array_equal(learner.w1, net.w1)
+
+
+def test_the_last_target_is_the_result_and_targets_alternate_views() -> None:
+    net = random_net(6)
+    history = np.empty((3001, 26), dtype=np.int8)
+    targets = np.empty((3001, 5))
+    plies = fast.self_play_targets(*net.arrays(), 7, 0.0, 3000, history, targets)
+    last = targets[plies - 1]
+    assert last[0] == 1.0 and last[3] == 0.0 and last[4] == 0.0
+    # λ = 0: each target is the next position's value seen from the other side
+    hidden = np.empty(80)
+    out = np.empty(5)
+    fast.forward(history[1], *net.arrays(), hidden, out)
+    expected = [1 - out[0], out[3], out[4], out[1], out[2]]
+    assert np.allclose(targets[0], expected)
+
+
+def test_the_trained_weights_beat_the_untrained() -> None:
+    mean, half = match_ppg(trained_net(), random_net(1), 40, 2024)
+    assert mean - half > 0.5
+
+
+def _exhaustive_two_ply(net: Net, board: np.ndarray, dice: tuple[int, int]) -> list[float]:
+    """Each afterstate's 2-ply value, in plain numpy: every reply to every roll."""
+    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
+    replies = np.empty((fast.CAPACITY, 26), dtype=np.int8)
+    n = fast.afterstates(board, dice[0], dice[1], out)
+    values = []
+    for k in range(n):
+        after = out[k].copy()
+        won = fast.outcome(after)
+        if won:
+            values.append(float(won))
+            continue
+        other = fast.flip(after)
+        total = 0.0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                m = fast.afterstates(other, a, b, replies)
+                best = -np.inf
+                for j in range(m):
+                    reply = replies[j]
+                    if fast.outcome(reply):
+                        value = float(fast.outcome(reply))
+                    else:
+                        o = reference_forward(net, fast.flip(reply))
+                        value = -(2 * o[0] - 1 + o[1] - o[3] + o[2] - o[4])
+                    best = max(best, value)
+                total -= (1 if a == b else 2) * best
+        values.append(total / 36)
+    return values
+
+
+@pytest.mark.parametrize("index", [0, 40, 250])
+def test_two_ply_equals_an_exhaustive_reference(index: int) -> None:
+    net = trained_net()
+    board = POSITIONS[index]
+    dice = (6, 2) if index % 2 else (3, 1)
+    reference = _exhaustive_two_ply(net, board, dice)
+    every = search.rank_moves(net, board, dice, 2, keep=10_000, margin=1e9)
+    assert every.deep is not None
+    assert np.allclose(every.deep, reference, atol=1e-9)
+    assert every.best == int(np.argmax(reference))
+    pruned = search.rank_moves(net, board, dice, 2)
+    assert pruned.best == int(np.argmax(reference))
+
+
+def test_one_ply_picks_the_best_valued_afterstate() -> None:
+    net = trained_net()
+    ranked = search.rank_moves(net, fast.start_board(), (3, 1), 1)
+    assert ranked.deep is None
+    # 8/5 6/5, the book play, from the mover's side
+    expected = fast.start_board()
+    expected[7] -= 1
+    expected[5] -= 1
+    expected[4] += 2
+    assert np.array_equal(ranked.boards[ranked.best], expected)
+    assert ranked.values[ranked.best] == ranked.values.max()
+
+
+def test_the_cube_rule() -> None:
+    assert not search.should_double(0.2)
+    assert search.should_double(0.5)
+    assert search.should_double(0.9)
+    assert not search.should_double(1.3)  # too good: play on for the gammon
+    assert search.should_take(0.55)
+    assert not search.should_take(0.8)
+
+
+def test_weights_round_trip(tmp_path: Path) -> None:
+    net = random_net(9, hidden=7)
+    path = tmp_path / "w.npz"
+    save_net(Net(net.w1, net.b1, net.w2, net.b2, 123), path)
+    back = load_net(path)
+    assert back.games == 123 and back.hidden == 7
+    assert np.allclose(back.w1, net.w1, atol=1e-7)
+
+
+def test_the_shipped_weights_are_small_and_trained() -> None:
+    from zermelo.solvers.backgammon.net import TRAINED
+
+    assert TRAINED.stat().st_size < 1 << 20
+    assert trained_net().games > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=300))
+def test_a_bad_weights_file_is_one_line(
+    tmp_path_factory: pytest.TempPathFactory, raw: bytes
+) -> None:
+    path = tmp_path_factory.mktemp("w") / "bad.npz"
+    path.write_bytes(raw)
+    with pytest.raises(ParseError) as caught:
+        load_net(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_weights_of_the_wrong_shape_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "shape.npz"
+    np.savez(path, w1=np.zeros((10, 3)), b1=np.zeros(3), w2=np.zeros((3, 5)), b2=np.zeros(5))
+    with pytest.raises(ParseError, match="not a backgammon weights file"):
+        load_net(path)
+    with pytest.raises(ParseError, match="cannot read"):
+        load_net(tmp_path / "missing.npz")
+
+
+def test_training_resumes_where_it_stopped(tmp_path: Path) -> None:
+    from zermelo.solvers.backgammon.train import TrainConfig, train
+
+    def config(directory: Path, games: int) -> TrainConfig:
+        return TrainConfig(directory, games, seed=3, hidden=6, chunk=4, eval_every=4, eval_games=4)
+
+    whole = train(config(tmp_path / "whole", 8))
+    train(config(tmp_path / "parts", 4))
+    stops: list[bool] = []
+    resumed = train(config(tmp_path / "parts", 8), should_stop=lambda: bool(stops))
+    assert resumed.games == whole.games == 8
+    assert np.array_equal(resumed.w1, whole.w1) and np.array_equal(resumed.b2, whole.b2)
+    lines = (tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()
+    assert len(lines) == 2 and '"games": 8' in lines[1]
