@@ -3,7 +3,7 @@ every position of small Pig games while visiting fewer nodes."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -220,3 +220,28 @@ def test_an_endless_tree_without_a_depth_is_one_line() -> None:
         star_minimax(state)
     with pytest.raises(BudgetError, match="too deep to read to its end"):
         chance_analysis(state, 100_000)
+
+
+def test_minimax_and_alphabeta_refuse_a_game_of_chance_in_one_line() -> None:
+    from zermelo.core.errors import CapabilityError
+    from zermelo.search import alphabeta, analyze_position, minimax
+
+    state = PigState.initial(goal=10)
+    searches: list[Callable[[], object]] = [
+        lambda: alphabeta(state, depth=4),
+        lambda: analyze_position(state, depth=4),
+        lambda: minimax(state, 4),
+    ]
+    for search in searches:
+        with pytest.raises(CapabilityError, match="chance nodes") as error:
+            search()
+        assert "\n" not in str(error.value)
+
+
+def test_a_chance_capable_state_without_dice_ahead_is_still_searched() -> None:
+    # A wrapper class that offers the Chance protocol for a game with no chance (OpenSpiel's
+    # wrappers do) is searched by alpha-beta as before.
+    from zermelo.search import alphabeta
+
+    leafy = Toy("move", X, (leaf(1.0, O), leaf(-1.0, O)))
+    assert alphabeta(leafy).move == 0

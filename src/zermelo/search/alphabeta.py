@@ -39,14 +39,21 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, Protocol, TypeVar, cast
 
-from zermelo.core.errors import BudgetError
+from zermelo.core.errors import BudgetError, CapabilityError
 from zermelo.core.result import MoveValue, SearchResult, SearchStats, parent_score
 from zermelo.core.scores import EVAL_LIMIT, MAX_PLY, WIN
-from zermelo.core.state import AnyState, Evaluates, SortableMove, State
+from zermelo.core.state import AnyState, Chance, Evaluates, SortableMove, State, is_chance
 from zermelo.search.moves import MovesRule, moves_rule, non_losing_rule, winning_move_rule
 from zermelo.search.table import EXACT_DEPTH, LOWER, UPPER, VALUE, TranspositionTable
 
-__all__ = ["OWN_EVALUATION", "Evaluator", "alphabeta", "analyze", "analyze_position"]
+__all__ = [
+    "OWN_EVALUATION",
+    "Evaluator",
+    "alphabeta",
+    "analyze",
+    "analyze_position",
+    "refuse_chance",
+]
 
 Evaluator = Callable[[AnyState], float]
 """``evaluate(state)``: a heuristic value from the side to move, strictly inside ``±EVAL_LIMIT``.
@@ -380,6 +387,24 @@ def _principal_variation(
     return tuple(line)
 
 
+def refuse_chance(state: AnyState, search: str) -> None:
+    """Refuse, in one line, to search a game with chance nodes by minimax or alpha-beta: they
+    would take the dice for a player's choice and answer a wrong value. Such a game is searched
+    by :mod:`zermelo.search.expectimax` (or sampled by MCTS).
+
+    Only a state whose class offers :class:`~zermelo.core.state.Chance` is looked at (so the
+    games without chance pay one class check per search), and it is refused when it or one of its
+    children is a chance node: a class that wraps many games (OpenSpiel's) may offer the protocol
+    for games that have no chance at all."""
+    if issubclass(type(state), Chance) and (
+        is_chance(state) or any(is_chance(state.play(move)) for move in state.legal_moves())
+    ):
+        raise CapabilityError(
+            f"{search} cannot search {type(state).__name__}: it has chance nodes (dice, a deal) "
+            "that no player chooses; use expectiminimax (zermelo.search.expectimax) or MCTS"
+        )
+
+
 def _resolve_budget(
     state: AnyState,
     depth: int | None,
@@ -387,6 +412,7 @@ def _resolve_budget(
     node_limit: int | None,
     evaluator: Evaluator | None,
 ) -> Evaluator:
+    refuse_chance(state, "alpha-beta")
     if depth is not None and depth < 1:
         raise BudgetError(f"depth must be at least 1 ply, got {depth}")
     if time_limit is not None and not time_limit > 0:

@@ -17,7 +17,7 @@ from zermelo.core.errors import BudgetError
 from zermelo.core.result import SearchResult, SearchStats
 from zermelo.core.scores import WIN
 from zermelo.core.state import Evaluates, SortableMove, State
-from zermelo.search.alphabeta import OWN_EVALUATION, Evaluator
+from zermelo.search.alphabeta import OWN_EVALUATION, Evaluator, refuse_chance
 
 __all__ = ["minimax"]
 
@@ -38,6 +38,7 @@ def minimax(
     the state's own ``evaluate``). Among equally good moves the lowest one is chosen. With
     ``node_limit``, a search that would visit more nodes raises :class:`BudgetError`.
     """
+    refuse_chance(state, "minimax")
     if depth is not None and depth < 0:
         raise BudgetError(f"depth must be 0 or more, got {depth}")
     if node_limit is not None and node_limit < 1:
