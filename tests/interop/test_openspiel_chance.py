@@ -338,3 +338,17 @@ def test_where_the_two_pigs_differ_the_values_agree() -> None:
         ours = ours.play(ours.parse_move(move))
     assert theirs.legal_moves() == [1] and len(ours.legal_moves()) == 2
     assert expectiminimax(theirs, 4).value == expectiminimax(ours, 4).value == 1.0
+
+
+def test_any_small_two_player_zero_sum_hidden_game_is_solved_as_openspiel_solves_it() -> None:
+    # Not only poker: Liar's Dice with one two-sided die each (127 histories). The uniform
+    # policy's NashConv equals OpenSpiel's, and CFR+ finds OpenSpiel's value, 1/2.
+    name = "liars_dice(dice_sides=2)"
+    game = pyspiel.load_game(name)
+    tree = build_tree(load(name).new())
+    assert tree.nodes == 127
+    theirs = pyspiel.nash_conv(game, pyspiel.UniformRandomPolicy(game))
+    assert nash_conv(tree, uniform_policy(tree)) == pytest.approx(theirs) == 1.125
+    average = cfr(tree, 200)
+    assert expected_value(tree, average) == pytest.approx(0.5, abs=1e-3)
+    assert exploitability(tree, average) < 1e-3
