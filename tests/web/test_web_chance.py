@@ -119,6 +119,9 @@ def test_an_unwritable_cache_directory_is_one_line_not_a_traceback(
     message = response.json()["error"]["message"]
     assert message.startswith("the server cannot keep its key for games of chance at ")
     assert "ZERMELO_CACHE_DIR" in message and "\n" not in message
+    # The page still opens: the other games are listed, the games of chance left out.
+    games = [game["name"] for game in client.get("/api/games").json()["games"]]
+    assert "tictactoe" in games and "minipig" not in games and "pig" not in games
 
 
 # -- replay from the game id -----------------------------------------------------------------------

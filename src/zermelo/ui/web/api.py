@@ -1124,6 +1124,12 @@ class Api:
         for name in available_games(self.extra_games):
             adapter = adapter_for(name)
             spec = adapter.spec
+            try:
+                initial = game_json(load_game({"game": name}))
+            except ServerKeyError as error:
+                # The games of chance need the server's key; the others play on without it.
+                _log.warning("%s is left out of the games: %s", name, error)
+                continue
             games.append(
                 {
                     "name": name,
@@ -1145,7 +1151,7 @@ class Api:
                     "chance": spec.chance,
                     "hidden": spec.hidden,
                     "scored": spec.scored,
-                    "initial": game_json(load_game({"game": name})),
+                    "initial": initial,
                 }
             )
         return {"games": games}
