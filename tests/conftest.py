@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -123,18 +124,46 @@ def forget_games() -> None:
     registry._failed.clear()
 
 
+# What installing the example wrote into examples/zermelo-nim itself (none of its files should
+# change): the regression check of tests/test_plugins.py reads it.
+NIM_SOURCES_WRITTEN: list[str] = []
+
+
+def _tree(root: Path) -> dict[str, int]:
+    """Each file and folder under ``root`` and its modification time; Python's byte-code caches
+    left out (the doctests import the example from its sources)."""
+    return {
+        str(p.relative_to(root)): p.stat().st_mtime_ns
+        for p in root.rglob("*")
+        if "__pycache__" not in p.parts
+    }
+
+
 @pytest.fixture(scope="session")
 def nim_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The example plugin ``examples/zermelo-nim``, installed by pip into a directory of its own
-    (never into the test environment)."""
-    target = tmp_path_factory.mktemp("site")
+    (never into the test environment). pip builds a local project in place (setuptools writes
+    ``build/`` and ``*.egg-info`` beside the sources, then deletes ``build/bdist.*``), so two
+    xdist workers building the one example at once broke each other's build now and then (an
+    ERROR in the first test of a worker to ask for the plugin): each process builds a copy of
+    the sources of its own."""
+    work = tmp_path_factory.mktemp("nim")
+    source, target = work / "source", work / "site"
+    before = _tree(EXAMPLE)
+    shutil.copytree(
+        EXAMPLE, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
+    )
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target),
-         str(EXAMPLE)],
+         str(source)],
         check=True,
         capture_output=True,
         timeout=300,
     )  # fmt: skip
+    after = _tree(EXAMPLE)
+    NIM_SOURCES_WRITTEN[:] = sorted(
+        n for n in before.keys() | after.keys() if before.get(n) != after.get(n)
+    )
     assert (target / "zermelo_nim" / "__init__.py").is_file()
     return target
 

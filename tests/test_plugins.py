@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from conftest import REPO, forget_games, run_cli
+from conftest import NIM_SOURCES_WRITTEN, REPO, forget_games, run_cli
 from zermelo.core.errors import UnknownGameError
 
 
@@ -30,6 +30,13 @@ def nim_cli(path: Path, *args: str, stdin: str = "") -> subprocess.CompletedProc
 
 
 # -- the command line ------------------------------------------------------------------------------
+
+
+def test_installing_the_example_writes_nothing_into_its_sources(nim_path: Path) -> None:
+    # Each test process installs the example (the nim_path fixture); built in place, two of them
+    # at once broke each other's build/ now and then. It is built from a copy of its own.
+    assert (nim_path / "zermelo_nim-0.1.0.dist-info" / "entry_points.txt").is_file()
+    assert NIM_SOURCES_WRITTEN == []
 
 
 def test_the_game_is_listed_and_played_in_the_terminal(nim_path: Path) -> None:
