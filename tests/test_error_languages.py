@@ -5,8 +5,10 @@ language's, with no English word of the templates left (quoted input is the pers
 
 from __future__ import annotations
 
+import functools
 import pickle
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -62,13 +64,28 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@functools.cache
+def _english(argv: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """The English run of ``argv``, once per test process (each input is checked in four
+    languages against the same English line)."""
+    return run_cli(*argv)
+
+
 @pytest.mark.parametrize("code", ["nl", "id", "vi", "tr"])
-@pytest.mark.parametrize("args", BAD_INPUTS, ids=" ".join)
+@pytest.mark.parametrize(
+    "args",
+    # one xdist group per input: its four languages run in one process and share the English run
+    [
+        pytest.param(args, marks=pytest.mark.xdist_group(f"error-line-{i}"))
+        for i, args in enumerate(BAD_INPUTS)
+    ],
+    ids=[" ".join(args) for args in BAD_INPUTS],
+)
 def test_the_whole_error_line_is_translated(
     code: str, args: tuple[str, ...], weights: Path
 ) -> None:
     argv = [str(weights) if arg == "WEIGHTS" else arg for arg in args]
-    english = run_cli(*argv)
+    english = _english(tuple(argv))
     translated = run_cli("--lang", code, *argv)
     assert english.returncode == translated.returncode == 2
     (english_line,) = english.stderr.strip().splitlines()
@@ -94,6 +111,13 @@ def test_a_template_renders_in_english_by_default_and_translated_on_request() ->
     # Errors cross process boundaries with their parameters.
     again = pickle.loads(pickle.dumps(outer))
     assert type(again) is ZermeloError and again.render(dutch) == outer.render(dutch)
+
+
+@functools.cache
+def _english(argv: tuple[str, ...]) -> subprocess.CompletedProcess[str]:
+    """The English run of ``argv``, once per test process (each input is checked in four
+    languages against the same English line)."""
+    return run_cli(*argv)
 
 
 @pytest.mark.parametrize("code", ["nl", "id", "vi", "tr"])
