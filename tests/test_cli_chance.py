@@ -123,19 +123,24 @@ def _analysis_rows(out: str) -> list[list[str]]:
     ]
 
 
-def test_analyze_pig_values_each_move_as_expectiminimax_does() -> None:
-    from zermelo.search.expectimax import chance_analysis
+def test_analyze_pig_values_each_move_exactly_from_the_solved_table() -> None:
+    from zermelo.solvers.pig import solved_table, win_probability
 
     done = run_cli("analyze", "pig", "10 15 4 X", "--goal", "20")
     assert done.returncode == 0, done.stderr
-    expected = chance_analysis(get_game("pig").read("10 15 4 X", {"goal": 20}), 4)
+    state = get_game("pig").read("10 15 4 X", {"goal": 20})
+    table = solved_table(20, 6)
     rows = _analysis_rows(done.stdout)
-    assert [row[0] for row in rows] == [line.move for line in expected.lines]
-    for row, line in zip(rows, expected.lines, strict=True):
-        assert row[1] == f"{line.value:+.4f}"
-        assert row[2] == f"{50 * (line.value + 1):.1f}%"  # P(win) = (v + 1) / 2
-    assert f"Best move: {expected.best}\n" in done.stdout
-    assert "Expectiminimax: depth 4," in done.stdout
+    assert sorted(row[0] for row in rows) == ["hold", "roll"]
+    for row in rows:
+        child = state.play(row[0])
+        chance = win_probability(table, child)
+        value = 2 * (chance if child.to_move is state.to_move else 1 - chance) - 1
+        assert row[1] == f"{value:+.4f}"
+        assert row[2] == f"{50 * (value + 1):.1f}%"  # P(win) = (v + 1) / 2
+    assert "Best move: roll\n" in done.stdout
+    chance = win_probability(table, state)
+    assert f"Exact, from the game's solved table: P(win) {chance:.4f}.\n" in done.stdout
 
 
 def test_analyze_pig_at_a_roll_lists_each_face_with_its_probability() -> None:
@@ -152,13 +157,11 @@ def test_analyze_pig_at_a_roll_lists_each_face_with_its_probability() -> None:
     assert values[0] < 0 < values[-1]  # a 1 loses the turn; a 6 is the best face
 
 
-def test_analyze_pig_refuses_a_depth_too_big_with_one_line() -> None:
+def test_analyze_pig_needs_no_depth_since_the_game_is_solved() -> None:
+    # A depth expectiminimax could not reach (it refused 40) is no obstacle to the table.
     done = run_cli("analyze", "pig", "", "--goal", "10", "--depth", "40")
-    assert done.returncode == 2
-    assert done.stderr == (
-        "zermelo: error: depth 40 needs more than 300,000 nodes in this position: ask for a "
-        "smaller --depth\n"
-    )
+    assert done.returncode == 0, done.stderr
+    assert "Exact, from the game's solved table: P(win) " in done.stdout
 
 
 def test_play_backgammon_on_the_command_line_lists_the_plays_and_reads_one() -> None:
