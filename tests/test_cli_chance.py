@@ -4,14 +4,14 @@ with one line), ``zermelo games`` marking them."""
 
 from __future__ import annotations
 
-import random
 import re
+from collections.abc import Hashable
 
 import pytest
 
 from conftest import run_cli
-from zermelo.agents.spec import make_agent
-from zermelo.core.state import AnyState, Player, is_chance, sample_outcome
+from toy_chance import replay_session
+from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 
 
@@ -49,33 +49,15 @@ def test_the_games_table_marks_chance_hidden_and_points() -> None:
 def _replay(
     game: str, seed: int, level: str, script: list[int], **options: int
 ) -> tuple[list[tuple[bool, str]], Player | None, int, AnyState, Player]:
-    """A terminal game replayed without the terminal, as the session plays it: its generator
-    (``random.Random(seed)``) gives the AI's seed, then who starts (``--first random``), then one
-    draw per chance node; the person answers the numbered choices of ``script`` (cycled) as the
-    second player. The rolls (the person's?, the outcome), the winner, the number of the person's
-    decisions, and the final state."""
-    spec = get_game(game)
-    rng = random.Random(seed)
-    agent = make_agent(spec, level, seed=rng.randrange(2**32))
-    human = Player.SECOND
-    human_first = rng.choice([True, False])
-    first = human if human_first else human.opponent
-    if spec.first_mover is not None:  # the choice of who starts is a choice of sides
-        human = spec.first_mover if human_first else spec.first_mover.opponent
-        first = spec.first_mover
-    state: AnyState = spec.new(first=first, **options)
-    rolls = []
-    asked = 0
-    while not state.is_terminal():
-        if is_chance(state):
-            outcome = sample_outcome(state, rng)
-            rolls.append((state.to_move == human, state.format_move(outcome)))
-            state = state.play(outcome)
-        elif state.to_move == human:
-            state = state.play(list(state.legal_moves())[script[asked % len(script)] - 1])
-            asked += 1
-        else:
-            state = state.play(agent.choose(state))
+    """A terminal game replayed without the terminal (:func:`toy_chance.replay_session`), the
+    person answering the numbered choices of ``script`` (cycled): the rolls, the winner, the
+    number of the person's decisions, the final state and the person's side."""
+
+    def pick(state: AnyState, asked: int) -> Hashable:
+        move: Hashable = list(state.legal_moves())[script[asked % len(script)] - 1]
+        return move
+
+    rolls, state, human, asked = replay_session(game, seed, pick, level=level, options=options)
     return rolls, state.winner, asked, state, human
 
 
@@ -123,19 +105,26 @@ def _analysis_rows(out: str) -> list[list[str]]:
     ]
 
 
-def test_analyze_pig_values_each_move_as_expectiminimax_does() -> None:
-    from zermelo.search.expectimax import chance_analysis
+def test_analyze_pig_values_each_move_exactly_from_the_solved_table() -> None:
+    from zermelo.games.pig import PigState
+    from zermelo.solvers.pig import solved_table, win_probability
 
     done = run_cli("analyze", "pig", "10 15 4 X", "--goal", "20")
     assert done.returncode == 0, done.stderr
-    expected = chance_analysis(get_game("pig").read("10 15 4 X", {"goal": 20}), 4)
+    state = get_game("pig").read("10 15 4 X", {"goal": 20})
+    assert isinstance(state, PigState)
+    table = solved_table(20, 6)
     rows = _analysis_rows(done.stdout)
-    assert [row[0] for row in rows] == [line.move for line in expected.lines]
-    for row, line in zip(rows, expected.lines, strict=True):
-        assert row[1] == f"{line.value:+.4f}"
-        assert row[2] == f"{50 * (line.value + 1):.1f}%"  # P(win) = (v + 1) / 2
-    assert f"Best move: {expected.best}\n" in done.stdout
-    assert "Expectiminimax: depth 4," in done.stdout
+    assert sorted(row[0] for row in rows) == ["hold", "roll"]
+    for row in rows:
+        child = state.play(row[0])
+        chance = win_probability(table, child)
+        value = 2 * (chance if child.to_move is state.to_move else 1 - chance) - 1
+        assert row[1] == f"{value:+.4f}"
+        assert row[2] == f"{50 * (value + 1):.1f}%"  # P(win) = (v + 1) / 2
+    assert "Best move: roll\n" in done.stdout
+    chance = win_probability(table, state)
+    assert f"Exact, from the game's solved table: P(win) {chance:.4f}.\n" in done.stdout
 
 
 def test_analyze_pig_at_a_roll_lists_each_face_with_its_probability() -> None:
@@ -152,13 +141,11 @@ def test_analyze_pig_at_a_roll_lists_each_face_with_its_probability() -> None:
     assert values[0] < 0 < values[-1]  # a 1 loses the turn; a 6 is the best face
 
 
-def test_analyze_pig_refuses_a_depth_too_big_with_one_line() -> None:
+def test_analyze_pig_needs_no_depth_since_the_game_is_solved() -> None:
+    # A depth expectiminimax could not reach (it refused 40) is no obstacle to the table.
     done = run_cli("analyze", "pig", "", "--goal", "10", "--depth", "40")
-    assert done.returncode == 2
-    assert done.stderr == (
-        "zermelo: error: depth 40 needs more than 300,000 nodes in this position: ask for a "
-        "smaller --depth\n"
-    )
+    assert done.returncode == 0, done.stderr
+    assert "Exact, from the game's solved table: P(win) " in done.stdout
 
 
 def test_play_backgammon_on_the_command_line_lists_the_plays_and_reads_one() -> None:

@@ -455,37 +455,12 @@ class _FirstMove(io.StringIO):
 def _replay_first_moves(
     game: str, seed: int, agent_of: type[RandomAgent] | None = None
 ) -> tuple[list[tuple[bool, str]], AnyState, Player, int]:
-    """The session's game replayed without it: the seed's generator gives the AI's seed, then
-    who starts (``--first random``), then one draw per chance node; the person plays the first
-    legal move. The rolls (the person's?, the outcome), the final state, the person's side and
-    the number of the person's decisions."""
-    from zermelo.agents.spec import make_agent
-    from zermelo.games.registry import get_game
-
-    spec = get_game(game)
-    rng = random.Random(seed)
-    agent_seed = rng.randrange(2**32)
-    agent = agent_of(agent_seed) if agent_of else make_agent(spec, "easy", seed=agent_seed)
-    human = Player.SECOND
-    human_first = rng.choice([True, False])
-    first = human if human_first else human.opponent
-    if spec.first_mover is not None:  # the choice of who starts is a choice of sides
-        human = spec.first_mover if human_first else spec.first_mover.opponent
-        first = spec.first_mover
-    state: AnyState = spec.new(first=first)
-    rolls = []
-    asked = 0
-    while not state.is_terminal():
-        if is_chance(state):
-            outcome = sample_outcome(state, rng)
-            rolls.append((state.to_move == human, state.format_move(outcome)))
-            state = state.play(outcome)
-        elif state.to_move == human:
-            state = state.play(state.legal_moves()[0])
-            asked += 1
-        else:
-            state = state.play(agent.choose(state))
-    return rolls, state, human, asked
+    """The session's game replayed without it (:func:`toy_chance.replay_session`), the person
+    playing the first legal move: the rolls, the final state, the person's side and the number
+    of the person's decisions."""
+    return toy_chance.replay_session(
+        game, seed, lambda state, _n: state.legal_moves()[0], agent_of=agent_of
+    )
 
 
 def _play_first_moves(game: str, seed: int) -> tuple[Session, str, AnyState]:

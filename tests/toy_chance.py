@@ -1,5 +1,6 @@
 """Two tiny games with chance and hidden cards, written against the shared protocol only, so that
-the terminal's chance and hidden-information paths are tested without the real games.
+the terminal's chance and hidden-information paths are tested without the real games; and
+:func:`replay_session`, a terminal game of chance replayed without the terminal.
 
 * ``toydice``: Pig on a 3-sided die to a goal of 8 (board ``dice``): ``roll`` or ``hold``; a roll
   of 1 loses the turn total and passes the turn.
@@ -9,16 +10,17 @@ the terminal's chance and hidden-information paths are tested without the real g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from zermelo.core.errors import IllegalMoveError, ParseError
 from zermelo.core.record import GameSpec, Grid, IntOption
 from zermelo.core.result import MoveValue, SearchResult
-from zermelo.core.state import Player
+from zermelo.core.state import AnyState, Player, is_chance, sample_outcome
 from zermelo.i18n import N_
 
-__all__ = ["CARDS_SPEC", "DICE_SPEC", "CardsState", "DiceState", "install"]
+__all__ = ["CARDS_SPEC", "DICE_SPEC", "CardsState", "DiceState", "install", "replay_session"]
 
 GOAL = 8
 DIE = 3
@@ -308,3 +310,47 @@ def install(monkeypatch: object) -> None:
     }
     monkeypatch.setattr(registry, "_BUILT_IN", games)  # type: ignore[attr-defined]
     registry._load.cache_clear()
+
+
+def replay_session(
+    game: str,
+    seed: int,
+    pick: Callable[[AnyState, int], Hashable],
+    *,
+    level: str = "easy",
+    agent_of: Callable[[int], object] | None = None,
+    options: dict[str, int] | None = None,
+) -> tuple[list[tuple[bool, str]], AnyState, Player, int]:
+    """A terminal game replayed without the terminal, as the session plays it: its generator
+    (``random.Random(seed)``) gives the AI's seed, then who starts (``--first random``), then one
+    draw per chance node; the person, the second player, plays ``pick(state, n)`` at their
+    ``n``-th decision (from 0); the AI is ``level`` (or ``agent_of(seed)``); the game has ``options``. The rolls (the
+    person's?, the outcome), the final state, the person's side and the number of the person's
+    decisions."""
+    from zermelo.agents.spec import make_agent
+    from zermelo.games.registry import get_game
+
+    spec = get_game(game)
+    rng = random.Random(seed)
+    agent_seed = rng.randrange(2**32)
+    agent = agent_of(agent_seed) if agent_of else make_agent(spec, level, seed=agent_seed)
+    human = Player.SECOND
+    human_first = rng.choice([True, False])
+    first = human if human_first else human.opponent
+    if spec.first_mover is not None:  # the choice of who starts is a choice of sides
+        human = spec.first_mover if human_first else spec.first_mover.opponent
+        first = spec.first_mover
+    state: AnyState = spec.new(first=first, **(options or {}))
+    rolls = []
+    asked = 0
+    while not state.is_terminal():
+        if is_chance(state):
+            outcome = sample_outcome(state, rng)
+            rolls.append((state.to_move == human, state.format_move(outcome)))
+            state = state.play(outcome)
+        elif state.to_move == human:
+            state = state.play(pick(state, asked))
+            asked += 1
+        else:
+            state = state.play(agent.choose(state))  # type: ignore[attr-defined]
+    return rolls, state, human, asked

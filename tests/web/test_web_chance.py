@@ -536,3 +536,17 @@ def test_no_answer_of_a_hidden_game_holds_the_ais_cards(client: TestClient, game
         else:
             assert not theirs & _words(answer)
     assert 0 < showdowns < 25
+
+
+def test_pigs_analysis_is_exact_from_the_solved_table(client: TestClient) -> None:
+    # Pig is solved: at 0-0 the first player wins 0.5306 by rolling (Neller and Presser), and
+    # the page says so exactly, not the expectiminimax estimate of a few rolls.
+    start = new_game(client, "pig")
+    body = {"game": "pig", "game_id": start["game_id"], "moves": [], "budget": {"time_ms": 30000}}
+    answer = post(client, "/api/analyze", body)
+    assert answer["degraded"] is False
+    assert answer["best"] == "roll"
+    moves = {entry["move"]: entry for entry in answer["moves"]}  # type: ignore[union-attr]
+    assert round(moves["roll"]["p_win"], 4) == 0.5306
+    assert round(moves["hold"]["p_win"], 4) == 0.4694
+    assert moves["roll"]["value"]["exact"] is True

@@ -371,6 +371,13 @@ def _print_chance(
                 chance=f"{50 * (found.value + 1):.1f}%",
             )
         )
+    if engine and found.exact and not spec.scored:
+        out.print(
+            _("Exact, from the game's solved table: P(win) {chance}.").format(
+                chance=f"{(found.value + 1) / 2:.4f}"
+            )
+        )
+        return
     if engine:
         out.print(_("By the game's own engine, depth {depth}.").format(depth=found.depth))
         return

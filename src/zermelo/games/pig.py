@@ -369,6 +369,8 @@ SPEC: Final = GameSpec(
     # Not quick: the hard level solves the game (a few seconds) the first time it plays.
     chance=True,
     game_solver=Ref("zermelo.solvers.pig:SOLVER"),
+    # exact values from the solved table (an estimate only for a goal too big to solve)
+    engine_analysis=Ref("zermelo.solvers.pig_analysis:ANALYSIS"),
     # numbered as OpenSpiel's own pig: roll 0, hold 1
     numbering=Numbering(("roll", "hold")),
 )

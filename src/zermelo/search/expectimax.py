@@ -228,19 +228,31 @@ def _expectiminimax(
             root_values.append(MoveValue(move, v, False, (move,)))
             if v > root_value or (v == root_value and best_move is not None and move < best_move):
                 root_value, best_move = v, move
-    exact = not heuristic
-    moves = tuple(MoveValue(m.move, m.value, exact, m.pv) for m in root_values)
+    moves = tuple(root_values)
     if not is_chance(state):
         moves = tuple(sorted(moves, key=lambda m: -m.value))
     stats = SearchStats(nodes=counter.nodes, elapsed=time.perf_counter() - started)
+    return _result(best_move, root_value, depth, not heuristic, moves, stats)
+
+
+def _result(
+    best_move: M | None,
+    value: float,
+    depth: int | None,
+    exact: bool,
+    moves: tuple[MoveValue[M], ...],
+    stats: SearchStats,
+) -> SearchResult[M]:
+    """A search's answer at its root: the best move as its line, each of ``moves`` marked
+    ``exact`` as the search as a whole (no horizon was reached), the depth 0 without one."""
     return SearchResult(
         move=best_move,
-        value=root_value,
+        value=value,
         pv=() if best_move is None else (best_move,),
         depth=0 if depth is None else depth,
         exact=exact,
         stats=stats,
-        moves=moves,
+        moves=tuple(MoveValue(m.move, m.value, exact, m.pv) for m in moves),
     )
 
 
@@ -519,20 +531,10 @@ def _star_minimax(
     else:
         value = search.search(state, -_INF, _INF, depth)
         moves = ()
-    exact = not search.heuristic
-    moves = tuple(MoveValue(m.move, m.value, exact, m.pv) for m in moves)
     stats = SearchStats(
         nodes=counter.nodes, cutoffs=search.cutoffs, elapsed=time.perf_counter() - started
     )
-    return SearchResult(
-        move=best_move,
-        value=value,
-        pv=() if best_move is None else (best_move,),
-        depth=0 if depth is None else depth,
-        exact=exact,
-        stats=stats,
-        moves=moves,
-    )
+    return _result(best_move, value, depth, not search.heuristic, moves, stats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,6 +55,7 @@ __all__ = [
     "hold_boundary",
     "solve",
     "solved_table",
+    "table_within",
     "turn_values",
     "win_probability",
 ]
@@ -345,6 +346,42 @@ def solved_table(goal: int = DEFAULT_GOAL, die: int = DEFAULT_DIE) -> PigTable:
         table = solve(goal, die)
         if table.converged:
             _keep(table)
+    return table
+
+
+_READY: dict[tuple[int, int], PigTable] = {}
+"""Tables :func:`table_within` has in hand (from :func:`solved_table`, the disk, or a solve)."""
+
+
+def table_within(goal: int, die: int, deadline: float | None) -> PigTable:
+    """The optimal table as :func:`solved_table` gives it, but a first solve (nothing in this
+    process nor on disk) is bounded by ``deadline`` (a ``time.monotonic()`` instant): past it,
+    :class:`BudgetError` in one line. Without a deadline, :func:`solved_table`."""
+    key = (goal, die)
+    table = _READY.get(key)
+    if table is not None:
+        return table
+    if deadline is None:
+        table = solved_table(goal, die)
+    else:
+        check_size(goal, die)
+        table = _cached(goal, die)
+        if table is None:
+            try:
+                table = solve(goal, die, deadline=deadline)
+            except BudgetError:
+                raise BudgetError(
+                    N_(
+                        "Pig's table for goal {goal} with a d{die} is solved the first time it "
+                        "is asked for (a few seconds); the time limit ran out first: allow more "
+                        "time"
+                    ),
+                    goal=goal,
+                    die=die,
+                ) from None
+            if table.converged:
+                _keep(table)
+    _READY[key] = table
     return table
 
 

@@ -17,16 +17,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, Protocol, Self, TypeVar
 
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import InvalidOptionError, ParseError
 from zermelo.core.record import N_, Grid
+from zermelo.core.state import Player
 
 __all__ = [
     "MAX_NOTATION",
     "RANKS",
     "SUITS",
     "card_name",
+    "hand",
+    "only_first",
     "parse_card",
     "read_moves",
+    "signed",
+    "stake_facts",
     "table_grid",
 ]
 
@@ -109,3 +114,53 @@ FACT_SECOND: Final = N_("O's chips in")
 FACT_WON: Final = N_("you win")
 FACT_FIRST_WON: Final = N_("X wins")
 FACT_ROUND: Final = N_("round")
+
+
+class _Hand(Protocol):
+    """What the facts and hands below read of a poker state."""
+
+    @property
+    def cards(self) -> tuple[int, ...]: ...
+
+    def contributions(self) -> tuple[int, int]: ...
+
+    def payoff(self) -> float: ...
+
+    def is_terminal(self) -> bool: ...
+
+
+def only_first(first: Player, game: str) -> None:
+    """Refuse, in one line, a hand that would start with the second player acting."""
+    if first is not Player.FIRST:
+        raise InvalidOptionError(N_("in {game} the first player always acts first"), game=game)
+
+
+def hand(names: Sequence[str], state: _Hand, seat: int, shown: bool) -> list[str]:
+    """The card of ``seat`` (0 the first player) by its name, ``?`` face down; none before the
+    deal."""
+    if len(state.cards) <= seat:
+        return []
+    return [names[state.cards[seat]] if shown else "?"]
+
+
+def stake_facts(
+    state: _Hand, player: Player | None, leading: Sequence[tuple[str, str]], betting: str
+) -> list[tuple[str, str]]:
+    """The facts beside the table: ``leading`` ones, the pot, each side's chips in (as
+    ``player`` sees them: yours and theirs; for a spectator the first's and the second's), the
+    betting, and once the hand is over what was won."""
+    first, second = state.contributions()
+    facts = [*leading, (FACT_POT, str(first + second))]
+    if player is None:
+        facts += [(FACT_FIRST, str(first)), (FACT_SECOND, str(second))]
+    else:
+        mine, theirs = (first, second) if player is Player.FIRST else (second, first)
+        facts += [(FACT_YOURS, str(mine)), (FACT_THEIRS, str(theirs))]
+    facts.append((FACT_BETTING, betting))
+    if state.is_terminal():
+        payoff = state.payoff()
+        if player is None:
+            facts.append((FACT_FIRST_WON, signed(payoff)))
+        else:
+            facts.append((FACT_WON, signed(payoff if player is Player.FIRST else -payoff)))
+    return facts

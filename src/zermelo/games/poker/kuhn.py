@@ -26,7 +26,7 @@ from collections.abc import Hashable
 from typing import Final
 
 from zermelo.core.codec import Numbering
-from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
+from zermelo.core.errors import IllegalMoveError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
@@ -221,36 +221,17 @@ def parse(text: str) -> KuhnState:
 
 
 def _new(first: Player = Player.FIRST) -> KuhnState:
-    if first is not Player.FIRST:
-        raise InvalidOptionError(N_("in {game} the first player always acts first"), game=_GAME)
+    _cards.only_first(first, _GAME)
     return KuhnState()
 
 
 def _facts(state: KuhnState, player: Player | None) -> list[tuple[str, str]]:
-    first, second = state.contributions()
     betting = " ".join(PASS if letter == "p" else BET for letter in state.bets)
-    facts = [(_cards.FACT_POT, str(first + second))]
-    if player is None:
-        facts += [(_cards.FACT_FIRST, str(first)), (_cards.FACT_SECOND, str(second))]
-    else:
-        mine, theirs = (first, second) if player is Player.FIRST else (second, first)
-        facts += [(_cards.FACT_YOURS, str(mine)), (_cards.FACT_THEIRS, str(theirs))]
-    facts.append((_cards.FACT_BETTING, betting))
-    if state.is_terminal():
-        payoff = state.payoff()
-        if player is None:
-            facts.append((_cards.FACT_FIRST_WON, _cards.signed(payoff)))
-        else:
-            facts.append(
-                (_cards.FACT_WON, _cards.signed(payoff if player is Player.FIRST else -payoff))
-            )
-    return facts
+    return _cards.stake_facts(state, player, (), betting)
 
 
 def _card(state: KuhnState, seat: int, shown: bool) -> list[str]:
-    if len(state.cards) <= seat:
-        return []
-    return [CARDS[state.cards[seat]] if shown else "?"]
+    return _cards.hand(CARDS, state, seat, shown)
 
 
 def grid(state: KuhnState) -> Grid:

@@ -28,7 +28,7 @@ from collections.abc import Hashable
 from typing import Final, NamedTuple
 
 from zermelo.core.codec import Numbering
-from zermelo.core.errors import IllegalMoveError, InvalidOptionError, ParseError, Phrase
+from zermelo.core.errors import IllegalMoveError, ParseError, Phrase
 from zermelo.core.record import N_, GameSpec, Grid, Ref
 from zermelo.core.state import Player
 from zermelo.games.poker import cards as _cards
@@ -310,35 +310,17 @@ def parse(text: str) -> LeducState:
 
 
 def _new(first: Player = Player.FIRST) -> LeducState:
-    if first is not Player.FIRST:
-        raise InvalidOptionError(N_("in {game} the first player always acts first"), game=_GAME)
+    _cards.only_first(first, _GAME)
     return LeducState()
 
 
 def _facts(state: LeducState, player: Player | None) -> list[tuple[str, str]]:
-    first, second = state.contributions()
-    facts = [(_cards.FACT_ROUND, str(state.round)), (_cards.FACT_POT, str(first + second))]
-    if player is None:
-        facts += [(_cards.FACT_FIRST, str(first)), (_cards.FACT_SECOND, str(second))]
-    else:
-        mine, theirs = (first, second) if player is Player.FIRST else (second, first)
-        facts += [(_cards.FACT_YOURS, str(mine)), (_cards.FACT_THEIRS, str(theirs))]
-    facts.append((_cards.FACT_BETTING, state.betting()))
-    if state.is_terminal():
-        payoff = state.payoff()
-        if player is None:
-            facts.append((_cards.FACT_FIRST_WON, _cards.signed(payoff)))
-        else:
-            facts.append(
-                (_cards.FACT_WON, _cards.signed(payoff if player is Player.FIRST else -payoff))
-            )
-    return facts
+    leading = ((_cards.FACT_ROUND, str(state.round)),)
+    return _cards.stake_facts(state, player, leading, state.betting())
 
 
 def _hand(state: LeducState, seat: int, shown: bool) -> list[str]:
-    if len(state.cards) <= seat:
-        return []
-    return [CARDS[state.cards[seat]] if shown else "?"]
+    return _cards.hand(CARDS, state, seat, shown)
 
 
 def _board(state: LeducState) -> list[str]:

@@ -634,10 +634,10 @@ class DraughtsView(_View):
         return _with_facts("\n".join(lines), grid, rich=rich)
 
 
-class GridView(_View):
-    """Every game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid` (kind
-    ``grid``): rows of cells, the winning line highlighted, moves typed in the game's own notation
-    (``?`` lists them)."""
+class _TypedView(_View):
+    """A view whose moves are typed in the game's notation (as numbered choices when there are
+    few; ``?`` lists them): its intro says the notation, its prompt shows the first of
+    :meth:`example_moves` as an example."""
 
     def intro(self, state: AnyState | None = None) -> list[str]:
         lines = self.record_intro()
@@ -646,13 +646,26 @@ class GridView(_View):
         lines.append(_("Type ? to list the legal moves."))
         return lines
 
+    def example_moves(self, state: AnyState) -> list[Hashable]:
+        """The legal moves in the order the prompt takes its example from (the game's own)."""
+        return list(state.legal_moves())
+
     def prompt(self, state: AnyState) -> str:
         choices = self.choices(state)
         if choices:
             return self.choice_prompt(choices)
-        moves = sorted(state.legal_moves())
+        moves = self.example_moves(state)
         example = state.format_move(moves[0]) if moves else "?"
         return _("Your move (e.g. {move}): ").format(move=example)
+
+
+class GridView(_TypedView):
+    """Every game, drawn from its record's :attr:`~zermelo.core.record.GameSpec.grid` (kind
+    ``grid``): rows of cells, the winning line highlighted, moves typed in the game's own notation
+    (``?`` lists them)."""
+
+    def example_moves(self, state: AnyState) -> list[Hashable]:
+        return sorted(state.legal_moves())
 
     def read(self, state: AnyState, text: str) -> MoveInput:
         choices = self.choices(state)
@@ -807,24 +820,9 @@ def _roll_words(text: str) -> str:
     return text
 
 
-class _ChanceView(_View):
+class _ChanceView(_TypedView):
     """What the kinds of chance games share: moves typed in the game's notation, as numbered
     choices when there are few; ``?`` lists them; a roll said in one line."""
-
-    def intro(self, state: AnyState | None = None) -> list[str]:
-        lines = self.record_intro()
-        if self.spec.notation:
-            lines.append(_("Moves: {notation}.").format(notation=self.notation()))
-        lines.append(_("Type ? to list the legal moves."))
-        return lines
-
-    def prompt(self, state: AnyState) -> str:
-        choices = self.choices(state)
-        if choices:
-            return self.choice_prompt(choices)
-        moves = list(state.legal_moves())
-        example = state.format_move(moves[0]) if moves else "?"
-        return _("Your move (e.g. {move}): ").format(move=example)
 
     def read(self, state: AnyState, text: str) -> MoveInput:
         choices = self.choices(state)

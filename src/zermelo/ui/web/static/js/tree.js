@@ -27,20 +27,7 @@ export function percent(value) {
 }
 
 export function chanceItem(node, open) {
-  const item = document.createElement("li");
-  item.setAttribute("role", "treeitem");
-  item.className = node.chance ? "node chance-node" : "node";
-  item.dataset.path = node.path.join(",");
-  const row = document.createElement("div");
-  row.className = "node-row";
-  const toggle = document.createElement("button");
-  toggle.type = "button";
-  toggle.className = "toggle";
-  const expandable = !node.terminal && node.children_count > 0;
-  toggle.disabled = !expandable;
-  toggle.setAttribute("aria-label", t("Expand"));
-  toggle.textContent = expandable ? "▸" : "•";
-  row.append(toggle);
+  const { item, row, toggle, expandable } = nodeShell(node, node.chance ? "node chance-node" : "node");
   const text = document.createElement("span");
   text.className = "node-text";
   const title = document.createElement("strong");
@@ -68,29 +55,7 @@ export function chanceItem(node, open) {
   text.append(facts);
   row.append(text);
   item.append(row);
-  const group = document.createElement("ul");
-  group.setAttribute("role", "group");
-  group.hidden = true;
-  item.append(group);
-  if (expandable) item.setAttribute("aria-expanded", "false");
-  const expand = async () => {
-    if (!group.hidden) {
-      group.hidden = true;
-      item.setAttribute("aria-expanded", "false");
-      toggle.textContent = "▸";
-      return;
-    }
-    if (!group.childElementCount) {
-      const children = node.children || (await postJson("/api/tree", gameRequest({ path: node.path }))).children;
-      group.replaceChildren(...children.map((child) => chanceItem(child, false)));
-    }
-    group.hidden = false;
-    item.setAttribute("aria-expanded", "true");
-    toggle.textContent = "▾";
-  };
-  toggle.addEventListener("click", () => expand().catch((error) => page.showError(error)));
-  if (open && expandable) expand().catch((error) => page.showError(error));
-  return item;
+  return openable(item, toggle, expandable, node, open, chanceItem);
 }
 
 export async function loadTree() {
@@ -132,21 +97,8 @@ export function pill(text, kind) {
 }
 
 export function treeItem(node, open) {
-  const item = document.createElement("li");
-  item.setAttribute("role", "treeitem");
-  item.className = "node";
-  item.dataset.path = node.path.join(",");
+  const { item, row, toggle, expandable } = nodeShell(node, "node");
   if (node.pruned) item.classList.add("pruned");
-  const row = document.createElement("div");
-  row.className = "node-row";
-  const toggle = document.createElement("button");
-  toggle.type = "button";
-  toggle.className = "toggle";
-  const expandable = !node.terminal && node.children_count > 0;
-  toggle.disabled = !expandable;
-  toggle.setAttribute("aria-label", t("Expand"));
-  toggle.textContent = expandable ? "▸" : "•";
-  row.append(toggle);
 
   const mini = document.createElement("span");
   mini.className = "mini-board";
@@ -199,14 +151,36 @@ export function treeItem(node, open) {
   text.append(facts);
   row.append(text);
   item.append(row);
+  return openable(item, toggle, expandable, node, open, treeItem);
+}
 
+// A tree node's list item: its row, and the toggle that opens it (a dot for a leaf).
+function nodeShell(node, className) {
+  const item = document.createElement("li");
+  item.setAttribute("role", "treeitem");
+  item.className = className;
+  item.dataset.path = node.path.join(",");
+  const row = document.createElement("div");
+  row.className = "node-row";
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "toggle";
+  const expandable = !node.terminal && node.children_count > 0;
+  toggle.disabled = !expandable;
+  toggle.setAttribute("aria-label", t("Expand"));
+  toggle.textContent = expandable ? "▸" : "•";
+  row.append(toggle);
+  return { item, row, toggle, expandable };
+}
+
+// The node's children under it, drawn by makeChild, asked of the server the first time the
+// toggle opens it (or at once when open); the toggle closes them again.
+function openable(item, toggle, expandable, node, open, makeChild) {
   const group = document.createElement("ul");
   group.setAttribute("role", "group");
   group.hidden = true;
   item.append(group);
-  item.setAttribute("aria-expanded", "false");
-  if (!expandable) item.removeAttribute("aria-expanded");
-
+  if (expandable) item.setAttribute("aria-expanded", "false");
   const expand = async () => {
     if (!group.hidden) {
       group.hidden = true;
@@ -217,7 +191,7 @@ export function treeItem(node, open) {
     }
     if (!group.childElementCount) {
       const children = node.children || (await postJson("/api/tree", gameRequest({ path: node.path }))).children;
-      group.replaceChildren(...children.map((child) => treeItem(child, false)));
+      group.replaceChildren(...children.map((child) => makeChild(child, false)));
     }
     group.hidden = false;
     item.setAttribute("aria-expanded", "true");
