@@ -34,6 +34,7 @@ __all__ = [
     "encode",
     "equity_of",
     "forward",
+    "one_ply",
     "play_match",
     "self_play_targets",
     "td_error",
@@ -204,7 +205,7 @@ def after_value(
 
 
 @jit()
-def _choose(
+def one_ply(
     board: np.ndarray,
     die1: int,
     die2: int,
@@ -213,28 +214,27 @@ def _choose(
     w2: np.ndarray,
     b2: np.ndarray,
     moves: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    chosen_out: np.ndarray,
-) -> int:
-    """The index in ``boards`` of the afterstate the net values best for the mover (1-ply; ties:
-    the first in the generator's order), with the outputs of the swapped position (the
-    opponent's view) in ``chosen_out`` (see :func:`after_value`); ``moves`` is the generator's
-    buffers (:func:`zermelo.games.backgammon.kernel.new_buffers`), the afterstates in
-    ``moves[0]``."""
+    values: np.ndarray,
+    best_out: np.ndarray,
+) -> tuple[int, int]:
+    """The afterstates of the roll into ``moves[0]`` (the rules' generator and its buffers,
+    :func:`zermelo.games.backgammon.kernel.new_buffers`), each one's 1-ply value for the mover
+    into ``values``, and the outputs of the best one (see :func:`after_value`) into ``best_out``.
+    Returns ``(n, best)``: how many, and the index of the best (ties: the first in the
+    generator's order)."""
     boards = moves[0]
     n = rules.gen_moves(board, die1, die2, boards, moves[1], moves[2], moves[3])
     hidden = np.empty(b1.shape[0], dtype=np.float64)
     swapped = np.empty(rules.BOARD_SIZE, dtype=np.int8)
     out = np.empty(OUTPUTS, dtype=np.float64)
     best = 0
-    best_value = -1e9
     for k in range(n):
-        value = after_value(boards[k], w1, b1, w2, b2, hidden, swapped, out)
-        if value > best_value:
-            best_value = value
+        values[k] = after_value(boards[k], w1, b1, w2, b2, hidden, swapped, out)
+        if k == 0 or values[k] > values[best]:
             best = k
             for o in range(OUTPUTS):
-                chosen_out[o] = out[o]
-    return best
+                best_out[o] = out[o]
+    return n, best
 
 
 @jit()
@@ -272,6 +272,7 @@ def _self_play(
     boards = moves[0]
     die1, die2, _first = _opening()
     chosen = np.empty(OUTPUTS, dtype=np.float64)
+    scratch = np.empty(rules.MAX_MOVES, dtype=np.float64)
     plies = 0
     won = 0
     while plies < max_plies:
@@ -280,7 +281,7 @@ def _self_play(
         if plies > 0:
             die1 = np.random.randint(1, 7)
             die2 = np.random.randint(1, 7)
-        k = _choose(board, die1, die2, w1, b1, w2, b2, moves, chosen)
+        _n, k = one_ply(board, die1, die2, w1, b1, w2, b2, moves, scratch, chosen)
         plies += 1
         won = rules.result(boards[k])
         if won > 0:
@@ -467,6 +468,7 @@ def play_match(
     moves = rules.new_buffers()
     boards = moves[0]
     chosen = np.empty(OUTPUTS, dtype=np.float64)
+    scratch = np.empty(rules.MAX_MOVES, dtype=np.float64)
     for g in range(games):
         _seed(seed + g // 2)
         board = rules.start_board()
@@ -479,9 +481,9 @@ def play_match(
                 die1 = np.random.randint(1, 7)
                 die2 = np.random.randint(1, 7)
             if a_moves:
-                k = _choose(board, die1, die2, wa1, ba1, wa2, ba2, moves, chosen)
+                _n, k = one_ply(board, die1, die2, wa1, ba1, wa2, ba2, moves, scratch, chosen)
             else:
-                k = _choose(board, die1, die2, wb1, bb1, wb2, bb2, moves, chosen)
+                _n, k = one_ply(board, die1, die2, wb1, bb1, wb2, bb2, moves, scratch, chosen)
             plies += 1
             won = rules.result(boards[k])
             if won > 0:

@@ -69,31 +69,6 @@ Buffers = tuple[Board, Board, Board, NDArray[np.int64]]
 
 
 @jit()
-def one_ply_values(
-    board: np.ndarray,
-    die1: int,
-    die2: int,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    moves: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    values: np.ndarray,
-) -> int:
-    """The afterstates of the roll into ``moves[0]`` (the rules' generator and its buffers,
-    :func:`zermelo.games.backgammon.kernel.new_buffers`) and each one's 1-ply value into
-    ``values``; returns how many."""
-    boards = moves[0]
-    n = rules.gen_moves(board, die1, die2, boards, moves[1], moves[2], moves[3])
-    hidden = np.empty(b1.shape[0], dtype=np.float64)
-    swapped = np.empty(rules.BOARD_SIZE, dtype=np.int8)
-    out = np.empty(fast.OUTPUTS, dtype=np.float64)
-    for k in range(n):
-        values[k] = fast.after_value(boards[k], w1, b1, w2, b2, hidden, swapped, out)
-    return n
-
-
-@jit()
 def _reply_average(
     after: np.ndarray,
     w1: np.ndarray,
@@ -103,6 +78,7 @@ def _reply_average(
     rolls: np.ndarray,
     replies: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     reply_values: np.ndarray,
+    reply_out: np.ndarray,
 ) -> float:
     """The mover's 2-ply value of its afterstate ``after``: minus the opponent's best 1-ply
     reply, averaged over the opponent's 21 rolls."""
@@ -112,11 +88,10 @@ def _reply_average(
     other = rules.swapped(after)
     total = 0.0
     for r in range(rolls.shape[0]):
-        m = one_ply_values(other, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, replies, reply_values)
-        best = -1e9
-        for k in range(m):
-            best = max(best, reply_values[k])
-        total -= rolls[r, 2] * best
+        _m, best = fast.one_ply(
+            other, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, replies, reply_values, reply_out
+        )
+        total -= rolls[r, 2] * reply_values[best]
     return total / 36.0
 
 
@@ -140,7 +115,8 @@ def two_ply_values(
     """The afterstates of the roll into ``moves[0]``, their 1-ply values into ``values`` and their
     2-ply values into ``deep`` (``-inf`` for the candidates the filter left out: beyond the best
     ``keep`` or more than ``margin`` below the best); returns how many."""
-    n = one_ply_values(board, die1, die2, w1, b1, w2, b2, moves, values)
+    out = np.empty(fast.OUTPUTS, dtype=np.float64)
+    n, _best = fast.one_ply(board, die1, die2, w1, b1, w2, b2, moves, values, out)
     boards = moves[0]
     reply_values = np.empty(rules.MAX_MOVES, dtype=np.float64)
     order = np.argsort(-values[:n])
@@ -151,7 +127,7 @@ def two_ply_values(
         k = order[j]
         if j > 0 and values[k] < top - margin:
             break
-        deep[k] = _reply_average(boards[k], w1, b1, w2, b2, rolls, replies, reply_values)
+        deep[k] = _reply_average(boards[k], w1, b1, w2, b2, rolls, replies, reply_values, out)
     return n
 
 
@@ -192,8 +168,9 @@ def rank_moves(
     values = np.empty(rules.MAX_MOVES)
     d1, d2 = int(dice[0]), int(dice[1])
     if plies <= 1:
-        n = one_ply_values(board, d1, d2, *net.arrays(), moves, values)
-        return Ranked(boards[:n].copy(), values[:n].copy(), None, int(np.argmax(values[:n])))
+        out = np.empty(fast.OUTPUTS)
+        n, best = fast.one_ply(board, d1, d2, *net.arrays(), moves, values, out)
+        return Ranked(boards[:n].copy(), values[:n].copy(), None, int(best))
     deep = np.empty(rules.MAX_MOVES)
     n = two_ply_values(
         board, d1, d2, *net.arrays(), keep, margin, ROLLS, moves, replies, values, deep
