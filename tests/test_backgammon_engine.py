@@ -307,3 +307,22 @@ def test_training_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert np.array_equal(resumed.w1, whole.w1) and np.array_equal(resumed.b2, whole.b2)
     lines = (tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()
     assert len(lines) == 2 and '"games": 8' in lines[1]
+
+
+def test_the_backgammon_kernels_are_warmed_up_with_the_others() -> None:
+    """``zermelo warm-up`` and the web server build the rules' generator and the engine ahead (a
+    first game used to wait ~13 s for them); ``is_built`` reads numba's cache of each entry point,
+    so each must be a compiled function of its module."""
+    import importlib
+
+    from zermelo.solvers.kernels import KERNELS, PLAY_KERNELS, build, is_built, kernels_for
+
+    names = ("backgammon-moves", "backgammon")
+    assert kernels_for("backgammon") == names
+    assert set(names) <= set(PLAY_KERNELS)
+    for name in names:
+        module = importlib.import_module(KERNELS[name].module)
+        for entry in KERNELS[name].entry_points:
+            assert hasattr(getattr(module, entry, None), "py_func"), (name, entry)
+    build(names)
+    assert all(is_built(name) for name in names)

@@ -1,4 +1,5 @@
-"""The compiled core of the backgammon engine: the net's forward pass, its TD(λ) update, self-play.
+"""The compiled core of the backgammon engine: the net's forward pass, 1-ply and 2-ply search (for
+:mod:`zermelo.solvers.backgammon.search`), the TD(λ) update and self-play.
 
 Everything here works on the rules' boards (:mod:`zermelo.games.backgammon.kernel`): an
 ``int8[28]`` array seen from the side to move, with the trays at 0 and 27, the points 1..24 in the
@@ -39,6 +40,7 @@ __all__ = [
     "self_play_targets",
     "td_error",
     "train_games",
+    "two_ply_values",
 ]
 
 COMPILED = rules.COMPILED
@@ -235,6 +237,69 @@ def one_ply(
             for o in range(OUTPUTS):
                 best_out[o] = out[o]
     return n, best
+
+
+@jit()
+def _reply_average(
+    after: np.ndarray,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    rolls: np.ndarray,
+    replies: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    reply_values: np.ndarray,
+    reply_out: np.ndarray,
+) -> float:
+    """The mover's 2-ply value of its afterstate ``after``: minus the opponent's best 1-ply
+    reply, averaged over the opponent's 21 rolls."""
+    won = rules.result(after)
+    if won > 0:
+        return float(won)
+    other = rules.swapped(after)
+    total = 0.0
+    for r in range(rolls.shape[0]):
+        _m, best = one_ply(
+            other, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, replies, reply_values, reply_out
+        )
+        total -= rolls[r, 2] * reply_values[best]
+    return total / 36.0
+
+
+@jit()
+def two_ply_values(
+    board: np.ndarray,
+    die1: int,
+    die2: int,
+    w1: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    keep: int,
+    margin: float,
+    rolls: np.ndarray,
+    moves: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    replies: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    values: np.ndarray,
+    deep: np.ndarray,
+) -> int:
+    """The afterstates of the roll into ``moves[0]``, their 1-ply values into ``values`` and their
+    2-ply values into ``deep`` (``-inf`` for the candidates the filter left out: beyond the best
+    ``keep`` or more than ``margin`` below the best); returns how many."""
+    out = np.empty(OUTPUTS, dtype=np.float64)
+    n, _best = one_ply(board, die1, die2, w1, b1, w2, b2, moves, values, out)
+    boards = moves[0]
+    reply_values = np.empty(rules.MAX_MOVES, dtype=np.float64)
+    order = np.argsort(-values[:n])
+    top = values[order[0]]
+    for k in range(n):
+        deep[k] = -np.inf
+    for j in range(min(keep, n)):
+        k = order[j]
+        if j > 0 and values[k] < top - margin:
+            break
+        deep[k] = _reply_average(boards[k], w1, b1, w2, b2, rolls, replies, reply_values, out)
+    return n
 
 
 @jit()

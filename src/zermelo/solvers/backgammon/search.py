@@ -28,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from zermelo.core.jit import make_jit
 from zermelo.games.backgammon import kernel as rules
 from zermelo.solvers.backgammon import fast
 from zermelo.solvers.backgammon.net import Net
@@ -47,8 +46,6 @@ __all__ = [
     "should_take",
 ]
 
-jit = make_jit(fast.COMPILED)
-
 KEEP = 8
 """2-ply searches at most this many of the best 1-ply candidates (gnubg's default filter: 8)."""
 MARGIN = 0.16
@@ -66,69 +63,6 @@ Board = NDArray[np.int8]
 
 
 Buffers = tuple[Board, Board, Board, NDArray[np.int64]]
-
-
-@jit()
-def _reply_average(
-    after: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    rolls: np.ndarray,
-    replies: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    reply_values: np.ndarray,
-    reply_out: np.ndarray,
-) -> float:
-    """The mover's 2-ply value of its afterstate ``after``: minus the opponent's best 1-ply
-    reply, averaged over the opponent's 21 rolls."""
-    won = rules.result(after)
-    if won > 0:
-        return float(won)
-    other = rules.swapped(after)
-    total = 0.0
-    for r in range(rolls.shape[0]):
-        _m, best = fast.one_ply(
-            other, rolls[r, 0], rolls[r, 1], w1, b1, w2, b2, replies, reply_values, reply_out
-        )
-        total -= rolls[r, 2] * reply_values[best]
-    return total / 36.0
-
-
-@jit()
-def two_ply_values(
-    board: np.ndarray,
-    die1: int,
-    die2: int,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    keep: int,
-    margin: float,
-    rolls: np.ndarray,
-    moves: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    replies: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    values: np.ndarray,
-    deep: np.ndarray,
-) -> int:
-    """The afterstates of the roll into ``moves[0]``, their 1-ply values into ``values`` and their
-    2-ply values into ``deep`` (``-inf`` for the candidates the filter left out: beyond the best
-    ``keep`` or more than ``margin`` below the best); returns how many."""
-    out = np.empty(fast.OUTPUTS, dtype=np.float64)
-    n, _best = fast.one_ply(board, die1, die2, w1, b1, w2, b2, moves, values, out)
-    boards = moves[0]
-    reply_values = np.empty(rules.MAX_MOVES, dtype=np.float64)
-    order = np.argsort(-values[:n])
-    top = values[order[0]]
-    for k in range(n):
-        deep[k] = -np.inf
-    for j in range(min(keep, n)):
-        k = order[j]
-        if j > 0 and values[k] < top - margin:
-            break
-        deep[k] = _reply_average(boards[k], w1, b1, w2, b2, rolls, replies, reply_values, out)
-    return n
 
 
 @dataclass(frozen=True)
@@ -172,7 +106,7 @@ def rank_moves(
         n, best = fast.one_ply(board, d1, d2, *net.arrays(), moves, values, out)
         return Ranked(boards[:n].copy(), values[:n].copy(), None, int(best))
     deep = np.empty(rules.MAX_MOVES)
-    n = two_ply_values(
+    n = fast.two_ply_values(
         board, d1, d2, *net.arrays(), keep, margin, ROLLS, moves, replies, values, deep
     )
     return Ranked(boards[:n].copy(), values[:n].copy(), deep[:n].copy(), int(np.argmax(deep[:n])))
