@@ -230,9 +230,12 @@ def one_ply(
     swapped = np.empty(rules.BOARD_SIZE, dtype=np.int8)
     out = np.empty(OUTPUTS, dtype=np.float64)
     best = 0
+    best_value = -1e9
     for k in range(n):
-        values[k] = after_value(boards[k], w1, b1, w2, b2, hidden, swapped, out)
-        if k == 0 or values[k] > values[best]:
+        value = after_value(boards[k], w1, b1, w2, b2, hidden, swapped, out)
+        values[k] = value
+        if value > best_value:
+            best_value = value
             best = k
             for o in range(OUTPUTS):
                 best_out[o] = out[o]
