@@ -39,7 +39,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from zermelo.agents.backgammon import EASY_SEED  # noqa: E402
 from zermelo.agents.gnubg import GnubgProcess, apply_hops  # noqa: E402
-from zermelo.solvers.backgammon import fast  # noqa: E402
+from zermelo.games.backgammon import kernel as rules  # noqa: E402
 from zermelo.solvers.backgammon.net import Net, load_net, random_net, trained_net  # noqa: E402
 from zermelo.solvers.backgammon.search import (  # noqa: E402
     position_equity,
@@ -54,12 +54,10 @@ from bench_common import progress_bar  # noqa: E402  (beside this script)
 Board = np.ndarray
 MAX_PLIES = 2000
 
-_OUT = np.empty((fast.CAPACITY, 26), dtype=np.int8)
-
 
 def legal_set(board: Board, dice: tuple[int, int]) -> set[bytes]:
-    n = fast.afterstates(board, dice[0], dice[1], _OUT)
-    return {_OUT[k].tobytes() for k in range(n)}
+    boards, _steps = rules.legal(board, dice[0], dice[1])
+    return {after.tobytes() for after in boards}
 
 
 class Side(Protocol):
@@ -117,7 +115,7 @@ def play_game(a: Side, b: Side, a_is_first_side: bool, rng: random.Random, cube:
             break
     dice = (max(x, o), min(x, o))
     a_moves = (x > o) == a_is_first_side
-    board = fast.start_board()
+    board = rules.start_board()
     value, owner = 1, None  # owner: "a", "b" or None (the middle)
     for ply in range(MAX_PLIES):
         mover, other = (a, b) if a_moves else (b, a)
@@ -135,10 +133,10 @@ def play_game(a: Side, b: Side, a_is_first_side: bool, rng: random.Random, cube:
         after = mover.move(board, dice)
         if after.tobytes() not in legal_set(board, dice):
             raise SystemExit(f"an illegal play from {me}: {after}")
-        won = int(fast.outcome(after))
+        won = int(rules.result(after))
         if won:
             return sign * won * value
-        board = fast.flip(after)
+        board = rules.swapped(after)
         a_moves = not a_moves
     return 0
 

@@ -1,4 +1,5 @@
-"""The backgammon engine: the net, TD(λ), the compiled generator, 1-/2-ply search, the cube rule."""
+"""The backgammon engine: the net, TD(λ) self-play on the rules' generator, 1-/2-ply search, the
+cube rule."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.errors import ParseError
-from zermelo.games.backgammon import kernel as rules_kernel
+from zermelo.games.backgammon import kernel as rules
 from zermelo.solvers.backgammon import fast, search
 from zermelo.solvers.backgammon.net import (
     Net,
@@ -30,44 +31,95 @@ pytestmark = pytest.mark.skipif(not fast.COMPILED, reason="the engine's tests ru
 def random_positions(count: int, seed: int) -> list[np.ndarray]:
     """Positions met in random play from the start (each the mover's board)."""
     rng = random.Random(seed)
-    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
     positions: list[np.ndarray] = []
-    board = fast.start_board()
+    board = rules.start_board()
     while len(positions) < count:
         positions.append(board.copy())
-        n = fast.afterstates(board, rng.randint(1, 6), rng.randint(1, 6), out)
-        after = out[rng.randrange(n)].copy()
-        board = fast.start_board() if fast.outcome(after) else fast.flip(after)
+        boards, _steps = rules.legal(board, rng.randint(1, 6), rng.randint(1, 6))
+        after = boards[rng.randrange(len(boards))]
+        board = rules.start_board() if rules.result(after) else rules.swapped(after)
     return positions
 
 
 POSITIONS = random_positions(300, 11)
 
 
-def test_the_start_and_the_kernels_agree_on_the_layouts() -> None:
-    start = fast.start_board()
-    assert np.array_equal(fast.to_kernel(start), rules_kernel.start_board())
-    assert np.array_equal(fast.from_kernel(rules_kernel.start_board()), start)
-    assert np.array_equal(fast.flip(start), start)
-    for board in POSITIONS[:50]:
-        assert np.array_equal(fast.from_kernel(fast.to_kernel(board)), board)
-        assert np.array_equal(fast.flip(fast.flip(board)), board)
+def _reference_step(board: tuple[int, ...], die: int) -> list[tuple[int, ...]]:
+    """Every board one checker moved by ``die`` leaves (the rules read plainly, board as a
+    tuple in the kernel's layout)."""
+    sources = [25] if board[25] > 0 else [p for p in range(1, 25) if board[p] > 0]
+    home = board[25] == 0 and all(board[p] <= 0 for p in range(7, 25))
+    highest = max((p for p in range(1, 25) if board[p] > 0), default=0)
+    out = []
+    for source in sources:
+        target = source - die
+        if target <= 0:
+            if not home or (target < 0 and source != highest):
+                continue
+            target = 0
+        elif board[target] <= -2:
+            continue
+        b = list(board)
+        b[source] -= 1
+        if target == 0:
+            b[0] += 1
+        elif b[target] == -1:
+            b[target], b[26] = 1, b[26] + 1
+        else:
+            b[target] += 1
+        out.append(tuple(b))
+    return out
 
 
-def test_the_engine_generator_lists_the_rules_afterstates() -> None:
-    """The self-play generator and the rules' kernel (tested against OpenSpiel) give the same
-    set of positions for every roll of 300 positions of random play."""
-    buffers = rules_kernel.new_buffers()
-    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
-    for board in POSITIONS:
+def _reference_plays(board: np.ndarray, d1: int, d2: int) -> set[bytes]:
+    """The positions a roll can leave, by brute force over the orders of the dice: the most dice
+    played, and the larger die when only one of two can be."""
+    orders = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
+    reached: dict[int, set[tuple[int, ...]]] = {}
+    larger: set[tuple[int, ...]] = set()
+    for order in orders:
+        frontier = {tuple(int(v) for v in board)}
+        for used, die in enumerate(order, 1):
+            frontier = {after for b in frontier for after in _reference_step(b, die)}
+            if not frontier:
+                break
+            reached.setdefault(used, set()).update(frontier)
+            if used == 1 and die == max(d1, d2):
+                larger |= frontier
+    most = max(reached, default=0)
+    if most == 0:
+        kept = {tuple(int(v) for v in board)}
+    elif most == 1 and d1 != d2 and larger:
+        kept = larger
+    else:
+        kept = reached[most]
+    return {np.array(b, dtype=np.int8).tobytes() for b in kept}
+
+
+def test_the_one_generator_lists_a_brute_force_references_plays() -> None:
+    """The engine plays the rules' generator (tested against OpenSpiel in
+    test_backgammon_openspiel.py); here it equals a brute force over the dice's orders, written
+    from the rules, for every roll of 120 positions of random play."""
+    buffers = rules.new_buffers()
+    for board in POSITIONS[::2][:120]:
         for a in range(1, 7):
             for b in range(a, 7):
-                n = fast.afterstates(board, a, b, out)
-                mine = {out[k].tobytes() for k in range(n)}
-                m = rules_kernel.gen_moves(fast.to_kernel(board), a, b, *buffers)
-                theirs = {fast.from_kernel(buffers[0][k]).tobytes() for k in range(m)}
+                n = rules.gen_moves(board, a, b, *buffers)
+                mine = {buffers[0][k].tobytes() for k in range(n)}
                 assert len(mine) == n
-                assert mine == theirs
+                assert mine == _reference_plays(board, a, b)
+
+
+def test_self_play_and_matches_are_what_they_were_before_the_one_generator() -> None:
+    """The engine's own generator was replaced by the rules' one: the same move sets, so the same
+    games. Numbers recorded with the engine's former generator (commit b40e970)."""
+    net = random_net(3)
+    assert fast.train_games(*net.arrays(), 50, 5, 0.1, 0.7, 3000) == 2440
+    assert float(net.w1.sum()) == pytest.approx(-8.195077268669484, abs=1e-9)
+    points = np.zeros(40)
+    fast.play_match(*trained_net().arrays(), *random_net(1).arrays(), 40, 9, 3000, points)
+    recorded = "3333132323232323323322323332332231333233"
+    assert "".join(str(int(p)) for p in points) == recorded
 
 
 def test_the_sparse_encoding_is_the_dense_reference() -> None:
@@ -78,7 +130,7 @@ def test_the_sparse_encoding_is_the_dense_reference() -> None:
         x = np.zeros(198)
         x[index[:n]] = value[:n]
         assert np.array_equal(x, encode_dense(board))
-    x = encode_dense(fast.start_board())
+    x = encode_dense(rules.start_board())
     assert x.shape == (198,)
     assert x[4 * 5 : 4 * 5 + 4].tolist() == [1.0, 1.0, 1.0, 1.0]  # five on the six point
     assert x[196] == 1.0 and x[197] == 0.0
@@ -93,24 +145,25 @@ def test_the_compiled_forward_pass_equals_numpy() -> None:
             assert np.allclose(out, reference_forward(net, board), atol=1e-12)
 
 
-def test_outcome_scores_single_gammon_and_backgammon() -> None:
-    board = np.zeros(26, dtype=np.int8)
-    assert fast.outcome(board.copy()) == 1  # (nobody left: the opponent's are all off)
-    board[10] = -15
-    assert fast.outcome(board) == 2
-    board[10] = -14
-    assert fast.outcome(board) == 1
-    board[10], board[3] = -14, -1  # 15 on the board, one in the winner's home
-    assert fast.outcome(board) == 3
-    board[3], board[25] = 0, 1  # or on the bar
-    assert fast.outcome(board) == 3
-    board[0] = 1
-    assert fast.outcome(board) == 0
+def test_a_finished_afterstate_is_worth_exactly_its_points() -> None:
+    net = random_net(2)
+    hidden, swapped, out = np.empty(80), np.empty(28, dtype=np.int8), np.empty(5)
+    board = np.zeros(28, dtype=np.int8)
+    board[0], board[27] = 15, 1  # a single game
+    assert fast.after_value(board, *net.arrays(), hidden, swapped, out) == 1.0
+    board[27], board[10] = 0, -15  # a gammon
+    assert fast.after_value(board, *net.arrays(), hidden, swapped, out) == 2.0
+    board[10], board[3] = -14, -1  # a backgammon: one in the winner's home
+    assert fast.after_value(board, *net.arrays(), hidden, swapped, out) == 3.0
+    assert out.tolist() == [0.0, 0.0, 0.0, 1.0, 1.0]
+    start = rules.start_board()
+    value = fast.after_value(start, *net.arrays(), hidden, swapped, out)
+    assert value == pytest.approx(-fast.equity_of(reference_forward(net, rules.swapped(start))))
 
 
 def test_a_td_update_lowers_the_td_error() -> None:
     net = random_net(5)
-    history = np.empty((3001, 26), dtype=np.int8)
+    history = np.empty((3001, 28), dtype=np.int8)
     targets = np.empty((3001, 5))
     plies = fast.self_play_targets(*net.arrays(), 42, 0.7, 3000, history, targets)
     assert plies > 10
@@ -124,7 +177,7 @@ def test_a_td_update_lowers_the_td_error() -> None:
 
 def test_the_last_target_is_the_result_and_targets_alternate_views() -> None:
     net = random_net(6)
-    history = np.empty((3001, 26), dtype=np.int8)
+    history = np.empty((3001, 28), dtype=np.int8)
     targets = np.empty((3001, 5))
     plies = fast.self_play_targets(*net.arrays(), 7, 0.0, 3000, history, targets)
     last = targets[plies - 1]
@@ -144,28 +197,22 @@ def test_the_trained_weights_beat_the_untrained() -> None:
 
 def _exhaustive_two_ply(net: Net, board: np.ndarray, dice: tuple[int, int]) -> list[float]:
     """Each afterstate's 2-ply value, in plain numpy: every reply to every roll."""
-    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
-    replies = np.empty((fast.CAPACITY, 26), dtype=np.int8)
-    n = fast.afterstates(board, dice[0], dice[1], out)
     values = []
-    for k in range(n):
-        after = out[k].copy()
-        won = fast.outcome(after)
+    for after in rules.legal(board, dice[0], dice[1])[0]:
+        won = rules.result(after)
         if won:
             values.append(float(won))
             continue
-        other = fast.flip(after)
+        other = rules.swapped(after)
         total = 0.0
         for a in range(1, 7):
             for b in range(a, 7):
-                m = fast.afterstates(other, a, b, replies)
                 best = -np.inf
-                for j in range(m):
-                    reply = replies[j]
-                    if fast.outcome(reply):
-                        value = float(fast.outcome(reply))
+                for reply in rules.legal(other, a, b)[0]:
+                    if rules.result(reply):
+                        value = float(rules.result(reply))
                     else:
-                        o = reference_forward(net, fast.flip(reply))
+                        o = reference_forward(net, rules.swapped(reply))
                         value = -(2 * o[0] - 1 + o[1] - o[3] + o[2] - o[4])
                     best = max(best, value)
                 total -= (1 if a == b else 2) * best
@@ -189,13 +236,13 @@ def test_two_ply_equals_an_exhaustive_reference(index: int) -> None:
 
 def test_one_ply_picks_the_best_valued_afterstate() -> None:
     net = trained_net()
-    ranked = search.rank_moves(net, fast.start_board(), (3, 1), 1)
+    ranked = search.rank_moves(net, rules.start_board(), (3, 1), 1)
     assert ranked.deep is None
     # 8/5 6/5, the book play, from the mover's side
-    expected = fast.start_board()
-    expected[7] -= 1
-    expected[5] -= 1
-    expected[4] += 2
+    expected = rules.start_board()
+    expected[8] -= 1
+    expected[6] -= 1
+    expected[5] += 2
     assert np.array_equal(ranked.boards[ranked.best], expected)
     assert ranked.values[ranked.best] == ranked.values.max()
 
@@ -260,3 +307,22 @@ def test_training_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert np.array_equal(resumed.w1, whole.w1) and np.array_equal(resumed.b2, whole.b2)
     lines = (tmp_path / "parts" / "metrics.jsonl").read_text().splitlines()
     assert len(lines) == 2 and '"games": 8' in lines[1]
+
+
+def test_the_backgammon_kernels_are_warmed_up_with_the_others() -> None:
+    """``zermelo warm-up`` and the web server build the rules' generator and the engine ahead (a
+    first game used to wait ~13 s for them); ``is_built`` reads numba's cache of each entry point,
+    so each must be a compiled function of its module."""
+    import importlib
+
+    from zermelo.solvers.kernels import KERNELS, PLAY_KERNELS, build, is_built, kernels_for
+
+    names = ("backgammon-moves", "backgammon")
+    assert kernels_for("backgammon") == names
+    assert set(names) <= set(PLAY_KERNELS)
+    for name in names:
+        module = importlib.import_module(KERNELS[name].module)
+        for entry in KERNELS[name].entry_points:
+            assert hasattr(getattr(module, entry, None), "py_func"), (name, entry)
+    build(names)
+    assert all(is_built(name) for name in names)

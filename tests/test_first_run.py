@@ -132,7 +132,7 @@ def test_warm_up_names_must_be_kernels(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [
         "zermelo warm-up: error: unknown kernel 'checkers': expected chess, connect4, "
-        "draughts-moves, draughts (see 'zermelo warm-up --help')"
+        "draughts-moves, draughts, backgammon-moves, backgammon (see 'zermelo warm-up --help')"
     ]
 
 

@@ -22,23 +22,24 @@ from zermelo.agents.gnubg import (
     parse_move_reply,
     request_line,
 )
-from zermelo.solvers.backgammon import fast
+from zermelo.games.backgammon import kernel as rules
 
 # gnubg.positionfromid("4HPwATDgc/ABMA"), the opening position, as gnubg 1.07 printed it
 GNUBG_START_SIDE = [0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]
 
 
 def test_the_start_maps_to_gnubgs_board() -> None:
-    assert gnubg_board(fast.start_board()) == GNUBG_START_SIDE + GNUBG_START_SIDE
+    assert gnubg_board(rules.start_board()) == GNUBG_START_SIDE + GNUBG_START_SIDE
 
 
 def test_an_asymmetric_board_maps_each_side_from_its_own_view() -> None:
-    board = np.zeros(26, dtype=np.int8)
-    board[5] = 2  # the roller's six point
-    board[24] = 1  # the roller's bar
-    board[0] = -2  # the opponent's 24 point (its own view)
-    board[21] = -3  # the opponent's 3 point
-    board[25] = 1  # the opponent's bar
+    board = np.zeros(28, dtype=np.int8)
+    board[6] = 2  # the roller's six point
+    board[25] = 1  # the roller's bar
+    board[1] = -2  # the opponent's 24 point (its own view)
+    board[22] = -3  # the opponent's 3 point
+    board[26] = 1  # the opponent's bar
+    board[0], board[27] = 12, 9  # the trays: not gnubg's business
     theirs, mine = gnubg_board(board)[:25], gnubg_board(board)[25:]
     assert mine[5] == 2 and mine[24] == 1 and sum(mine) == 3
     assert theirs[23] == 2 and theirs[2] == 3 and theirs[24] == 1 and sum(theirs) == 6
@@ -65,22 +66,25 @@ def test_recorded_answers_parse(line: str) -> None:
 
 
 def test_recorded_hops_play_the_book_moves() -> None:
-    start = fast.start_board()
+    start = rules.start_board()
     after = apply_hops(start, parse_move_reply("ok 8 5 6 5"))
-    out = np.empty((fast.CAPACITY, 26), dtype=np.int8)
-    n = fast.afterstates(start, 3, 1, out)
-    assert after.tobytes() in {out[k].tobytes() for k in range(n)}
-    assert after[4] == 2 and after[7] == 2 and after[5] == 4
+    boards, _steps = rules.legal(start, 3, 1)
+    assert after.tobytes() in {board.tobytes() for board in boards}
+    assert after[5] == 2 and after[8] == 2 and after[6] == 4
     doubled = apply_hops(start, parse_move_reply("ok 24 18 24 18 13 7 13 7"))
-    assert doubled[23] == 0 and doubled[17] == 2 and doubled[6] == 2 and doubled[12] == 3
+    assert doubled[24] == 0 and doubled[18] == 2 and doubled[7] == 2 and doubled[13] == 3
+    off = np.zeros(28, dtype=np.int8)
+    off[3] = 1
+    borne = apply_hops(off, [(3, 0)])
+    assert borne[3] == 0 and borne[0] == 1
 
 
 def test_a_hop_that_hits_sends_the_blot_to_the_bar() -> None:
-    board = np.zeros(26, dtype=np.int8)
-    board[7] = 1
-    board[2] = -1
+    board = np.zeros(28, dtype=np.int8)
+    board[8] = 1
+    board[3] = -1
     after = apply_hops(board, [(8, 3)])
-    assert after[2] == 1 and after[25] == 1 and after[7] == 0
+    assert after[3] == 1 and after[26] == 1 and after[8] == 0
 
 
 @pytest.mark.parametrize(
@@ -103,7 +107,7 @@ def test_bad_answers_are_one_line(line: str, words: str) -> None:
 
 
 def test_illegal_hops_are_refused() -> None:
-    start = fast.start_board()
+    start = rules.start_board()
     with pytest.raises(GnubgError, match="has none"):
         apply_hops(start, [(20, 15)])
     with pytest.raises(GnubgError, match="holds"):
@@ -152,7 +156,7 @@ def test_a_gnubg_that_dies_is_one_line(tmp_path: Path) -> None:
     fake = _fake(tmp_path, 'print("zermelo-gnubg ready 1", flush=True)\nsys.stdin.readline()')
     process = GnubgProcess(binary=fake, timeout=20)
     with pytest.raises(GnubgError, match="gnubg exited"):
-        process.best_move(fast.start_board(), (3, 1))
+        process.best_move(rules.start_board(), (3, 1))
     process.close()
 
 
@@ -160,7 +164,7 @@ def test_a_silent_gnubg_times_out(tmp_path: Path) -> None:
     fake = _fake(tmp_path, 'print("zermelo-gnubg ready 1", flush=True)\ntime.sleep(30)')
     process = GnubgProcess(binary=fake, timeout=0.5)
     with pytest.raises(GnubgError, match="did not answer within"):
-        process.best_move(fast.start_board(), (3, 1))
+        process.best_move(rules.start_board(), (3, 1))
     process.close()
 
 
@@ -180,7 +184,7 @@ def test_a_fake_gnubg_answers_through_the_protocol(tmp_path: Path) -> None:
         '    print("ok 8 5 6 5", flush=True)'
     )
     with GnubgProcess(binary=_fake(tmp_path, body), timeout=20) as process:
-        assert process.best_move(fast.start_board(), (3, 1)) == [(8, 5), (6, 5)]
+        assert process.best_move(rules.start_board(), (3, 1)) == [(8, 5), (6, 5)]
         script = process._script
         assert os.path.exists(script)
     assert not os.path.exists(script)

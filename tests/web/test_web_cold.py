@@ -199,7 +199,7 @@ def test_a_search_process_on_a_cold_cache_serves_the_plain_copies(tmp_path: Path
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "('chess', 'connect4', 'draughts-moves', 'draughts') 3",
+        "('chess', 'connect4', 'draughts-moves', 'draughts', 'backgammon-moves', 'backgammon') 3",
         "False False 3",
         "True ('chess',)",
         "()",

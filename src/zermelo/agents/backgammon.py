@@ -23,7 +23,7 @@ from zermelo.agents.base import Agent
 from zermelo.agents.gnubg import DEFAULT_BINARY, GnubgError, GnubgProcess, apply_hops
 from zermelo.core.errors import N_, IllegalMoveError
 from zermelo.core.state import AnyState, is_chance
-from zermelo.solvers.backgammon import fast
+from zermelo.games.backgammon import kernel as rules
 from zermelo.solvers.backgammon.net import Net, random_net, trained_net
 from zermelo.solvers.backgammon.search import (
     position_equity,
@@ -55,12 +55,12 @@ class _Backgammon(Protocol):
 
 
 def _mover(state: _Backgammon) -> Board:
-    return fast.from_kernel(state.mover_board())
+    return state.mover_board()
 
 
 def _plays_by_board(state: _Backgammon) -> dict[bytes, Hashable]:
-    """Each play of the dice keyed by the mover's ``int8[26]`` afterstate."""
-    return {fast.from_kernel(board).tobytes(): play for play, board in state.afterstates()}
+    """Each play of the dice keyed by the mover's ``int8[28]`` afterstate."""
+    return {board.tobytes(): play for play, board in state.afterstates()}
 
 
 def _check_game(state: AnyState) -> _Backgammon:
@@ -90,7 +90,7 @@ class NetAgent:
             equity = position_equity(self.net, _mover(state))
             return "double" if should_double(equity) else "roll"
         if "take" in moves:
-            doubler = fast.flip(_mover(state))
+            doubler = rules.swapped(_mover(state))
             return "take" if should_take(position_equity(self.net, doubler)) else "drop"
         if len(moves) == 1:
             return moves[0]
@@ -98,7 +98,7 @@ class NetAgent:
         ranked = rank_moves(self.net, _mover(state), (int(dice[0]), int(dice[1])), self.plies)
         plays = _plays_by_board(state)
         play = plays.get(ranked.boards[ranked.best].tobytes())
-        if play is None:  # pragma: no cover - the generators are tested equal
+        if play is None:  # pragma: no cover - one generator: the rules'
             raise IllegalMoveError("the engine's move generator disagrees with the rules")
         return play
 
@@ -126,7 +126,7 @@ class GnubgAgent:
             held = (
                 -1 if owner is None else 1
             )  # the doubler's view: it doubled from the middle or its own
-            _, _, take, drop = self.process.cube(fast.flip(_mover(state)), value, held)
+            _, _, take, drop = self.process.cube(rules.swapped(_mover(state)), value, held)
             return "take" if take <= drop else "drop"
         if len(moves) == 1:
             return moves[0]

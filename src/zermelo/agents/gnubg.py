@@ -20,8 +20,8 @@ The protocol (space-separated words, one line each way):
 
 ``B0 … B24`` are the opponent's checkers and ``B25 … B49`` the roller's, each from its own side
 (index ``i`` is its point ``i + 1``, index 24 its bar): gnubg's ``TanBoard``. The zermelo side of
-this is :func:`gnubg_board` (from the mover's ``int8[26]`` board of
-:mod:`zermelo.solvers.backgammon.fast`) and :func:`apply_hops`.
+this is :func:`gnubg_board` (from the mover's ``int8[28]`` board of the rules' kernel,
+:mod:`zermelo.games.backgammon.kernel`) and :func:`apply_hops`.
 
 Every wait is bounded (``timeout`` seconds per answer, longer for the start); a gnubg that is
 missing, dies or answers nonsense is one :class:`GnubgError` line.
@@ -128,9 +128,9 @@ Board = NDArray[np.int8]
 
 
 def gnubg_board(board: Board) -> list[int]:
-    """gnubg's 50 counts (opponent's 25, then the roller's) for a mover's ``int8[26]`` board."""
-    mine = [max(int(board[i]), 0) for i in range(24)] + [int(board[24])]
-    theirs = [max(-int(board[23 - j]), 0) for j in range(24)] + [int(board[25])]
+    """gnubg's 50 counts (opponent's 25, then the roller's) for a mover's ``int8[28]`` board."""
+    mine = [max(int(board[p]), 0) for p in range(1, 25)] + [int(board[25])]
+    theirs = [max(-int(board[24 - j]), 0) for j in range(24)] + [int(board[26])]
     return theirs + mine
 
 
@@ -190,24 +190,25 @@ def apply_hops(board: Board, hops: Sequence[tuple[int, int]]) -> Board:
     its landing point must not be held by two or more of the opponent's)."""
     result = board.copy()
     for source, target in hops:
-        index = 24 if source == 25 else source - 1
-        if result[index] <= 0:
+        index = source  # 25: the bar, the kernel's index of it too
+        if not 1 <= index <= 25 or result[index] <= 0:
             raise GnubgError(
                 N_("gnubg moved a checker from point {point}, where the mover has none"),
                 point=source,
             )
         result[index] -= 1
         if target == 0:
+            result[0] += 1
             continue
-        landing = target - 1
-        if result[landing] <= -2:
+        landing = target
+        if not 1 <= landing <= 24 or result[landing] <= -2:
             raise GnubgError(
                 N_("gnubg moved a checker to point {point}, which the opponent holds"),
                 point=target,
             )
         if result[landing] == -1:
             result[landing] = 1
-            result[25] += 1
+            result[26] += 1
         else:
             result[landing] += 1
     return result

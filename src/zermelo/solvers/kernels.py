@@ -150,6 +150,36 @@ def _draughts_steps() -> list[Callable[[], object]]:
     return [search]
 
 
+def _backgammon_moves_steps() -> list[Callable[[], object]]:
+    from zermelo.games.backgammon import kernel
+
+    def moves() -> object:
+        buffers = kernel.new_buffers()
+        board = kernel.start_board()
+        for dice in ((3, 1), (4, 4)):
+            n = kernel.gen_moves(board, dice[0], dice[1], *buffers)
+            kernel.pips(kernel.swapped(buffers[0][n - 1]))
+        out = kernel.swapped(board)
+        kernel.swap(board, out)
+        return kernel.result(out)
+
+    return [moves]
+
+
+def _backgammon_steps() -> list[Callable[[], object]]:
+    from zermelo.games.backgammon import kernel
+    from zermelo.solvers.backgammon import net, search
+
+    def search_steps() -> object:
+        trained = net.trained_net()
+        board = kernel.start_board()
+        search.rank_moves(trained, board, (3, 1), 1)
+        search.rank_moves(trained, board, (3, 1), 2)
+        return search.position_equity(trained, board)
+
+    return [search_steps]
+
+
 @dataclass(frozen=True, slots=True)
 class _Kernel:
     title: str
@@ -186,6 +216,18 @@ KERNELS: Final = {
         ("negamax", "quiesce", "evaluate", "set_position", "make_move", "generate"),
         _draughts_steps,
     ),
+    "backgammon-moves": _Kernel(
+        N_("the backgammon move generator"),
+        "zermelo.games.backgammon.kernel",
+        ("gen_moves", "new_buffers", "start_board", "swap", "swapped", "pips", "result"),
+        _backgammon_moves_steps,
+    ),
+    "backgammon": _Kernel(
+        N_("the backgammon engine"),
+        "zermelo.solvers.backgammon.fast",
+        ("one_ply", "two_ply_values", "forward"),
+        _backgammon_steps,
+    ),
 }
 """The compiled kernels by name."""
 
@@ -194,10 +236,18 @@ GAME_KERNELS: Final = {
     "connect4": ("connect4",),
     "international": ("draughts-moves", "draughts"),
     "dama": ("draughts-moves", "draughts"),
+    "backgammon": ("backgammon-moves", "backgammon"),
 }
 """The kernels each game's play uses (the other games are plain Python)."""
 
-PLAY_KERNELS: Final = ("chess", "connect4", "draughts-moves", "draughts")
+PLAY_KERNELS: Final = (
+    "chess",
+    "connect4",
+    "draughts-moves",
+    "draughts",
+    "backgammon-moves",
+    "backgammon",
+)
 """What ``zermelo warm-up`` builds by default: the kernels play uses."""
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from zermelo.core.limits import Limits
 from zermelo.core.result import MoveValue, SearchResult
-from zermelo.solvers.backgammon import fast
+from zermelo.games.backgammon import kernel as rules
 from zermelo.solvers.backgammon.net import trained_net
 from zermelo.solvers.backgammon.search import position_equity, rank_moves
 
@@ -34,12 +34,12 @@ class BackgammonAnalysis:
         if state.is_terminal():
             return SearchResult(None, 0.0, (), 0, True)
         net = trained_net()
-        board = fast.from_kernel(state.mover_board())
+        board = state.mover_board()
         cube = float(state.cube)
         values: list[tuple[Hashable, float]] = []
         depth = 1
         if state.phase is Phase.MOVE:
-            plays = {fast.from_kernel(b).tobytes(): p for p, b in state.afterstates()}
+            plays = {b.tobytes(): p for p, b in state.afterstates()}
             depth = 1 if limits.depth == 1 else 2
             ranked = rank_moves(net, board, state.dice, depth)
             deep = ranked.deep if ranked.deep is not None else ranked.values
@@ -69,7 +69,7 @@ class BackgammonAnalysis:
             equity = position_equity(net, board)
             values = [("roll", equity * cube), ("double", min(2 * equity, 1.0) * cube)]
         elif state.phase is Phase.DOUBLED:
-            doubler = position_equity(net, fast.flip(board))
+            doubler = position_equity(net, rules.swapped(board))
             values = [("take", -2 * doubler * cube), ("drop", -cube)]
         values.sort(key=lambda pair: -pair[1])
         moves = tuple(MoveValue(move, value, False, (move,)) for move, value in values)

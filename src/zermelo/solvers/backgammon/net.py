@@ -157,23 +157,25 @@ def trained_net() -> Net:
 
 
 def encode_dense(board: NDArray[np.int8]) -> Floats:
-    """The 198 inputs of a mover's board (``int8[26]``, see :mod:`.fast`), written plainly: the
+    """The 198 inputs of a mover's board (the rules' ``int8[28]``, see
+    :mod:`zermelo.games.backgammon.kernel`), written plainly from the counts on the board: the
     reference the compiled sparse encoding is tested against."""
     x = np.zeros(198)
-    for i in range(24):
-        c = int(board[i])
+    for p in range(1, 25):
+        c = int(board[p])
         if c == 0:
             continue
-        base = 4 * i if c > 0 else 96 + 4 * (23 - i)
+        base = 4 * (p - 1) if c > 0 else 96 + 4 * (24 - p)
         c = abs(c)
         x[base] = 1.0
         x[base + 1] = 1.0 if c >= 2 else 0.0
         x[base + 2] = 1.0 if c >= 3 else 0.0
         x[base + 3] = (c - 3) / 2.0 if c > 3 else 0.0
-    mine = int(board[:24][board[:24] > 0].sum()) + int(board[24])
-    theirs = -int(board[:24][board[:24] < 0].sum()) + int(board[25])
-    x[192] = board[24] / 2.0
-    x[193] = board[25] / 2.0
+    points = board[1:25]
+    mine = int(points[points > 0].sum()) + int(board[25])
+    theirs = -int(points[points < 0].sum()) + int(board[26])
+    x[192] = board[25] / 2.0
+    x[193] = board[26] / 2.0
     x[194] = (15 - mine) / 15.0
     x[195] = (15 - theirs) / 15.0
     x[196] = 1.0

@@ -8,8 +8,8 @@ gnubg counts the plies looked ahead *beyond* the move: its **0-ply** is zermelo'
 candidates (:data:`KEEP` of them, and only those within :data:`MARGIN` points of the best).
 
 Values are cubeless equities in points, from the side that moves (a finished game's afterstate
-is worth exactly what it wins: 1, 2 or 3). Boards are the mover's ``int8[26]`` boards of
-:mod:`zermelo.solvers.backgammon.fast`.
+is worth exactly what it wins: 1, 2 or 3). Boards are the rules' ``int8[28]`` boards of
+:mod:`zermelo.games.backgammon.kernel`, from the side to move, and the moves are the rules'.
 
 **The cube (money play).** From the cubeless equity ``E`` of the side to roll (the net's value
 of the position before the roll), a simple rule of thumb stands in for a cubeful evaluation:
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from zermelo.core.jit import make_jit
+from zermelo.games.backgammon import kernel as rules
 from zermelo.solvers.backgammon import fast
 from zermelo.solvers.backgammon.net import Net
 
@@ -46,8 +46,6 @@ __all__ = [
     "should_take",
 ]
 
-jit = make_jit(fast.COMPILED)
-
 KEEP = 8
 """2-ply searches at most this many of the best 1-ply candidates (gnubg's default filter: 8)."""
 MARGIN = 0.16
@@ -64,106 +62,7 @@ ROLLS = np.array(
 Board = NDArray[np.int8]
 
 
-@jit()
-def _value_after(
-    after: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    hidden: np.ndarray,
-    out: np.ndarray,
-) -> float:
-    """The mover's cubeless equity of its own afterstate ``after`` (the opponent to roll)."""
-    won = fast.outcome(after)
-    if won > 0:
-        return float(won)
-    fast.forward(fast.flip(after), w1, b1, w2, b2, hidden, out)
-    return -fast.equity_of(out)
-
-
-@jit()
-def one_ply_values(
-    board: np.ndarray,
-    die1: int,
-    die2: int,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    boards: np.ndarray,
-    values: np.ndarray,
-) -> int:
-    """The afterstates of the roll into ``boards`` and each one's 1-ply value into ``values``;
-    returns how many."""
-    n = fast.afterstates(board, die1, die2, boards)
-    hidden = np.empty(b1.shape[0], dtype=np.float64)
-    out = np.empty(fast.OUTPUTS, dtype=np.float64)
-    for k in range(n):
-        values[k] = _value_after(boards[k], w1, b1, w2, b2, hidden, out)
-    return n
-
-
-@jit()
-def _reply_average(
-    after: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    rolls: np.ndarray,
-    replies: np.ndarray,
-) -> float:
-    """The mover's 2-ply value of its afterstate ``after``: minus the opponent's best 1-ply
-    reply, averaged over the opponent's 21 rolls."""
-    won = fast.outcome(after)
-    if won > 0:
-        return float(won)
-    other = fast.flip(after)
-    hidden = np.empty(b1.shape[0], dtype=np.float64)
-    out = np.empty(fast.OUTPUTS, dtype=np.float64)
-    total = 0.0
-    for r in range(rolls.shape[0]):
-        m = fast.afterstates(other, rolls[r, 0], rolls[r, 1], replies)
-        best = -1e9
-        for k in range(m):
-            v = _value_after(replies[k], w1, b1, w2, b2, hidden, out)
-            best = max(best, v)
-        total -= rolls[r, 2] * best
-    return total / 36.0
-
-
-@jit()
-def two_ply_values(
-    board: np.ndarray,
-    die1: int,
-    die2: int,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    keep: int,
-    margin: float,
-    rolls: np.ndarray,
-    boards: np.ndarray,
-    replies: np.ndarray,
-    values: np.ndarray,
-    deep: np.ndarray,
-) -> int:
-    """The afterstates of the roll into ``boards``, their 1-ply values into ``values`` and their
-    2-ply values into ``deep`` (``-inf`` for the candidates the filter left out: beyond the best
-    ``keep`` or more than ``margin`` below the best); returns how many."""
-    n = one_ply_values(board, die1, die2, w1, b1, w2, b2, boards, values)
-    order = np.argsort(-values[:n])
-    top = values[order[0]]
-    for k in range(n):
-        deep[k] = -np.inf
-    for j in range(min(keep, n)):
-        k = order[j]
-        if j > 0 and values[k] < top - margin:
-            break
-        deep[k] = _reply_average(boards[k], w1, b1, w2, b2, rolls, replies)
-    return n
+Buffers = tuple[Board, Board, Board, NDArray[np.int64]]
 
 
 @dataclass(frozen=True)
@@ -178,17 +77,13 @@ class Ranked:
     best: int
 
 
-_SCRATCH: list[tuple[Board, Board]] = []
+_SCRATCH: list[tuple[Buffers, Buffers]] = []
 
 
-def _scratch() -> tuple[Board, Board]:
+def _scratch() -> tuple[Buffers, Buffers]:
+    """The generator's buffers for the roll and for the replies (made once)."""
     if not _SCRATCH:
-        _SCRATCH.append(
-            (
-                np.empty((fast.CAPACITY, 26), dtype=np.int8),
-                np.empty((fast.CAPACITY, 26), dtype=np.int8),
-            )
-        )
+        _SCRATCH.append((rules.new_buffers(), rules.new_buffers()))
     return _SCRATCH[0]
 
 
@@ -202,15 +97,17 @@ def rank_moves(
 ) -> Ranked:
     """Every afterstate of ``dice`` from the mover's ``board`` with its value at ``plies`` (1 or
     2), and the one the search picks (ties: the first in the generator's order)."""
-    boards, replies = _scratch()
-    values = np.empty(fast.CAPACITY)
+    moves, replies = _scratch()
+    boards = moves[0]
+    values = np.empty(rules.MAX_MOVES)
     d1, d2 = int(dice[0]), int(dice[1])
     if plies <= 1:
-        n = one_ply_values(board, d1, d2, *net.arrays(), boards, values)
-        return Ranked(boards[:n].copy(), values[:n].copy(), None, int(np.argmax(values[:n])))
-    deep = np.empty(fast.CAPACITY)
-    n = two_ply_values(
-        board, d1, d2, *net.arrays(), keep, margin, ROLLS, boards, replies, values, deep
+        out = np.empty(fast.OUTPUTS)
+        n, best = fast.one_ply(board, d1, d2, *net.arrays(), moves, values, out)
+        return Ranked(boards[:n].copy(), values[:n].copy(), None, int(best))
+    deep = np.empty(rules.MAX_MOVES)
+    n = fast.two_ply_values(
+        board, d1, d2, *net.arrays(), keep, margin, ROLLS, moves, replies, values, deep
     )
     return Ranked(boards[:n].copy(), values[:n].copy(), deep[:n].copy(), int(np.argmax(deep[:n])))
 
