@@ -156,9 +156,8 @@ def test_play_backgammon_on_the_command_line_lists_the_plays_and_reads_one() -> 
     out = done.stdout
     assert "Opening roll: you 6, the AI 2; you play first.\n" in out
     assert "Legal moves: 24/22 24/18, " in out
-    assert (
-        "'24/23 24/17' is not a legal play of 62; legal plays: 24/22 24/18, 24/16, "
-    ) in out  # the game's own line
+    # a play the notation reads but the roll does not allow: one line with the legal plays
+    assert "'24/23 24/17' is not legal here; legal moves: 24/22 24/18, 24/16, " in out
     assert re.search(r"\nAI.s turn...\nAI plays (roll|double)\.\n", out)
     assert out.endswith("Input ended before the game was over; goodbye.\n")
     assert " 13 14 15 16 17 18      19 20 21 22 23 24\n" in out

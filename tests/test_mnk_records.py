@@ -38,6 +38,12 @@ SHARED: dict[str, Any] = {
     "codec": _CODEC,
     "parse_on": None,
     "hub_variant": None,
+    "chance": False,
+    "hidden": False,
+    "scored": False,
+    "view": None,
+    "game_solver": None,
+    "numbering": None,
 }
 
 

@@ -126,7 +126,8 @@ def test_every_reason_a_game_gives_is_translated_on_the_page() -> None:
     assert seen <= set(END_REASONS)
     dutch = messages_for("nl")
     for reason in END_REASONS:
-        assert dutch[reason] != reason, reason  # translated in the Dutch catalog
+        # translated in the Dutch catalog; Dutch players say gammon, backgammon and showdown too
+        assert dutch[reason] != reason or reason in {"gammon", "backgammon", "showdown"}, reason
 
 
 def test_import_reads_fen_pgn_saved_games_and_move_lists() -> None:

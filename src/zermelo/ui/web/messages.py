@@ -61,6 +61,13 @@ END_REASONS: tuple[str, ...] = (
     N_("one piece each"),
     N_("disc count"),
     N_("last stone taken"),
+    N_("reached the goal"),
+    N_("all checkers borne off"),
+    N_("gammon"),
+    N_("backgammon"),
+    N_("double dropped"),
+    N_("folded"),
+    N_("showdown"),
     N_("game over"),
 )
 """Every reason a game here gives for its end (tests/web check each game's are listed)."""

@@ -54,8 +54,9 @@ def ready() -> bool:
             make_agent(adapter.spec, level, seed=0)
         state = load_game({"game": name}).state
         # The generic search needs an evaluation: a game without one (the draughts games, whose
-        # engine evaluates) is searched by its own engine only.
-        if isinstance(state, Evaluates):
+        # engine evaluates) is searched by its own engine only, and a game of chance is searched
+        # by expectiminimax, never alpha-beta (which refuses chance nodes).
+        if isinstance(state, Evaluates) and not adapter.spec.chance:
             alphabeta(state, depth=1)
             state.evaluate()
     return True
