@@ -358,6 +358,8 @@ SPEC: Final = GameSpec(
         "hard": Ref("zermelo.agents.pig:hard"),
     },
     board="dice",
+    # The page's tree explainer draws Pig's chance nodes, each outcome with its probability.
+    explain_tree=True,
     grid=_grid,
     notation="roll or hold (r, h); when the die is rolling, the face: 1 to 6",
     intro=(
