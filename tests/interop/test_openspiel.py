@@ -104,8 +104,10 @@ def test_every_fitting_registered_game_loads_and_plays() -> None:
         assert child.ply >= 1
         assert child.parse_move(child.format_move(child.legal_moves()[0])) in child.legal_moves()
         hash(child.key())
-    # zermelo's own games, once registered in OpenSpiel (test_spiel_games), fit and load too.
-    native = [name for name in names if not name.startswith("zermelo_")]
+    # zermelo's own games, once registered in OpenSpiel (test_spiel_games), fit and load too; so
+    # do OpenSpiel's Python games (python_kuhn_poker, python_tic_tac_toe), registered only once
+    # a test process imports them. The count is of the games every process has.
+    native = [name for name in names if not name.startswith(("zermelo_", "python_"))]
     print(f"{len(native)} OpenSpiel games fit and load: {', '.join(native)}")
     assert len(native) == FITTING
 
