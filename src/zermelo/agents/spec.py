@@ -57,7 +57,7 @@ _V = TypeVar("_V", int, float, bool, str)
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
-    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS]"
+    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS], gnubg[:plies=N]"
 )
 """The accepted forms, for error messages and help texts."""
 
