@@ -51,6 +51,7 @@ __all__ = [
     "Loads",
     "Openings",
     "Perft",
+    "PolicyValue",
     "PositionSolver",
     "Progress",
     "Saver",
@@ -356,6 +357,17 @@ class GameSolution:
     y_label: str = ""
     series: tuple[Series, ...] = ()
     log_y: bool = False
+
+
+@runtime_checkable
+class PolicyValue(Protocol[S_contra]):
+    """A learned policy-value function, AlphaZero's net: for each state, the prior of each move of
+    ``state.legal_moves()`` (in that order, summing to 1) and the value in [-1, 1] from the side
+    to move. ``description`` says in English what it is (its size and training)."""
+
+    description: str
+
+    def evaluate(self, states: Sequence[S_contra]) -> list[tuple[list[float], float]]: ...
 
 
 @runtime_checkable

@@ -51,6 +51,7 @@ from zermelo.core.capabilities import (
     GameSolver,
     Openings,
     Perft,
+    PolicyValue,
     PositionSolver,
     Saver,
     StartSolver,
@@ -449,6 +450,8 @@ class GameSpec(Generic[S_co]):
     game of chance or hidden information's moves for OpenSpiel (:class:`~zermelo.core.codec.
     Numbering`), which exports the games that have one. ``scored`` is true when a game ends in points
     (:class:`~zermelo.core.state.Payoff`: gammons, a cube, chips) rather than a win or a draw.
+    ``learned`` is the net shipped for the game (:class:`~zermelo.core.capabilities.PolicyValue`),
+    trained by self-play (``zermelo learn``); the faces offer it as the ``az`` player.
     """
 
     name: str
@@ -489,6 +492,7 @@ class GameSpec(Generic[S_co]):
     scored: bool = False
     view: Callable[[S_co, Player], Grid] | None = None
     game_solver: Ref[GameSolver] | None = None
+    learned: Ref[PolicyValue[S_co]] | None = None
     numbering: Numbering | None = None
 
     def __post_init__(self) -> None:
@@ -551,6 +555,7 @@ CAPABILITIES: tuple[str, ...] = (
     "codec",
     "web_engine",
     "game_solver",
+    "learned",
 )
 """The record's capability fields, in the order listings show them."""
 
