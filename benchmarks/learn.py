@@ -37,6 +37,7 @@ with the summary.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -46,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -56,22 +57,39 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from rich.console import Console  # noqa: E402
+from rich.progress import Progress  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from zermelo.agents.connect4 import Connect4Agent  # noqa: E402
 from zermelo.agents.spec import parse_agent  # noqa: E402
-from zermelo.games.connect4 import Connect4State  # noqa: E402
+from zermelo.core.capabilities import PolicyValue  # noqa: E402
+from zermelo.core.errors import ZermeloError  # noqa: E402
+from zermelo.core.state import AnyState  # noqa: E402
+from zermelo.games.registry import get_game  # noqa: E402
+from zermelo.learn.truth import (  # noqa: E402
+    Chooser,
+    Label,
+    Shares,
+    Truth,
+    label_lines,
+    move_shares,
+    never_loses,
+    policy_chooser,
+    read_labels,
+    shipped_labels,
+    to_move_positions,
+    value_error,
+)
 from zermelo.play import elo_estimate, pair_tallies, round_robin, run_tasks  # noqa: E402
 from zermelo.play.ratings import wilson_interval  # noqa: E402
 from zermelo.play.tournament import derive_seed  # noqa: E402
-from zermelo.solvers.connect4.solver import default_solver  # noqa: E402
 
 sys.path.append(str(HERE))
 from bench_common import ROOT, progress_bar  # noqa: E402  (beside this script)
 
 SECTIONS = ("accuracy", "arena", "tictactoe", "speed")
 DATA = ROOT / "tests" / "data" / "connect4"
-DEFAULT_SETS = "Test_L2_R1,Test_L3_R1,Test_L2_R2,Test_L1_R1"
+DEFAULT_SETS = "Test_L2_R1,Test_L3_R1,Test_L2_R2,Test_L1_R1,random"
 TARGET_SET = "Test_L2_R1"
 TARGET_MOVE_ALONE = 0.90
 TARGET_SIMS = 200
@@ -79,94 +97,56 @@ TARGET_WITH_SIMS = 0.97
 TARGET_ARENA = 0.90
 TARGET_ARENA_GAMES = 100
 
-# alpha-zero-general (github.com/suragnair/alpha-zero-general), what its authors and users wrote:
+# alpha-zero-general (github.com/suragnair/alpha-zero-general) publishes no self-play speed; what
+# its threads say, shown when OpenSpiel does not run here:
 AZG_PUBLISHED = (
-    "alpha-zero-general, Connect Four, published (not measured here): 50% against a one-step "
-    "look-ahead player after about 5 hours of CPU (issue 27's summary of its README/paper); one "
-    "iteration of 100 self-play games at 200 simulations per move, several days for 20 "
-    "iterations on a CPU-only cloud machine (PR #56), i.e. roughly 0.01 games/s"
+    "alpha-zero-general (published, not measured here): on Connect Four, 50% against a one-step "
+    "look-ahead player after about 5 hours of CPU (issue 27); its Connect Four PR #56: 20 "
+    "iterations of 100 self-play games at 200 simulations per move took 'several days' on a "
+    "CPU-only cloud machine, of the order of 0.01 games/s; its issue #175: arena games of about "
+    "10 s each"
 )
 
 
-# -- the truth: every Connect Four position's columns, scored exactly --------------------------
+# -- the truth: held-out positions labelled exactly (zermelo.learn.truth) ----------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Labelled:
-    """A position and its columns' exact scores (``None``: full), for the side to move."""
-
-    text: str
-    state: Connect4State
-    scores: tuple[int | None, ...]
-
-    @property
-    def best(self) -> int:
-        return max(s for s in self.scores if s is not None)
-
-    @property
-    def outcome(self) -> int:
-        """-1, 0 or 1 for the side to move."""
-        return (self.best > 0) - (self.best < 0)
-
-    def optimal(self, move: int) -> bool:
-        score = self.scores[move]
-        return score is not None and (score > 0) - (score < 0) == self.outcome
-
-    def best_score(self, move: int) -> bool:
-        return self.scores[move] == self.best
-
-
-def read_set(name: str, limit: int | None) -> list[str]:
-    path = DATA / name
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise SystemExit(f"cannot read the test set {path}: {error.strerror}") from None
-    texts = [line.split()[0] for line in lines if line.strip()]
-    return texts[:limit] if limit else texts
-
-
-def label(texts: Sequence[str], console: Console, name: str) -> list[Labelled]:
-    solver = default_solver()
-    labelled = []
-    with progress_bar(console) as bar:
-        task = bar.add_task(f"{name}: solving every column", total=len(texts))
-        for text in texts:
-            state = Connect4State.parse(text)
-            scores = tuple(solver.analyze(solver.position(text)))
-            labelled.append(Labelled(text, state, scores))
-            bar.advance(task)
-    return labelled
+def connect4_sets(
+    names: Sequence[str], limit: int | None, console: Console
+) -> dict[str, list[Label]]:
+    """Each set's labels: ``random`` the shipped random positions by ply, a set with a
+    ``.labels`` file beside it (Test_L2_R1: all 1000) from that file, any other Pons set labelled
+    here by the solver (each line's score checked)."""
+    spec = get_game("connect4")
+    truth = Truth(spec)
+    sets: dict[str, list[Label]] = {}
+    for name in names:
+        if name == "random":
+            shipped = shipped_labels(spec)
+            labels = [
+                x for x in (shipped.labels if shipped else []) if x.group.startswith("random")
+            ]
+        elif (DATA / f"{name}.labels").is_file():
+            labels = read_labels((DATA / f"{name}.labels").read_text(encoding="utf-8")).labels
+        else:
+            try:
+                lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+            except OSError as error:
+                raise SystemExit(
+                    f"cannot read the test set {DATA / name}: {error.strerror}"
+                ) from None
+            lines = [line for line in lines if line.strip()][:limit]
+            began = time.perf_counter()
+            with console.status(f"{name}: solving every column of {len(lines)} positions"):
+                labels = label_lines(truth, lines, name)
+            console.print(
+                f"{name}: {len(labels)} positions labelled in {time.perf_counter() - began:.0f} s"
+            )
+        sets[name] = labels[:limit] if limit else labels
+    return sets
 
 
-@dataclass(slots=True)
-class Shares:
-    """Counts of one row of the accuracy table."""
-
-    optimal: float = 0.0  # a float: the random row counts expectations
-    decided: int = 0  # positions not lost (the optimal share's denominator)
-    best: float = 0.0
-    positions: int = 0
-    value_error: float | None = None
-    seconds: float = 0.0
-
-    def add(self, position: Labelled, chance_optimal: float, chance_best: float) -> None:
-        self.positions += 1
-        self.best += chance_best
-        if position.outcome >= 0:
-            self.decided += 1
-            self.optimal += chance_optimal
-
-    @property
-    def optimal_share(self) -> float:
-        return self.optimal / self.decided if self.decided else math.nan
-
-    @property
-    def best_share(self) -> float:
-        return self.best / self.positions if self.positions else math.nan
-
-
-def share_cell(count: float, total: int) -> str:
+def share_cell(count: int, total: int) -> str:
     if not total:
         return "-"
     share = count / total
@@ -174,45 +154,40 @@ def share_cell(count: float, total: int) -> str:
     return f"{100 * share:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
-def score_moves(
-    positions: Sequence[Labelled], choose: Callable[[Labelled], int], console: Console, name: str
-) -> Shares:
-    shares = Shares()
-    began = time.perf_counter()
-    with progress_bar(console) as bar:
-        task = bar.add_task(name, total=len(positions))
-        for position in positions:
-            move = choose(position)
-            shares.add(position, float(position.optimal(move)), float(position.best_score(move)))
-            bar.advance(task)
-    shares.seconds = time.perf_counter() - began
-    return shares
+def random_expected(labels: Sequence[Label]) -> tuple[float, float, int]:
+    """A uniformly random legal move's expected optimal and best-score shares, exactly."""
+    counted = [x for x in labels if not x.lost]
+    if not counted:
+        return math.nan, math.nan, 0
+    optimal = sum(sum(m.outcome == x.outcome for m in x.moves) / len(x.moves) for x in counted)
+    best = sum(sum(m.score == x.score for m in x.moves) / len(x.moves) for x in counted)
+    return optimal / len(counted), best / len(counted), len(counted)
 
 
-def random_shares(positions: Sequence[Labelled]) -> Shares:
-    """A uniformly random legal move: its expected shares, exactly."""
-    shares = Shares()
-    for position in positions:
-        legal = position.state.legal_moves()
-        shares.add(
-            position,
-            sum(position.optimal(m) for m in legal) / len(legal),
-            sum(position.best_score(m) for m in legal) / len(legal),
-        )
-    return shares
+def with_bar(choose: Chooser, console: Console, name: str, total: int) -> tuple[Chooser, Progress]:
+    bar = progress_bar(console)
+    task = bar.add_task(name, total=total)
+
+    def chosen(state: AnyState) -> Hashable:
+        move = choose(state)
+        bar.advance(task)
+        return move
+
+    return chosen, bar
 
 
 # -- the learned players (the lead's zermelo.agents.az) -----------------------------------------
 
 
-def load_net(game: str, path: Path | None) -> object:
+def load_net(game: str, path: Path | None) -> PolicyValue[AnyState]:
     """The net to measure: ``path``, else the one shipped with ``game``'s record."""
     from zermelo.agents.az import Net, shipped_net
 
-    from zermelo.games.registry import get_game
-
     if path is not None:
-        return Net.load(path)
+        try:
+            return Net.load(path)
+        except (OSError, ZermeloError, ValueError) as error:
+            raise SystemExit(f"cannot load the net {path}: {error}") from None
     net = shipped_net(get_game(game))
     if net is None:
         raise SystemExit(f"{game} ships no learned net; give one with --net")
@@ -220,53 +195,44 @@ def load_net(game: str, path: Path | None) -> object:
 
 
 def net_description(net: object) -> str:
-    """What the net says of itself: its description and, when its meta has it, training time."""
+    """What the net says of itself: its description and, when its meta has them, how long and
+    on what it trained."""
     parts = [str(getattr(net, "description", "") or "")]
     meta = getattr(net, "meta", None)
     if isinstance(meta, dict):
-        for key in ("training_seconds", "seconds", "elapsed", "training_time", "hours"):
-            if key in meta:
-                parts.append(f"{key}={meta[key]}")
-        for key in ("games", "generations", "machine", "trained"):
-            if key in meta:
+        for key in sorted(meta):
+            if any(
+                word in key
+                for word in (
+                    "second",
+                    "time",
+                    "hour",
+                    "elapsed",
+                    "games",
+                    "machine",
+                    "cpu",
+                    "generation",
+                )
+            ):
                 parts.append(f"{key}={meta[key]}")
     return "; ".join(p for p in parts if p) or "(the net carries no description)"
 
 
-def move_alone(net: object, positions: Sequence[Labelled]) -> tuple[Shares, list[float]]:
-    """The argmax of the policy (ties: the game's move order) and the values, one batch."""
-    evaluate = net.evaluate  # type: ignore[attr-defined]
-    began = time.perf_counter()
-    results = evaluate([p.state for p in positions])
-    shares = Shares()
-    values = []
-    for position, (priors, value) in zip(positions, results, strict=True):
-        legal = position.state.legal_moves()
-        move = legal[max(range(len(legal)), key=priors.__getitem__)]
-        shares.add(position, float(position.optimal(move)), float(position.best_score(move)))
-        values.append(float(value))
-    shares.seconds = time.perf_counter() - began
-    shares.value_error = sum(
-        abs(v - p.outcome) for v, p in zip(values, positions, strict=True)
-    ) / max(len(positions), 1)
-    return shares, values
-
-
-def az_chooser(net: object, sims: int, seed: int) -> Callable[[Labelled], int]:
+def az_chooser(net: PolicyValue[AnyState], sims: int, seed: int) -> Chooser:
+    """The AzAgent after ``sims`` simulations, no noise; a fresh agent (and tree) per position."""
     from zermelo.agents.az import AzAgent
 
-    def choose(position: Labelled) -> int:
-        index = int(position.state.ply) * 1_000_003 + sum(map(ord, position.text))
-        agent = AzAgent(net, sims=sims, seed=derive_seed(seed, sims, index))  # type: ignore[arg-type]
-        return int(agent.choose(position.state))
+    def choose(state: AnyState) -> Hashable:
+        agent = AzAgent(net, sims=sims, seed=derive_seed(seed, sims, state.ply))
+        move: Hashable = agent.choose(state)
+        return move
 
     return choose
 
 
-def level_chooser(level: str, seed: int) -> Callable[[Labelled], int]:
-    def choose(position: Labelled) -> int:
-        agent = Connect4Agent(level, seed=derive_seed(seed, len(position.text)))
-        return agent.choose(position.state)
+def level_chooser(level: str, seed: int) -> Chooser:
+    def choose(state: AnyState) -> Hashable:
+        return Connect4Agent(level, seed=derive_seed(seed, state.ply)).choose(state)
 
     return choose
 
@@ -284,57 +250,65 @@ class Results:
 
 
 def accuracy_section(args: argparse.Namespace, console: Console, results: Results) -> None:
+    spec = get_game("connect4")
     net = load_net("connect4", args.net)
     console.print(f"Connect Four net: {net_description(net)}")
     sims_list = [int(s) for s in args.sims.split(",") if s.strip()]
-    for name in [s.strip() for s in args.sets.split(",") if s.strip()]:
-        positions = label(read_set(name, args.positions), console, name)
-        lost = sum(p.outcome < 0 for p in positions)
+    names = [s.strip() for s in args.sets.split(",") if s.strip()]
+    for name, labels in connect4_sets(names, args.positions, console).items():
+        lost = sum(x.lost for x in labels)
         table = Table(
             title=(
-                f"{name}: {len(positions)} positions ({lost} lost, left out of the optimal "
-                f"share); 95% Wilson intervals"
+                f"{name}: {len(labels)} positions, {lost} lost (left out of the shares); "
+                "95% Wilson intervals"
             )
         )
-        for heading in ("player", "optimal", "best-score", "value error", "s/position"):
-            table.add_column(heading, justify="right" if heading != "player" else "left")
-        rows: list[tuple[str, Shares]] = []
-        alone, _values = move_alone(net, positions)
-        rows.append(("net, move alone", alone))
-        for sims in sims_list:
-            label_text = f"net + {sims} simulations"
-            chooser = az_chooser(net, sims, args.seed)
-            rows.append(
-                (label_text, score_moves(positions, chooser, console, f"{name} {label_text}"))
-            )
-        for level in ("medium", "hard"):
-            chooser = level_chooser(level, args.seed)
-            rows.append((level, score_moves(positions, chooser, console, f"{name} {level}")))
-        rows.append(("uniformly random (expected)", random_shares(positions)))
-        for player, shares in rows:
+        for heading in ("player", "optimal", "best-score", "value error", "ms/position"):
+            table.add_column(heading, justify="left" if heading == "player" else "right")
+        began = time.perf_counter()
+        alone = move_shares(labels, net, spec)
+        alone_ms = 1000 * (time.perf_counter() - began) / max(alone.positions, 1)
+        error = value_error(labels, net, spec)
+        rows: list[tuple[str, Shares, float]] = [("net, move alone", alone, alone_ms)]
+        players = [(f"net + {n} simulations", az_chooser(net, n, args.seed)) for n in sims_list]
+        players += [(level, level_chooser(level, args.seed)) for level in ("medium", "hard")]
+        for player, choose in players:
+            counted = len(labels) - lost
+            chooser, bar = with_bar(choose, console, f"{name}: {player}", counted)
+            began = time.perf_counter()
+            with bar:
+                shares = move_shares(labels, chooser, spec)
+            rows.append((player, shares, 1000 * (time.perf_counter() - began) / max(counted, 1)))
+        for player, shares, ms in rows:
             table.add_row(
                 player,
-                share_cell(shares.optimal, shares.decided),
-                share_cell(shares.best, shares.positions),
-                "-" if shares.value_error is None else f"{shares.value_error:.3f}",
-                f"{shares.seconds / max(shares.positions, 1):.4f}" if shares.seconds else "-",
+                share_cell(shares.optimal_moves, shares.positions),
+                share_cell(shares.best_score_moves, shares.positions),
+                f"{error:.3f}" if player == "net, move alone" else "-",
+                f"{ms:.1f}",
             )
+        optimal, best, counted = random_expected(labels)
+        table.add_row(
+            "uniformly random (expected)", f"{100 * optimal:.1f}%", f"{100 * best:.1f}%", "-", "-"
+        )
         console.print(table)
-        if name == TARGET_SET:
-            for player, shares, goal in (
-                ("net, move alone", alone, TARGET_MOVE_ALONE),
-                (f"net + {TARGET_SIMS} simulations", None, TARGET_WITH_SIMS),
-            ):
-                found = shares or dict(rows).get(player)
-                if found is None:
-                    continue
-                low, high = wilson_interval(found.optimal_share, found.decided)
-                results.target(
-                    f"{player} optimal on {TARGET_SET} >= {goal:.0%}",
-                    f"{100 * found.optimal_share:.1f}%",
-                    f"[{100 * low:.1f}, {100 * high:.1f}]",
-                    found.optimal_share >= goal,
-                )
+        if name != TARGET_SET:
+            continue
+        found = dict((player, shares) for player, shares, _ms in rows)
+        for player, goal in (
+            ("net, move alone", TARGET_MOVE_ALONE),
+            (f"net + {TARGET_SIMS} simulations", TARGET_WITH_SIMS),
+        ):
+            if player not in found:
+                continue
+            shares = found[player]
+            low, high = wilson_interval(shares.optimal, shares.positions)
+            results.target(
+                f"{player} optimal on {TARGET_SET} >= {goal:.0%} ({shares.positions} positions)",
+                f"{100 * shares.optimal:.1f}%",
+                f"[{100 * low:.1f}, {100 * high:.1f}]",
+                shares.optimal >= goal,
+            )
 
 
 # -- arena ------------------------------------------------------------------------------------
@@ -401,9 +375,69 @@ def arena_section(args: argparse.Namespace, console: Console, results: Results) 
 
 
 def tictactoe_section(args: argparse.Namespace, console: Console, results: Results) -> None:
-    # TODO(azbench): zermelo.learn.truth (branch truth) provides the 4,520 positions and
-    # never_loses; wired in once its API is merged.
-    raise SystemExit("the tic-tac-toe section needs zermelo.learn.truth")
+    from zermelo.core.state import Player
+    from zermelo.games.tictactoe import TicTacToeState
+    from zermelo.learn.truth import perfect_chooser, random_chooser
+
+    spec = get_game("tictactoe")
+    truth = Truth(spec)
+    net = load_net("tictactoe", args.ttt_net)
+    console.print(f"Tic-tac-toe net: {net_description(net)}")
+    starts = [TicTacToeState.initial(Player.FIRST), TicTacToeState.initial(Player.SECOND)]
+    positions = to_move_positions(starts, Player.FIRST)
+    labels = [truth.label(state) for state in positions]
+    lost = sum(x.lost for x in labels)
+    table = Table(
+        title=(
+            f"Tic-tac-toe: all {len(positions):,} positions with X (the AI) to move, either side "
+            f"starting; {lost} lost already (left out of the shares); against the perfect player"
+        )
+    )
+    for heading in ("player", "positions lost", "optimal (first move)", "best-score", "s"):
+        table.add_column(heading, justify="left" if heading == "player" else "right")
+    players: list[tuple[str, Chooser | PolicyValue[AnyState]]] = [
+        (f"net + {args.ttt_sims} simulations", az_chooser(net, args.ttt_sims, args.seed)),
+        ("net, move alone", net),
+        ("perfect (the check)", perfect_chooser(truth)),
+        ("uniformly random", random_chooser(args.seed)),
+    ]
+    for player, choose in players:
+        began = time.perf_counter()
+        shares = move_shares(labels, choose, spec)
+        chooser = policy_chooser(choose) if isinstance(choose, PolicyValue) else choose
+        with console.status(f"tic-tac-toe: {player} against the perfect player"):
+            failures = never_loses(chooser, truth, positions)
+        seconds = time.perf_counter() - began
+        table.add_row(
+            player,
+            f"{len(failures):,}",
+            share_cell(shares.optimal_moves, shares.positions),
+            share_cell(shares.best_score_moves, shares.positions),
+            f"{seconds:.1f}",
+        )
+        if player.startswith("net +"):
+            results.target(
+                f"tic-tac-toe net + {args.ttt_sims} simulations: positions lost = 0 "
+                f"(of {len(positions):,})",
+                f"{len(failures)}",
+                "-",
+                not failures,
+            )
+            if failures:
+                first = failures[0]
+                results.notes.append(
+                    f"tic-tac-toe: e.g. from {first.position!r} (exact {first.outcome:+d}) the net "
+                    f"ended {first.ended:+d} after {' '.join(first.line)}"
+                )
+        if player == "net, move alone":
+            low, high = wilson_interval(shares.optimal, shares.positions)
+            results.target(
+                "tic-tac-toe net, move alone optimal (no target)",
+                f"{100 * shares.optimal:.1f}%",
+                f"[{100 * low:.1f}, {100 * high:.1f}]",
+                None,
+            )
+    console.print(table)
 
 
 # -- speed ------------------------------------------------------------------------------------
@@ -411,22 +445,39 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
 
 @dataclass(slots=True)
 class Rate:
-    """Self-play games over a measured window (after the first game: warm-up excluded)."""
+    """Self-play over a measured window: games per second, and moves per second with the mean
+    game length where the program's records show them."""
 
-    games: int
-    seconds: float
-    note: str = ""
+    games_per_second: float
+    moves_per_second: float | None = None
+    length: float | None = None  # mean plies of the games it finished
+    games: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
 
-    @property
-    def per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else math.nan
+
+def buffer_lengths(run_dir: Path) -> list[int]:
+    """The lengths of the self-play games in a run directory's buffer (JSON lines with
+    ``moves``), as far as it can read them."""
+    lengths = []
+    for path in sorted((run_dir / "buffer").glob("**/*")):
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                game = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(game, dict) and isinstance(game.get("moves"), list):
+                lengths.append(len(game["moves"]))
+    return lengths
 
 
 def zermelo_selfplay(args: argparse.Namespace) -> Rate:
-    """HOOK(lead): zermelo.learn's self-play games per second from a fresh net.
-
-    Runs ``zermelo.learn.loop.learn`` for ``--speed-seconds`` in a temporary run directory and
-    reads its progress reports during the self-play phase."""
+    """HOOK(lead): zermelo.learn's self-play games per second from a fresh net: runs
+    ``zermelo.learn.loop.learn`` in a temporary run directory for ``--speed-seconds``, its
+    games/s from the progress reports of the self-play phase (after its first game, so that
+    start-up is left out), the game lengths from its buffer."""
     from zermelo.learn.loop import LearnConfig, learn
 
     config = LearnConfig(game="connect4")  # type: ignore[call-arg]
@@ -438,7 +489,7 @@ def zermelo_selfplay(args: argparse.Namespace) -> Rate:
         ("channels", args.channels),
         ("blocks", args.blocks),
     ):
-        if value is not None and hasattr(config, name):
+        if hasattr(config, name):
             setattr(config, name, value)
     seen: list[tuple[float, int]] = []
     began = time.perf_counter()
@@ -452,91 +503,122 @@ def zermelo_selfplay(args: argparse.Namespace) -> Rate:
 
     with tempfile.TemporaryDirectory(prefix="zermelo-learn-speed-") as run_dir:
         learn(config, Path(run_dir), report, stop)
+        lengths = buffer_lengths(Path(run_dir))
     played = [(t, g) for t, g in seen if g > 0]
+    rate = Rate(math.nan)
     if len(played) >= 2 and played[-1][1] > played[0][1]:
-        return Rate(played[-1][1] - played[0][1], played[-1][0] - played[0][0])
-    if played:
-        return Rate(played[-1][1], played[-1][0], "warm-up included")
-    return Rate(0, time.perf_counter() - began, "no game finished")
+        rate.games = played[-1][1] - played[0][1]
+        rate.seconds = played[-1][0] - played[0][0]
+    elif played:
+        rate.games, rate.seconds = played[-1][1], played[-1][0]
+        rate.notes.append("start-up included")
+    else:
+        rate.seconds = time.perf_counter() - began
+        rate.notes.append("no game finished")
+    if rate.games and rate.seconds > 0:
+        rate.games_per_second = rate.games / rate.seconds
+    if lengths:
+        rate.length = sum(lengths) / len(lengths)
+        rate.moves_per_second = rate.games_per_second * rate.length
+    return rate
 
 
 _LINE = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+)\] (.*)$")
 
 
-def parse_actor_log(text: str) -> tuple[datetime | None, list[datetime]]:
-    """The time an OpenSpiel actor's bots were ready, and the end time of each of its games."""
-    ready = None
-    games = []
+@dataclass(slots=True)
+class ActorLog:
+    """What an OpenSpiel actor's log says: when its bots were ready, when it made each move,
+    and the length of each game it finished."""
+
+    ready: datetime | None = None
+    moves: list[datetime] = field(default_factory=list)
+    lengths: list[int] = field(default_factory=list)
+
+
+def parse_actor_log(text: str) -> ActorLog:
+    log = ActorLog()
     for line in text.splitlines():
         match = _LINE.match(line)
         if not match:
             continue
-        stamp = datetime.fromisoformat(match.group(1))
-        if match.group(2).startswith("Loading checkpoint") and ready is None:
-            ready = stamp
-        elif match.group(2).startswith("Game "):
-            games.append(stamp)
-    return ready, games
+        stamp, message = datetime.fromisoformat(match.group(1)), match.group(2)
+        if message.startswith("Loading checkpoint") and log.ready is None:
+            log.ready = stamp
+        elif " sampled action: " in message:
+            log.moves.append(stamp)
+        elif message.startswith("Game ") and "Actions:" in message:
+            log.lengths.append(len(message.split("Actions:", 1)[1].split()))
+    return log
 
 
 def openspiel_selfplay(args: argparse.Namespace, console: Console) -> Rate:
-    """OpenSpiel's ``alpha_zero`` example for ``--speed-seconds`` after its actors are ready."""
+    """OpenSpiel's ``alpha_zero`` example, measured for ``--speed-seconds`` from its actors'
+    first move (its start-up and first inference left out): moves per second from the actors'
+    logs (``--noquiet`` logs every move with its time), games per second from them and the mean
+    length of the games it finished."""
     with tempfile.TemporaryDirectory(prefix="openspiel-az-") as path:
         command = [
             args.openspiel_python, "-m", "open_spiel.python.examples.alpha_zero",
-            "--game", "connect_four", "--path", path, "--quiet",
+            "--game", "connect_four", "--path", path, "--noquiet",
             "--actors", str(args.speed_actors), "--evaluators", "0",
-            "--max_simulations", str(args.speed_sims),
+            "--max_simulations", str(args.speed_sims), "--nn_api", "nnx",
             "--nn_model", "resnet", "--nn_width", str(args.channels), "--nn_depth", str(args.blocks),
         ]  # fmt: skip
         env = dict(os.environ, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH="")
-        log = Path(path) / "stdout.txt"
-        with log.open("w") as out:
+        out_path = Path(path) / "stdout.txt"
+        logs = [Path(path) / f"log-actor-{i}.txt" for i in range(args.speed_actors)]
+
+        def read() -> list[ActorLog]:
+            return [
+                parse_actor_log(p.read_text(errors="replace")) if p.exists() else ActorLog()
+                for p in logs
+            ]
+
+        with out_path.open("w") as out:
             process = subprocess.Popen(
                 command, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True
             )
-        logs = [Path(path) / f"log-actor-{i}.txt" for i in range(args.speed_actors)]
-        deadline = time.monotonic() + args.speed_seconds + args.openspiel_startup
-        measured_until: float | None = None
+        deadline = time.monotonic() + args.openspiel_startup
+        started = False
         try:
-            with progress_bar(console) as bar:
-                task = bar.add_task("OpenSpiel alpha_zero", total=None)
+            with console.status("OpenSpiel alpha_zero: starting"):
                 while time.monotonic() < deadline and process.poll() is None:
                     time.sleep(1.0)
-                    bar.advance(task)
-                    if measured_until is None and all(
-                        p.exists() and parse_actor_log(p.read_text())[0] for p in logs
-                    ):
-                        measured_until = time.monotonic() + args.speed_seconds
-                        deadline = min(deadline, measured_until)
+                    if not started and all(log.moves for log in read()):
+                        started = True
+                        deadline = time.monotonic() + args.speed_seconds
         finally:
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGTERM)
                 try:
-                    process.wait(timeout=20)
+                    process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     os.killpg(process.pid, signal.SIGKILL)
                     process.wait()
-        games = 0
+        actors = read()
+        if not any(len(log.moves) >= 2 for log in actors):
+            tail = out_path.read_text(errors="replace").strip().splitlines()[-2:]
+            why = (
+                "no moves within --openspiel-startup"
+                if process.returncode in (None, -signal.SIGTERM)
+                else " / ".join(tail)
+            )
+            raise RuntimeError(why[:200])
+        moves_per_second = 0.0
         seconds = 0.0
-        note = ""
-        for p in logs:
-            ready, ends = parse_actor_log(p.read_text()) if p.exists() else (None, [])
-            if len(ends) >= 2:
-                games += len(ends) - 1
-                seconds = max(seconds, (ends[-1] - ends[0]).total_seconds())
-            elif ends and ready is not None:
-                games += len(ends)
-                seconds = max(seconds, (ends[-1] - ready).total_seconds())
-                note = "warm-up included"
-        if process.returncode not in (None, 0, -signal.SIGTERM) and not games:
-            tail = log.read_text(errors="replace").strip().splitlines()[-3:]
-            raise RuntimeError(" / ".join(tail) or f"exit code {process.returncode}")
-        if not games:
-            note = "no game finished"
-            seconds = float(args.speed_seconds)
-        # games/s over the actors together: each actor's count over the longest window
-        return Rate(games, seconds, note)
+        lengths: list[int] = []
+        for log in actors:
+            if len(log.moves) >= 2:
+                window = (log.moves[-1] - log.moves[0]).total_seconds()
+                moves_per_second += (len(log.moves) - 1) / window
+                seconds = max(seconds, window)
+            lengths += log.lengths
+        rate = Rate(math.nan, moves_per_second, None, len(lengths), seconds)
+        if lengths:
+            rate.length = sum(lengths) / len(lengths)
+            rate.games_per_second = moves_per_second / rate.length
+        return rate
 
 
 def speed_section(args: argparse.Namespace, console: Console, results: Results) -> None:
@@ -544,44 +626,56 @@ def speed_section(args: argparse.Namespace, console: Console, results: Results) 
         title=(
             f"Self-play, Connect Four, fresh net ({args.channels} channels, {args.blocks} residual "
             f"blocks), {args.speed_sims} simulations per move, {args.speed_actors} actor(s), "
-            f"~{args.speed_seconds} s each"
+            f"~{args.speed_seconds} s each, one after the other"
         )
     )
-    for heading in ("program", "games", "seconds", "games/s", "note"):
+    for heading in ("program", "games/s", "moves/s", "mean plies", "games", "seconds", "note"):
         table.add_column(heading, justify="left" if heading in ("program", "note") else "right")
+
+    def row(name: str, rate: Rate) -> None:
+        table.add_row(
+            name,
+            f"{rate.games_per_second:.4f}",
+            "-" if rate.moves_per_second is None else f"{rate.moves_per_second:.2f}",
+            "-" if rate.length is None else f"{rate.length:.1f}",
+            str(rate.games),
+            f"{rate.seconds:.0f}",
+            "; ".join(rate.notes),
+        )
+
     ours: Rate | None = None
     try:
         ours = zermelo_selfplay(args)
-        table.add_row(
-            "zermelo.learn",
-            str(ours.games),
-            f"{ours.seconds:.1f}",
-            f"{ours.per_second:.3f}",
-            ours.note,
-        )
+        row("zermelo.learn", ours)
     except ImportError as error:
-        table.add_row("zermelo.learn", "-", "-", "-", f"not available: {error}")
+        table.add_row("zermelo.learn", "-", "-", "-", "-", "-", f"not available: {error}")
     theirs: Rate | None = None
     if args.openspiel_python:
         try:
             theirs = openspiel_selfplay(args, console)
-            table.add_row(
-                "OpenSpiel 2.0.2 alpha_zero (Python, JAX)", str(theirs.games),
-                f"{theirs.seconds:.1f}", f"{theirs.per_second:.3f}", theirs.note,
-            )  # fmt: skip
+            if theirs.length is None and ours is not None and ours.length:
+                theirs.games_per_second = (theirs.moves_per_second or 0.0) / ours.length
+                theirs.notes.append("no game finished: games/s from zermelo's mean length")
+            row("OpenSpiel 2.0.2 alpha_zero (Python MCTS, JAX/Flax nnx)", theirs)
         except (OSError, RuntimeError) as error:
-            table.add_row("OpenSpiel alpha_zero", "-", "-", "-", f"did not run: {error}")
+            table.add_row("OpenSpiel alpha_zero", "-", "-", "-", "-", "-", f"did not run: {error}")
+            theirs = None
     if theirs is None:
-        table.add_row("alpha-zero-general (published)", "-", "-", "~0.01", "not run here")
+        table.add_row("alpha-zero-general (published)", "~0.01", "-", "-", "-", "-", "not run here")
         results.notes.append(AZG_PUBLISHED)
     console.print(table)
-    if ours is not None and theirs is not None and theirs.per_second > 0:
-        ratio = ours.per_second / theirs.per_second
+    if ours is not None and theirs is not None and theirs.games_per_second > 0:
         results.target(
-            "self-play games/s, zermelo.learn / OpenSpiel alpha_zero",
-            f"{ratio:.2f}x",
-            f"{ours.per_second:.3f} vs {theirs.per_second:.3f} games/s",
+            "self-play games/s, zermelo.learn / OpenSpiel alpha_zero (no target)",
+            f"{ours.games_per_second / theirs.games_per_second:.1f}x",
+            f"{ours.games_per_second:.3f} vs {theirs.games_per_second:.4f} games/s",
             None,
+        )
+        results.notes.append(
+            "Speed: same simulations per move and net shape (ResNet, width and depth as given), "
+            "1 process per actor, no GPU. Differences: OpenSpiel evaluates one state at a time "
+            "(with a cache) and trains in a learner process beside the actors; zermelo.learn "
+            "as its loop does it (see docs/learning.md)."
         )
 
 
