@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -57,7 +57,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from rich.console import Console  # noqa: E402
-from rich.progress import Progress  # noqa: E402
+from rich.progress import Progress, TaskID  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 from zermelo.agents.connect4 import Connect4Agent  # noqa: E402
@@ -80,7 +80,7 @@ from zermelo.learn.truth import (  # noqa: E402
     to_move_positions,
     value_error,
 )
-from zermelo.play import elo_estimate, pair_tallies, round_robin, run_tasks  # noqa: E402
+from zermelo.play import GameRecord, elo_estimate, pair_tallies, round_robin, run_tasks  # noqa: E402
 from zermelo.play.ratings import wilson_interval  # noqa: E402
 from zermelo.play.tournament import derive_seed  # noqa: E402
 
@@ -326,6 +326,10 @@ def openings(plies: int, count: int, seed: int) -> list[str]:
     return [starts[i % len(starts)] for i in range(count)]
 
 
+def advancing(bar: Progress, task: TaskID) -> Callable[[GameRecord], None]:
+    return lambda _record: bar.advance(task)
+
+
 def arena_section(args: argparse.Namespace, console: Console, results: Results) -> None:
     az = f"az:sims={args.arena_sims}" + (f",net={args.net}" if args.net else "")
     table = Table(
@@ -352,9 +356,7 @@ def arena_section(args: argparse.Namespace, console: Console, results: Results) 
         began = time.perf_counter()
         with progress_bar(console) as bar:
             task = bar.add_task(f"{specs[0].label} vs {opponent}", total=len(tasks))
-            records = run_tasks(
-                tasks, jobs=args.jobs, on_record=lambda _r, b=bar, t=task: b.advance(t)
-            )
+            records = run_tasks(tasks, jobs=args.jobs, on_record=advancing(bar, task))
         seconds = time.perf_counter() - began
         for (first, second), tally in pair_tallies(records).items():
             table.add_row(
@@ -480,7 +482,7 @@ def zermelo_selfplay(args: argparse.Namespace) -> Rate:
     start-up is left out), the game lengths from its buffer."""
     from zermelo.learn.loop import LearnConfig, learn
 
-    config = LearnConfig(game="connect4")  # type: ignore[call-arg]
+    config = LearnConfig(game="connect4")
     for name, value in (
         ("seconds", float(args.speed_seconds) * 4),
         ("sims", args.speed_sims),
@@ -498,8 +500,10 @@ def zermelo_selfplay(args: argparse.Namespace) -> Rate:
         if getattr(progress, "phase", "self-play") == "self-play":
             seen.append((time.perf_counter() - began, int(getattr(progress, "games", 0))))
 
+    budget = float(args.speed_seconds)
+
     def stop() -> bool:
-        return time.perf_counter() - began > args.speed_seconds
+        return time.perf_counter() - began > budget
 
     with tempfile.TemporaryDirectory(prefix="zermelo-learn-speed-") as run_dir:
         learn(config, Path(run_dir), report, stop)
