@@ -12,7 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zermelo.core.capabilities import PolicyValue
-from zermelo.core.errors import BudgetError, CapabilityError, IllegalMoveError, ParseError
+from zermelo.core.errors import (
+    BudgetError,
+    CapabilityError,
+    IllegalMoveError,
+    ParseError,
+    ZermeloError,
+)
 from zermelo.core.record import GameSpec
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
@@ -22,7 +28,9 @@ from zermelo.learn.truth import (
     LabelFile,
     MoveLabel,
     Truth,
+    by_ply,
     by_set,
+    cached_labels,
     label_lines,
     labels_text,
     move_shares,
@@ -63,6 +71,9 @@ def _shipped() -> list[Label]:
 
 def _full() -> LabelFile:
     return read_labels((DATA / "Test_L2_R1.labels").read_text())
+
+
+_TTT = Truth(get_game("tictactoe"))
 
 
 @pytest.fixture(scope="module")
@@ -471,3 +482,45 @@ def test_any_labels_round_trip_through_a_file(
         )
     again = read_labels(labels_text("g", labels))
     assert again.labels == labels
+
+
+def test_cached_labels_label_once_and_again_when_the_source_changes(tmp_path: Path) -> None:
+    truth = Truth(_connect4())
+    lines = (DATA / "Test_L3_R1").read_text().splitlines()[:5]
+    source = tmp_path / "set"
+    source.write_text("\n".join(lines) + "\n")
+    cache = tmp_path / "cache" / "set.labels"
+    first = cached_labels(truth, source, "L3", cache)
+    assert [label.score for label in first] == [int(line.split()[1]) for line in lines]
+    assert read_labels(cache.read_text()).labels == first
+    cache.write_text(cache.read_text().replace("\nL3\t", "\nkept\t"))
+    assert {label.group for label in cached_labels(truth, source, "L3", cache)} == {"kept"}
+    source.write_text("\n".join(lines[:2]) + "\n")
+    again = cached_labels(truth, source, "L3", cache)
+    assert again == first[:2] and read_labels(cache.read_text()).labels == first[:2]
+
+
+def test_by_ply_groups_in_bucket_order() -> None:
+    spec = _connect4()
+    labels = _shipped()
+    groups = by_ply(labels, spec)
+    assert sum(len(group) for group in groups.values()) == len(labels)
+    for name, group in groups.items():
+        low, high = (int(n) for n in name.removeprefix("ply ").split("-"))
+        assert all(low <= label.state(spec).ply <= high for label in group)
+    names = list(groups)
+    assert names == sorted(names, key=lambda n: int(n.split()[1].split("-")[0]))
+    with pytest.raises(ValueError, match="is in no bucket"):
+        by_ply(labels, spec, buckets=((0, 3),))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=20), max_size=4))
+def test_label_lines_of_any_text_label_or_say_what_is_wrong(lines: list[str]) -> None:
+    truth = _TTT
+    try:
+        labels = label_lines(truth, lines, "fuzz")
+    except ZermeloError as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        assert all(label.group == "fuzz" for label in labels)
