@@ -369,7 +369,7 @@ def test_never_loses_explores_every_perfect_reply() -> None:
     def flawed(state: AnyState) -> Hashable:
         return after.parse_move(blunder) if state == after else perfect(state)
 
-    failures = never_loses(flawed, truth, [start])
+    failures = never_loses(flawed, spec, [start])
     assert [(f.position, f.outcome, f.ended) for f in failures] == [(".........", 0, -1)]
     replay, passed = start, False
     for text in failures[0].line:
@@ -524,3 +524,29 @@ def test_label_lines_of_any_text_label_or_say_what_is_wrong(lines: list[str]) ->
         assert str(error) and "\n" not in str(error)
     else:
         assert all(label.group == "fuzz" for label in labels)
+
+
+def test_truth_imports_and_measures_without_torch() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from zermelo.games.registry import get_game\n"
+        "from zermelo.learn.truth import move_shares, random_chooser, shipped_labels\n"
+        "spec = get_game('connect4'); labels = shipped_labels(spec).labels\n"
+        "print(move_shares(labels, lambda s: s.legal_moves()[0], spec).positions)\n"
+    )
+    src = str(Path(__file__).parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sum(not label.lost for label in _shipped()))

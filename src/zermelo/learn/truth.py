@@ -682,13 +682,16 @@ def to_move_positions(starts: Iterable[AnyState], side: Player) -> list[AnyState
 
 def never_loses(
     choose: Chooser,
-    truth: Truth,
+    truth: Truth | GameSpec[AnyState],
     starts: Iterable[AnyState],
 ) -> list[Failure]:
     """Every start position where ``choose``, playing the side to move against the perfect
     player, can end worse than the position's exact outcome. The perfect player tries every
     reply that keeps its own exact outcome (a tree, not one line); ``choose`` is asked once per
-    position (a position reached again reuses its answer). Each failure gives one such line."""
+    position (a position reached again reuses its answer). Each failure gives one such line.
+    ``truth`` labels the positions (a game's record: a new :class:`Truth` of it)."""
+    if not isinstance(truth, Truth):
+        truth = Truth(truth)
     # Per side the player takes: each position's worst end below it and a line to it.
     memos: dict[Player, dict[str, tuple[int, tuple[str, ...]]]] = {}
     failures: list[Failure] = []
