@@ -48,10 +48,11 @@ from torch import nn
 
 from zermelo.agents.az import AzAgent, Encoder, Net, learnable
 from zermelo.agents.spec import parse_agent
-from zermelo.core.errors import InvalidOptionError, ZermeloError
-from zermelo.core.record import GameSpec
+from zermelo.core.errors import CapabilityError, InvalidOptionError, ZermeloError
+from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
+from zermelo.learn import truth
 from zermelo.learn.net import PolicyValueNet, export
 from zermelo.learn.selfplay import (
     Settings,
@@ -77,6 +78,10 @@ __all__ = [
 ]
 
 
+QUICK_POSITIONS = 20_000
+"""The most positions of a quick game measured each generation."""
+
+
 class RunError(ZermeloError):
     """A run directory that cannot be used for this run."""
 
@@ -86,7 +91,7 @@ class LearnConfig:
     """What to learn and how (each game has its defaults: :func:`default_config`)."""
 
     game: str
-    options: Mapping[str, object] = field(default_factory=dict)
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
     seconds: float = 300.0
     seed: int = 0
     games: int = 256
@@ -272,7 +277,7 @@ class _Positions:
 
 def _positions(
     spec: GameSpec,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     encoder: Encoder,
     actions: int,
     games: Sequence[Mapping[str, object]],
@@ -640,7 +645,7 @@ def _train(
 
 def match_nets(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     blob_a: bytes,
     blob_b: bytes,
     seed: int,
@@ -702,7 +707,7 @@ def _gate(executor: object, config: LearnConfig, candidate: bytes, best: bytes, 
 
 def arena_games(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     net_arrays: dict[str, np.ndarray],
     net_meta: dict[str, object],
     opponent: str,
@@ -779,26 +784,50 @@ def _finite(value: float | None) -> float | None:
 
 
 class _Truth:
-    """The held-out positions of the run's game and their exact values (see
-    :mod:`zermelo.learn.truth`), measured once per generation."""
+    """The held-out positions of the run's game, labelled exactly (:mod:`zermelo.learn.truth`),
+    and the measures of a net on them.
+
+    The positions: the labels shipped for the game (Connect Four: Pons' sets and random
+    positions by ply), else, for a quick game, every position with the first player to move,
+    whichever side started (tic-tac-toe: the tutorial's 4,520). A game with neither is not
+    measured (its metrics hold the losses and the gating only)."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
-        self._sets: object | None = None
+        self.labels: list[truth.Label] = []
+        self.sample: list[truth.Label] = []
+        spec, options = run.spec, dict(run.config.options)
+        try:
+            judge = truth.Truth(spec, options)
+        except CapabilityError:
+            return
+        shipped = truth.shipped_labels(spec)
+        if shipped is not None and shipped.options == options:
+            self.labels = list(shipped.labels)
+        elif spec.quick:
+            starts = [spec.new(**options, first=side) for side in (Player.FIRST, Player.SECOND)]
+            states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
+            self.labels = [judge.label(state, "all") for state in states]
+        rng = random.Random(run.config.seed)
+        count = min(run.config.measure_positions, len(self.labels))
+        self.sample = rng.sample(self.labels, count) if count else []
 
     def measure(self, net: Net) -> dict[str, float]:
-        import importlib
-
-        try:
-            truth = importlib.import_module("zermelo.learn.truth")
-        except ImportError:
+        if not self.labels:
             return {}
-        measured: dict[str, float] = truth.measure(
-            self.run.spec,
-            self.run.config.options,
-            net,
-            sims=self.run.config.measure_sims,
-            positions=self.run.config.measure_positions,
-            seed=self.run.config.seed,
-        )
-        return measured
+        spec, options = self.run.spec, dict(self.run.config.options)
+        out: dict[str, float] = {}
+        alone = truth.move_shares(self.labels, net, spec, options)
+        out["alone"] = round(alone.optimal, 4)
+        out["alone_best"] = round(alone.best_score, 4)
+        groups = truth.by_set(self.labels)
+        if len(groups) > 1:
+            for name, group in groups.items():
+                share = truth.move_shares(group, net, spec, options)
+                out[f"alone {name}"] = round(share.optimal, 4)
+        if self.sample and self.run.config.measure_sims > 0:
+            agent = AzAgent(net, self.run.config.measure_sims)
+            searched = truth.move_shares(self.sample, agent.choose, spec, options)
+            out["searched"] = round(searched.optimal, 4)
+        out["value_error"] = round(truth.value_error(self.labels, net, spec, options), 4)
+        return out
