@@ -38,7 +38,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import cast
 
@@ -93,6 +93,7 @@ class LearnConfig:
     game: str
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     seconds: float = 300.0
+    generations: int = 0
     seed: int = 0
     games: int = 256
     sims: int = 200
@@ -123,10 +124,10 @@ class LearnConfig:
     threads: int = 2
 
     def identity(self) -> dict[str, object]:
-        """The settings a resumed run must share (not the time budget, the cluster or the
-        number of processes)."""
+        """The settings a resumed run must share (not the budgets of time and generations, the
+        cluster or the number of processes)."""
         data = asdict(self)
-        for name in ("seconds", "cluster", "jobs", "threads"):
+        for name in ("seconds", "generations", "cluster", "jobs", "threads"):
             data.pop(name)
         data["options"] = dict(self.options)
         return data
@@ -400,8 +401,9 @@ def learn(
     report: Callable[[Progress], None] = lambda progress: None,
     stop: Callable[[], bool] = lambda: False,
 ) -> Summary:
-    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module).
-    Returns when the time is up or ``stop()`` says so, between phases."""
+    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module),
+    and up to ``config.generations`` generations in all when that is not 0. Returns when the time
+    is up, the generations are done, or ``stop()`` says so (it is asked between phases)."""
     run = _Run(config, run_dir)
     meta = run.load_meta()
     resumed = meta is not None
@@ -424,9 +426,11 @@ def learn(
     else:
         run.save_meta(0, 0.0, 0)
 
-    history = {c.generation: c for c in read_metrics(run.dir)}
     buffer: dict[int, _Positions] = {}
     truth = _Truth(run)
+    if resumed:
+        _measure_missing(run, truth)
+    history = {c.generation: c for c in read_metrics(run.dir)}
     started = time.perf_counter()
     stopped = False
 
@@ -452,6 +456,8 @@ def learn(
 
     with open_executor(config.cluster, config.jobs) as executor:
         while elapsed() < budget_end:
+            if config.generations and generation >= config.generations:
+                break
             if stop():
                 stopped = True
                 break
@@ -572,6 +578,30 @@ def learn(
             tell("self-play", rate)
     best = run.dir / "best.npz"
     return Summary(generation, games_total, elapsed(), best, resumed, stopped)
+
+
+def _measure_missing(run: _Run, judge: _Truth) -> None:
+    """Measure the generations whose line lacks the measures (a run begun before its game had
+    held-out positions), from their saved nets; rewrite the metrics whole."""
+    rows = read_metrics(run.dir)
+    if not judge.labels or all(row.alone is not None for row in rows):
+        return
+    lines: list[str] = []
+    for old in rows:
+        row = old
+        path = run.checkpoint(row.generation).with_suffix(".npz")
+        if row.alone is None and path.exists():
+            measured = judge.measure(Net.load(path))
+            row = replace(
+                old,
+                alone=measured.get("alone"),
+                alone_best=measured.get("alone_best"),
+                searched=measured.get("searched"),
+                value_error=measured.get("value_error"),
+                measured=measured,
+            )
+        lines.append(json.dumps(asdict(row)))
+    _write(run.dir / "metrics.jsonl", "\n".join(lines) + "\n")
 
 
 class _Arrivals:
@@ -783,6 +813,10 @@ def _finite(value: float | None) -> float | None:
     return round(value, 1)
 
 
+_QUICK_LABELS: dict[tuple[str, str], list[truth.Label]] = {}
+"""The labelled positions of quick games, made once per process."""
+
+
 class _Truth:
     """The held-out positions of the run's game, labelled exactly (:mod:`zermelo.learn.truth`),
     and the measures of a net on them.
@@ -805,9 +839,13 @@ class _Truth:
         if shipped is not None and shipped.options == options:
             self.labels = list(shipped.labels)
         elif spec.quick:
-            starts = [spec.new(**options, first=side) for side in (Player.FIRST, Player.SECOND)]
-            states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
-            self.labels = [judge.label(state, "all") for state in states]
+            key = (spec.name, json.dumps(options, sort_keys=True))
+            if key not in _QUICK_LABELS:
+                sides = (Player.FIRST, Player.SECOND)
+                starts = [spec.new(**options, first=side) for side in sides]
+                states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
+                _QUICK_LABELS[key] = [judge.label(state, "all") for state in states]
+            self.labels = _QUICK_LABELS[key]
         rng = random.Random(run.config.seed)
         count = min(run.config.measure_positions, len(self.labels))
         self.sample = rng.sample(self.labels, count) if count else []
