@@ -29,6 +29,7 @@ each legal move as ``move:outcome:score``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import random
@@ -53,13 +54,17 @@ from zermelo.core.state import AnyState, Player, payoff_of
 
 __all__ = [
     "FORMAT",
+    "PLY_BUCKETS",
     "Chooser",
     "Failure",
     "Label",
+    "LabelFile",
     "MoveLabel",
     "Shares",
     "Truth",
+    "by_ply",
     "by_set",
+    "cached_labels",
     "label_lines",
     "labels_text",
     "move_shares",
@@ -300,6 +305,26 @@ def label_lines(truth: Truth, lines: Iterable[str], group: str) -> list[Label]:
                 f"not {expected} as the line says"
             )
         labels.append(label)
+    return labels
+
+
+def cached_labels(truth: Truth, source: Path, group: str, cache: Path) -> list[Label]:
+    """The labels of the benchmark file ``source`` (see :func:`label_lines`), kept in the label
+    file ``cache``: read from it when it was made from the same text of ``source``, else labelled
+    afresh (every child of every position solved) and written there."""
+    text = source.read_text(encoding="utf-8")
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    mark = f"# source sha256 {digest} {group}"
+    if cache.is_file():
+        kept = cache.read_text(encoding="utf-8")
+        if mark in kept.split("\n")[:4]:
+            return read_labels(kept).labels
+    labels = label_lines(truth, text.splitlines(), group)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    written = labels_text(truth.spec.name, labels, truth.options).split("\n", 1)
+    partial = cache.with_name(cache.name + ".partial")
+    partial.write_text(f"{written[0]}\n{mark}\n{written[1]}", encoding="utf-8")
+    partial.replace(cache)
     return labels
 
 
@@ -600,6 +625,28 @@ def by_set(labels: Iterable[Label]) -> dict[str, list[Label]]:
     return groups
 
 
+PLY_BUCKETS: Final = ((0, 3), (4, 11), (12, 19), (20, 27), (28, 36), (37, 10_000))
+"""The ply buckets of :func:`by_ply`."""
+
+
+def by_ply(
+    labels: Iterable[Label],
+    spec: GameSpec[AnyState],
+    options: Mapping[str, OptionValue] = {},
+    buckets: Sequence[tuple[int, int]] = PLY_BUCKETS,
+) -> dict[str, list[Label]]:
+    """The labels grouped by the ply of their position (``"ply 4-11"``, ...), in the order of
+    ``buckets``, empty buckets left out; a ply in no bucket is an error."""
+    groups: dict[str, list[Label]] = {f"ply {low}-{high}": [] for low, high in buckets}
+    for label in labels:
+        ply = label.state(spec, options).ply
+        name = next((f"ply {lo}-{hi}" for lo, hi in buckets if lo <= ply <= hi), None)
+        if name is None:
+            raise ValueError(f"ply {ply} of {label.position!r} is in no bucket of {buckets}")
+        groups[name].append(label)
+    return {name: group for name, group in groups.items() if group}
+
+
 # -- never losing against the perfect player ---------------------------------------------
 
 
@@ -635,13 +682,16 @@ def to_move_positions(starts: Iterable[AnyState], side: Player) -> list[AnyState
 
 def never_loses(
     choose: Chooser,
-    truth: Truth,
+    truth: Truth | GameSpec[AnyState],
     starts: Iterable[AnyState],
 ) -> list[Failure]:
     """Every start position where ``choose``, playing the side to move against the perfect
     player, can end worse than the position's exact outcome. The perfect player tries every
     reply that keeps its own exact outcome (a tree, not one line); ``choose`` is asked once per
-    position (a position reached again reuses its answer). Each failure gives one such line."""
+    position (a position reached again reuses its answer). Each failure gives one such line.
+    ``truth`` labels the positions (a game's record: a new :class:`Truth` of it)."""
+    if not isinstance(truth, Truth):
+        truth = Truth(truth)
     # Per side the player takes: each position's worst end below it and a line to it.
     memos: dict[Player, dict[str, tuple[int, tuple[str, ...]]]] = {}
     failures: list[Failure] = []
