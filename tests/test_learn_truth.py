@@ -31,8 +31,10 @@ from zermelo.learn.truth import (
     by_ply,
     by_set,
     cached_labels,
+    held_out,
     label_lines,
     labels_text,
+    measure,
     move_shares,
     never_loses,
     perfect_chooser,
@@ -206,9 +208,15 @@ class _Oracle:
     description = "the labels themselves"
 
     def __init__(
-        self, labels: Sequence[Label], *, uniform: bool = False, constant: float | None = None
+        self,
+        labels: Sequence[Label],
+        *,
+        uniform: bool = False,
+        constant: float | None = None,
+        truth: Truth | None = None,
     ) -> None:
         self.labels = {label.position: label for label in labels}
+        self.truth = truth
         self.uniform = uniform
         self.constant = constant
         self.calls: list[int] = []
@@ -217,7 +225,10 @@ class _Oracle:
         self.calls.append(len(states))
         answers = []
         for state in states:
-            label = self.labels[state.notation()]
+            label = self.labels.get(state.notation())
+            if label is None:
+                assert self.truth is not None, state
+                label = self.truth.label(state)
             moves = [state.format_move(m) for m in state.legal_moves()]
             if self.uniform:
                 priors = [1 / len(moves)] * len(moves)
@@ -550,3 +561,27 @@ def test_truth_imports_and_measures_without_torch() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sum(not label.lost for label in _shipped()))
+
+
+def test_a_checkpoint_is_measured_on_the_held_out_positions() -> None:
+    spec = _tictactoe()
+    labels = held_out(spec)
+    assert len(labels) == 4520 and held_out(spec) is labels
+    oracle = _Oracle(labels, truth=_TTT)
+    measured = measure(spec, {}, oracle, sims=20, positions=30, seed=3)
+    assert measured["alone"] == measured["alone_best"] == 1.0
+    assert measured["value_error"] == 0.0
+    assert measured["positions"] == sum(not label.lost for label in labels)
+    assert measured["searched_positions"] == 30 and measured["searched"] == 1.0
+    flat = _Oracle(labels, uniform=True, constant=0.0)
+    again = measure(spec, {}, flat, sims=0, positions=0, seed=3)
+    assert again["alone"] == move_shares(labels, flat, spec).optimal < 0.9
+    assert "searched" not in again
+    c4 = _connect4()
+    shipped = _shipped()
+    per_set = measure(c4, {}, _Oracle(shipped, constant=0.0), sims=0, positions=0, seed=1)
+    for name, group in by_set(shipped).items():
+        decided = sum(label.outcome != 0 for label in group) / len(group)
+        assert per_set[f"value_error[{name}]"] == pytest.approx(decided)
+        assert per_set[f"alone[{name}]"] == 1.0
+    assert measure(get_game("chess"), {}, oracle, sims=1, positions=1, seed=1) == {}
