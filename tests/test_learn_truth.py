@@ -585,3 +585,52 @@ def test_a_checkpoint_is_measured_on_the_held_out_positions() -> None:
         assert per_set[f"value_error[{name}]"] == pytest.approx(decided)
         assert per_set[f"alone[{name}]"] == 1.0
     assert measure(get_game("chess"), {}, oracle, sims=1, positions=1, seed=1) == {}
+
+
+class _Loop:
+    """A toy game whose moves go round: 0 -> 1 -> 0 ..., and from 1 a move ends it (a draw)."""
+
+    def __init__(self, at: int, ply: int = 0) -> None:
+        self.at = at
+        self.ply = ply
+
+    @property
+    def to_move(self) -> Player:
+        return Player(self.ply % 2)
+
+    winner = None
+
+    def legal_moves(self) -> list[int]:
+        return [] if self.at == 2 else ([1] if self.at == 0 else [0, 2])
+
+    def play(self, move: int) -> _Loop:
+        return _Loop(move, self.ply + 1)
+
+    def is_terminal(self) -> bool:
+        return self.at == 2
+
+    def key(self) -> Hashable:
+        return self.at
+
+    def notation(self) -> str:
+        return str(self.at)
+
+    def parse_move(self, text: str) -> int:
+        return int(text)
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Loop) and other.at == self.at
+
+    def __hash__(self) -> int:
+        return self.at
+
+
+def test_a_game_that_repeats_positions_is_refused_not_searched_forever() -> None:
+    spec = GameSpec[AnyState](
+        name="loop", title="Loop", new=lambda: _Loop(0), parse=lambda t: _Loop(int(t)), quick=True
+    )
+    with pytest.raises(CapabilityError, match="loop reaches '1' again below itself"):
+        Truth(spec).label(_Loop(0))

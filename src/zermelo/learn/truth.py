@@ -256,8 +256,10 @@ class Truth:
 
     def _search(self, root: AnyState) -> float:
         # Depth-first with an explicit stack (no recursion limit): a node is pushed, its
-        # children are valued, then it takes the best of them.
+        # children are valued, then it takes the best of them. The nodes pushed back to be
+        # valued (``path``) are the line from the root: meeting one again is a repetition.
         values = self._values
+        path: set[Hashable] = set()
         stack: list[tuple[AnyState, bool]] = [(root, False)]
         while stack:
             state, expanded = stack.pop()
@@ -270,7 +272,14 @@ class Truth:
             children = [state.play(move) for move in state.legal_moves()]
             if expanded:
                 values[key] = max(parent_score(values[child.key()]) for child in children)
+                path.discard(key)
                 continue
+            if key in path:
+                raise CapabilityError(
+                    f"the game of {self.spec.name} reaches {state.notation()!r} again below "
+                    "itself: a game that repeats positions cannot be labelled by this search"
+                )
+            path.add(key)
             if len(values) >= self.node_limit:
                 raise BudgetError(
                     f"the exact search of {self.spec.name} stored {self.node_limit} positions "
@@ -728,7 +737,10 @@ def _worst(
     key = state.notation()
     known = memo.get(key)
     if known is not None:
+        if known[0] > 1:  # still being explored: the line came back to it
+            raise CapabilityError(f"never_loses: the game reaches {key!r} again below itself")
         return known
+    memo[key] = (3, ())
     answer: tuple[int, tuple[str, ...]]
     if state.to_move == side:
         move = choose(state)
