@@ -37,7 +37,6 @@ with the summary.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import random
@@ -51,6 +50,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 # benchmarks/chess.py would shadow python-chess for the agents' imports: not this folder.
 HERE = Path(__file__).resolve().parent
@@ -112,7 +112,7 @@ AZG_PUBLISHED = (
 
 
 def connect4_sets(
-    names: Sequence[str], limit: int | None, console: Console
+    names: Sequence[str], limits: Callable[[str], int], console: Console
 ) -> dict[str, list[Label]]:
     """Each set's labels: ``random`` the shipped random positions by ply, a set with a
     ``.labels`` file beside it (Test_L2_R1: all 1000) from that file, any other Pons set labelled
@@ -121,6 +121,7 @@ def connect4_sets(
     truth = Truth(spec)
     sets: dict[str, list[Label]] = {}
     for name in names:
+        limit = limits(name)
         if name == "random":
             shipped = shipped_labels(spec)
             labels = [
@@ -181,17 +182,37 @@ def with_bar(choose: Chooser, console: Console, name: str, total: int) -> tuple[
 
 def load_net(game: str, path: Path | None) -> PolicyValue[AnyState]:
     """The net to measure: ``path``, else the one shipped with ``game``'s record."""
-    from zermelo.agents.az import Net, shipped_net
+    from zermelo.agents.az import Net, ShippedNet, shipped_net
 
-    if path is not None:
-        try:
+    try:
+        if path is not None:
             return Net.load(path)
-        except (OSError, ZermeloError, ValueError) as error:
-            raise SystemExit(f"cannot load the net {path}: {error}") from None
-    net = shipped_net(get_game(game))
-    if net is None:
-        raise SystemExit(f"{game} ships no learned net; give one with --net")
-    return net
+        net = shipped_net(get_game(game))
+        if net is None:
+            raise SystemExit(f"{game} ships no learned net; give one with --net")
+        return net.net() if isinstance(net, ShippedNet) else net
+    except (OSError, ZermeloError, ValueError) as error:
+        where = path or f"the net shipped with {game}"
+        raise SystemExit(f"cannot load {where}: {error}") from None
+
+
+def training_time(run_dir: Path | None) -> str:
+    """The training of a run directory, from its metrics (``--run-dir``)."""
+    if run_dir is None:
+        return ""
+    from zermelo.learn.loop import read_metrics
+
+    try:
+        rows = read_metrics(run_dir)
+    except (OSError, ZermeloError, ValueError) as error:
+        return f"(cannot read the metrics of {run_dir}: {error})"
+    if not rows:
+        return f"({run_dir} has no metrics yet)"
+    last = rows[-1]
+    return (
+        f"run {run_dir}: {last.generation} generations, {last.games:,} self-play games, "
+        f"{last.elapsed / 3600:.2f} h of training"
+    )
 
 
 def net_description(net: object) -> str:
@@ -253,9 +274,19 @@ def accuracy_section(args: argparse.Namespace, console: Console, results: Result
     spec = get_game("connect4")
     net = load_net("connect4", args.net)
     console.print(f"Connect Four net: {net_description(net)}")
-    sims_list = [int(s) for s in args.sims.split(",") if s.strip()]
+    trained = training_time(args.run_dir)
+    if trained:
+        console.print(trained)
+        results.notes.append(f"Connect Four net: {net_description(net)}; {trained}")
+    else:
+        results.notes.append(f"Connect Four net: {net_description(net)}")
+    sims_list: list[int] = args.sims_list
     names = [s.strip() for s in args.sets.split(",") if s.strip()]
-    for name, labels in connect4_sets(names, args.positions, console).items():
+
+    def limit(name: str) -> int:
+        return int(args.positions if name == TARGET_SET else args.other_positions)
+
+    for name, labels in connect4_sets(names, limit, console).items():
         lost = sum(x.lost for x in labels)
         table = Table(
             title=(
@@ -385,6 +416,7 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
     truth = Truth(spec)
     net = load_net("tictactoe", args.ttt_net)
     console.print(f"Tic-tac-toe net: {net_description(net)}")
+    results.notes.append(f"Tic-tac-toe net: {net_description(net)}")
     starts = [TicTacToeState.initial(Player.FIRST), TicTacToeState.initial(Player.SECOND)]
     positions = to_move_positions(starts, Player.FIRST)
     labels = [truth.label(state) for state in positions]
@@ -458,72 +490,48 @@ class Rate:
     notes: list[str] = field(default_factory=list)
 
 
-def buffer_lengths(run_dir: Path) -> list[int]:
-    """The lengths of the self-play games in a run directory's buffer (JSON lines with
-    ``moves``), as far as it can read them."""
-    lengths = []
-    for path in sorted((run_dir / "buffer").glob("**/*")):
-        if not path.is_file():
-            continue
-        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-            try:
-                game = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(game, dict) and isinstance(game.get("moves"), list):
-                lengths.append(len(game["moves"]))
-    return lengths
+def zermelo_selfplay(args: argparse.Namespace, loop_settings: bool) -> Rate:
+    """zermelo.learn's self-play (:func:`zermelo.learn.selfplay.play_games`, the function its
+    loop sends to each process) from a freshly initialised net: ``--speed-games`` games played
+    together in one process (one torch thread), timed after a one-game warm-up. With
+    ``loop_settings`` the searches are the loop's for Connect Four (a share of the moves with
+    the full simulations, the rest with fewer); else every move gets ``--speed-sims``."""
+    import torch
 
+    from zermelo.agents.az import learnable
+    from zermelo.learn.loop import default_config
+    from zermelo.learn.net import PolicyValueNet
+    from zermelo.learn.selfplay import Settings, model_to_blob, play_games
 
-def zermelo_selfplay(args: argparse.Namespace) -> Rate:
-    """HOOK(lead): zermelo.learn's self-play games per second from a fresh net: runs
-    ``zermelo.learn.loop.learn`` in a temporary run directory for ``--speed-seconds``, its
-    games/s from the progress reports of the self-play phase (after its first game, so that
-    start-up is left out), the game lengths from its buffer."""
-    from zermelo.learn.loop import LearnConfig, learn
-
-    config = LearnConfig(game="connect4")
-    for name, value in (
-        ("seconds", float(args.speed_seconds) * 4),
-        ("sims", args.speed_sims),
-        ("seed", args.seed),
-        ("jobs", args.speed_actors),
-        ("channels", args.channels),
-        ("blocks", args.blocks),
-    ):
-        if hasattr(config, name):
-            setattr(config, name, value)
-    seen: list[tuple[float, int]] = []
-    began = time.perf_counter()
-
-    def report(progress: object) -> None:
-        if getattr(progress, "phase", "self-play") == "self-play":
-            seen.append((time.perf_counter() - began, int(getattr(progress, "games", 0))))
-
-    budget = float(args.speed_seconds)
-
-    def stop() -> bool:
-        return time.perf_counter() - began > budget
-
-    with tempfile.TemporaryDirectory(prefix="zermelo-learn-speed-") as run_dir:
-        learn(config, Path(run_dir), report, stop)
-        lengths = buffer_lengths(Path(run_dir))
-    played = [(t, g) for t, g in seen if g > 0]
-    rate = Rate(math.nan)
-    if len(played) >= 2 and played[-1][1] > played[0][1]:
-        rate.games = played[-1][1] - played[0][1]
-        rate.seconds = played[-1][0] - played[0][0]
-    elif played:
-        rate.games, rate.seconds = played[-1][1], played[-1][0]
-        rate.notes.append("start-up included")
+    spec = get_game("connect4")
+    encoder = learnable(spec)
+    start = spec.new()
+    torch.manual_seed(args.seed)
+    model = PolicyValueNet(
+        *encoder.shape(start), encoder.actions(start), args.channels, args.blocks
+    )
+    blob = model_to_blob(model)
+    if loop_settings:
+        settings = dict(default_config("connect4").settings().to_json())
     else:
-        rate.seconds = time.perf_counter() - began
-        rate.notes.append("no game finished")
-    if rate.games and rate.seconds > 0:
-        rate.games_per_second = rate.games / rate.seconds
+        sims = args.speed_sims
+        settings = Settings(sims=sims, fast_sims=sims, full_share=1.0).to_json()
+    settings["parallel"] = args.speed_games
+    play_games(spec.name, {}, blob, args.seed + 1, 1, dict(settings, sims=2, fast_sims=2))
+    began = time.perf_counter()
+    played = play_games(spec.name, {}, blob, args.seed, args.speed_games, settings)
+    seconds = time.perf_counter() - began
+    games = cast(list[dict[str, object]], played["games"])
+    lengths = [len(cast(list[int], g["moves"])) for g in games]
+    rate = Rate(len(games) / seconds, sum(lengths) / seconds, None, len(games), seconds)
     if lengths:
         rate.length = sum(lengths) / len(lengths)
-        rate.moves_per_second = rate.games_per_second * rate.length
+    if loop_settings:
+        rate.notes.append(
+            f"{settings['full_share']:.0%} of moves {settings['sims']} sims, else "
+            f"{settings['fast_sims']}"
+        )
+    rate.notes.append(f"{args.speed_games} games in lockstep, leaves batched")
     return rate
 
 
@@ -565,13 +573,13 @@ def openspiel_selfplay(args: argparse.Namespace, console: Console) -> Rate:
         command = [
             args.openspiel_python, "-m", "open_spiel.python.examples.alpha_zero",
             "--game", "connect_four", "--path", path, "--noquiet",
-            "--actors", str(args.speed_actors), "--evaluators", "0",
+            "--actors", "1", "--evaluators", "0",
             "--max_simulations", str(args.speed_sims), "--nn_api", "nnx",
             "--nn_model", "resnet", "--nn_width", str(args.channels), "--nn_depth", str(args.blocks),
         ]  # fmt: skip
         env = dict(os.environ, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH="")
         out_path = Path(path) / "stdout.txt"
-        logs = [Path(path) / f"log-actor-{i}.txt" for i in range(args.speed_actors)]
+        logs = [Path(path) / "log-actor-0.txt"]
 
         def read() -> list[ActorLog]:
             return [
@@ -628,9 +636,8 @@ def openspiel_selfplay(args: argparse.Namespace, console: Console) -> Rate:
 def speed_section(args: argparse.Namespace, console: Console, results: Results) -> None:
     table = Table(
         title=(
-            f"Self-play, Connect Four, fresh net ({args.channels} channels, {args.blocks} residual "
-            f"blocks), {args.speed_sims} simulations per move, {args.speed_actors} actor(s), "
-            f"~{args.speed_seconds} s each, one after the other"
+            f"Self-play, Connect Four, a fresh net of the same shape ({args.channels} channels, "
+            f"{args.blocks} residual blocks), one process each (one at a time), no GPU"
         )
     )
     for heading in ("program", "games/s", "moves/s", "mean plies", "games", "seconds", "note"):
@@ -639,8 +646,8 @@ def speed_section(args: argparse.Namespace, console: Console, results: Results) 
     def row(name: str, rate: Rate) -> None:
         table.add_row(
             name,
-            f"{rate.games_per_second:.4f}",
-            "-" if rate.moves_per_second is None else f"{rate.moves_per_second:.2f}",
+            f"{rate.games_per_second:.3g}",
+            "-" if rate.moves_per_second is None else f"{rate.moves_per_second:.3g}",
             "-" if rate.length is None else f"{rate.length:.1f}",
             str(rate.games),
             f"{rate.seconds:.0f}",
@@ -649,10 +656,11 @@ def speed_section(args: argparse.Namespace, console: Console, results: Results) 
 
     ours: Rate | None = None
     try:
-        ours = zermelo_selfplay(args)
-        row("zermelo.learn", ours)
+        ours = zermelo_selfplay(args, loop_settings=False)
+        row(f"zermelo.learn, {args.speed_sims} sims every move", ours)
+        row("zermelo.learn, its loop's Connect Four searches", zermelo_selfplay(args, True))
     except ImportError as error:
-        table.add_row("zermelo.learn", "-", "-", "-", "-", "-", f"not available: {error}")
+        table.add_row("zermelo.learn", "-", "-", "-", "-", "-", f"needs zermelo[learn]: {error}")
     theirs: Rate | None = None
     if args.openspiel_python:
         try:
@@ -711,6 +719,22 @@ def summary(console: Console, results: Results, began: float) -> None:
     console.print(f"Machine: {machine()}; this run took {time.perf_counter() - began:.0f} s")
 
 
+def whole(text: str) -> int:
+    """A whole number of at least 0 (an option's type)."""
+    return count(text, 0)
+
+
+def count(text: str, least: int = 1) -> int:
+    """A whole number of at least 1 (an option's type)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} is below {least}")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -720,21 +744,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--net", type=Path, default=None, help="a Connect Four .npz (default: shipped)"
     )
+    parser.add_argument(
+        "--run-dir", type=Path, default=None, help="the net's training run, for its training time"
+    )
     parser.add_argument("--sets", default=DEFAULT_SETS, help="Pons' test sets, comma-separated")
-    parser.add_argument("--positions", type=int, default=None, help="first N positions of each set")
+    parser.add_argument(
+        "--positions", type=count, default=400, help=f"first N positions of {TARGET_SET}"
+    )
+    parser.add_argument(
+        "--other-positions", type=count, default=60, help="first N positions of the other sets"
+    )
     parser.add_argument("--sims", default="50,200,800", help="simulations of the accuracy rows")
-    parser.add_argument("--games", type=int, default=100, help="games of az against medium")
-    parser.add_argument("--hard-games", type=int, default=40, help="games of az against hard")
-    parser.add_argument("--arena-sims", type=int, default=TARGET_SIMS)
-    parser.add_argument("--opening-plies", type=int, default=2, help="0: the empty board")
-    parser.add_argument("--jobs", type=int, default=1, help="processes for the arena's games")
+    parser.add_argument("--games", type=whole, default=100, help="games of az against medium")
+    parser.add_argument("--hard-games", type=whole, default=40, help="games of az against hard")
+    parser.add_argument("--arena-sims", type=count, default=TARGET_SIMS)
+    parser.add_argument("--opening-plies", type=whole, default=2, help="0: the empty board")
+    parser.add_argument("--jobs", type=count, default=1, help="processes for the arena's games")
     parser.add_argument("--ttt-net", type=Path, default=None, help="a tic-tac-toe .npz")
-    parser.add_argument("--ttt-sims", type=int, default=50)
-    parser.add_argument("--speed-seconds", type=int, default=60)
-    parser.add_argument("--speed-sims", type=int, default=50, help="simulations per self-play move")
-    parser.add_argument("--speed-actors", type=int, default=1)
-    parser.add_argument("--channels", type=int, default=32, help="net width of both programs")
-    parser.add_argument("--blocks", type=int, default=2, help="residual blocks of both programs")
+    parser.add_argument("--ttt-sims", type=count, default=50)
+    parser.add_argument("--speed-seconds", type=count, default=60)
+    parser.add_argument(
+        "--speed-sims", type=count, default=50, help="simulations per self-play move"
+    )
+    parser.add_argument("--speed-games", type=count, default=32, help="games of zermelo's rows")
+    parser.add_argument("--channels", type=count, default=32, help="net width of both programs")
+    parser.add_argument("--blocks", type=count, default=3, help="residual blocks of both programs")
     parser.add_argument("--openspiel-python", default=None, help="a Python with open_spiel + jax")
     parser.add_argument(
         "--openspiel-startup", type=int, default=300, help="seconds OpenSpiel may take to start"
@@ -744,6 +778,12 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in chosen if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}: expected some of {', '.join(SECTIONS)}")
+    try:
+        args.sims_list = [count(part) for part in args.sims.split(",") if part.strip()]
+    except argparse.ArgumentTypeError as error:
+        parser.error(f"--sims {args.sims!r}: {error}; expected numbers such as 50,200,800")
+    if args.opening_plies > 4:
+        parser.error(f"--opening-plies {args.opening_plies}: expected 0 to 4")
     console = Console(width=130)
     results = Results()
     began = time.perf_counter()
@@ -755,7 +795,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     for name in SECTIONS:
         if name in chosen:
-            sections[name](args, console, results)
+            try:
+                sections[name](args, console, results)
+            except ZermeloError as error:
+                raise SystemExit(f"{name}: {error}") from None
     summary(console, results, began)
     return 0
 

@@ -1,10 +1,9 @@
-"""benchmarks/learn.py: what it reads from OpenSpiel's logs and zermelo's buffer, its openings and
+"""benchmarks/learn.py: what it reads from OpenSpiel's logs, its openings and
 its random reference row (the measurements themselves are the script's, never a test's)."""
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -95,15 +94,6 @@ def test_random_row_is_the_exact_expectation(bench: ModuleType) -> None:
     assert counted == 2
     assert optimal == pytest.approx((2 / 4 + 1 / 2) / 2)
     assert best == pytest.approx((1 / 4 + 1 / 2) / 2)
-
-
-def test_buffer_lengths_read_the_moves_of_each_game(bench: ModuleType, tmp_path: Path) -> None:
-    (tmp_path / "buffer").mkdir()
-    games = [{"moves": [3, 3, 4]}, {"moves": [1] * 7}]
-    text = "\n".join(json.dumps(g) for g in games) + "\nnot json\n"
-    (tmp_path / "buffer" / "gen-0001.jsonl").write_text(text, encoding="utf-8")
-    assert bench.buffer_lengths(tmp_path) == [3, 7]
-    assert bench.buffer_lengths(tmp_path / "none") == []
 
 
 def test_an_unknown_section_is_one_clear_line(
