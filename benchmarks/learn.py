@@ -575,6 +575,7 @@ def openspiel_selfplay(args: argparse.Namespace, console: Console) -> Rate:
             "--game", "connect_four", "--path", path, "--noquiet",
             "--actors", "1", "--evaluators", "0",
             "--max_simulations", str(args.speed_sims), "--nn_api", "nnx",
+            "--uct_c", "1.5", "--temperature_drop", "10",
             "--nn_model", "resnet", "--nn_width", str(args.channels), "--nn_depth", str(args.blocks),
         ]  # fmt: skip
         env = dict(os.environ, JAX_PLATFORMS="cpu", TF_CPP_MIN_LOG_LEVEL="3", PYTHONPATH="")
@@ -684,10 +685,15 @@ def speed_section(args: argparse.Namespace, console: Console, results: Results) 
             None,
         )
         results.notes.append(
-            "Speed: same simulations per move and net shape (ResNet, width and depth as given), "
-            "1 process per actor, no GPU. Differences: OpenSpiel evaluates one state at a time "
-            "(with a cache) and trains in a learner process beside the actors; zermelo.learn "
-            "as its loop does it (see docs/learning.md)."
+            "Speed: the same simulations per move and net shape (a ResNet of the given width and "
+            "depth, freshly initialised), CPU only, one process each, one after the other. "
+            "zermelo.learn plays --speed-games games in lockstep and evaluates their pending "
+            "leaves in one batch (as its loop's processes do); OpenSpiel's actor plays one game "
+            "at a time and evaluates one state per call (with a cache), its learner process "
+            "waiting beside it; its moves/s is measured from its log from its first move, games/s "
+            "is that over the mean length of its finished games (or zermelo's when none "
+            "finished). Both: PUCT constant 1.5, Dirichlet noise at the root, moves drawn by "
+            "visit count for the first 10 plies, then the most visited."
         )
 
 
@@ -756,10 +762,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--sims", default="50,200,800", help="simulations of the accuracy rows")
     parser.add_argument("--games", type=whole, default=100, help="games of az against medium")
-    parser.add_argument("--hard-games", type=whole, default=40, help="games of az against hard")
+    parser.add_argument("--hard-games", type=whole, default=20, help="games of az against hard")
     parser.add_argument("--arena-sims", type=count, default=TARGET_SIMS)
     parser.add_argument("--opening-plies", type=whole, default=2, help="0: the empty board")
-    parser.add_argument("--jobs", type=count, default=1, help="processes for the arena's games")
+    parser.add_argument("--jobs", type=count, default=2, help="processes for the arena's games")
     parser.add_argument("--ttt-net", type=Path, default=None, help="a tic-tac-toe .npz")
     parser.add_argument("--ttt-sims", type=count, default=50)
     parser.add_argument("--speed-seconds", type=count, default=60)
