@@ -127,6 +127,7 @@ def connect4_sets(
             labels = [
                 x for x in (shipped.labels if shipped else []) if x.group.startswith("random")
             ]
+            labels = labels[:: max(1, len(labels) // limit)]  # every ply bucket, not the first
         elif (DATA / f"{name}.labels").is_file():
             labels = read_labels((DATA / f"{name}.labels").read_text(encoding="utf-8")).labels
         else:
