@@ -7,27 +7,30 @@
 Sections (``--only accuracy,arena,tictactoe,speed``; the summary closes every run):
 
 accuracy
-    The shipped Connect Four net on Pascal Pons' test sets (tests/data/connect4), each position's
-    columns scored by the exact solver. A move is *optimal* when it keeps the position's exact
-    outcome (lost positions, where every move is, are left out of that share); *best-score* when
-    it has the solver's best exact score (every position). Rows: the net's move alone (the argmax
-    of its policy over the legal moves, ties in the game's move order), the AzAgent after N PUCT
-    simulations (no noise), and as references the ``medium`` and ``hard`` levels and a uniformly
-    random move (its expected share, exact). The value error is the mean |v - outcome| with the
-    outcome in {-1, 0, 1} from the side to move. Intervals: Wilson, 95%.
+    The shipped Connect Four net (or ``--net``) on Pascal Pons' test sets (tests/data/connect4)
+    and the shipped random positions by ply, labelled exactly by :mod:`zermelo.learn.truth`. A
+    move is *optimal* when it keeps the position's exact outcome, *best-score* when it has the
+    solver's best exact score; lost positions (where every move keeps the loss) are left out of
+    both shares. Rows: the net's move alone (the argmax of its policy over the legal moves, ties
+    in the game's move order), the AzAgent after N PUCT simulations (no noise), and as references
+    the ``medium`` and ``hard`` levels and a uniformly random move (its expected share, exactly).
+    The value error is the mean |v - outcome| with the outcome in {-1, 0, 1} from the side to
+    move. Intervals: Wilson, 95%.
 arena
     ``az:sims=200`` against ``medium`` and against ``hard`` through zermelo.play's round robin:
     colours alternated, each opening (every 2-ply start, in a seeded order) played twice with the
     colours swapped; score and Elo with the 95% Wilson interval of zermelo.play.ratings.
 tictactoe
-    The shipped tic-tac-toe net with 50 simulations from all 4,520 positions with the AI to move
-    (the tutorial's rules, both starters), played out against the perfect player: the positions it
-    lost (target 0), and the share of its move alone.
+    The shipped tic-tac-toe net (or ``--ttt-net``) with 50 simulations from all 4,520 positions
+    with X (the AI) to move, either side starting, played out against the perfect player (every
+    reply that keeps its exact outcome): the positions it lost (target 0), and the shares of its
+    move alone.
 speed
-    Self-play games per second of zermelo.learn on this machine, and of OpenSpiel's
-    ``alpha_zero`` example run beside it (``--openspiel-python``: a Python with open_spiel 2.0.2
-    and its JAX/Flax dependencies, never zermelo's environment), both from a freshly initialised
-    net of the same size with the same simulations per move, for ``--speed-seconds`` each. Without
+    Self-play of zermelo.learn (:func:`zermelo.learn.selfplay.play_games` on a fresh net, every
+    move with ``--speed-sims``, and with the loop's own searches) and of OpenSpiel's
+    ``alpha_zero`` example (``--openspiel-python``: a Python with open_spiel 2.0.2 and its
+    JAX/Flax dependencies, never zermelo's environment) with the same simulations, net shape and
+    search constants, OpenSpiel timed for ``--speed-seconds`` from its first move. Without
     OpenSpiel the table shows alpha-zero-general's published figures instead, and says so.
 
 Every random choice is seeded from ``--seed``. The machine and the net's training time are printed
@@ -408,6 +411,20 @@ def arena_section(args: argparse.Namespace, console: Console, results: Results) 
 # -- tic-tac-toe ------------------------------------------------------------------------------
 
 
+def remembered(choose: Chooser) -> Chooser:
+    """``choose``, asked once per position: the shares and the games against the perfect player
+    see the same move (and a search is not run twice)."""
+    memo: dict[tuple[str, object], Hashable] = {}
+
+    def chosen(state: AnyState) -> Hashable:
+        key = (state.notation(), state.to_move)
+        if key not in memo:
+            memo[key] = choose(state)
+        return memo[key]
+
+    return chosen
+
+
 def tictactoe_section(args: argparse.Namespace, console: Console, results: Results) -> None:
     from zermelo.core.state import Player
     from zermelo.games.tictactoe import TicTacToeState
@@ -428,7 +445,7 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
             f"starting; {lost} lost already (left out of the shares); against the perfect player"
         )
     )
-    for heading in ("player", "positions lost", "optimal (first move)", "best-score", "s"):
+    for heading in ("player", "positions lost", "optimal", "best-score", "s"):
         table.add_column(heading, justify="left" if heading == "player" else "right")
     players: list[tuple[str, Chooser | PolicyValue[AnyState]]] = [
         (f"net + {args.ttt_sims} simulations", az_chooser(net, args.ttt_sims, args.seed)),
@@ -436,8 +453,9 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
         ("perfect (the check)", perfect_chooser(truth)),
         ("uniformly random", random_chooser(args.seed)),
     ]
-    for player, choose in players:
+    for player, given in players:
         began = time.perf_counter()
+        choose = given if isinstance(given, PolicyValue) else remembered(given)
         shares = move_shares(labels, choose, spec)
         chooser = policy_chooser(choose) if isinstance(choose, PolicyValue) else choose
         with console.status(f"tic-tac-toe: {player} against the perfect player"):
