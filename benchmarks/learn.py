@@ -269,8 +269,14 @@ class Results:
     rows: list[tuple[str, str, str, str]] = field(default_factory=list)  # target, got, ±, verdict
     notes: list[str] = field(default_factory=list)
 
-    def target(self, name: str, measured: str, interval: str, passed: bool | None) -> None:
+    def target(
+        self, name: str, measured: str, interval: str, passed: bool | None, sure: bool = True
+    ) -> None:
+        """A row of the summary; ``sure`` is False when the 95% interval reaches across the
+        target's line (the verdict then says so)."""
         verdict = "-" if passed is None else ("PASS" if passed else "FAIL")
+        if passed is not None and not sure:
+            verdict += " (interval crosses the line)"
         self.rows.append((name, measured, interval, verdict))
 
 
@@ -343,6 +349,7 @@ def accuracy_section(args: argparse.Namespace, console: Console, results: Result
                 f"{100 * shares.optimal:.1f}%",
                 f"[{100 * low:.1f}, {100 * high:.1f}]",
                 shares.optimal >= goal,
+                sure=not low < goal <= high,
             )
 
 
@@ -404,6 +411,7 @@ def arena_section(args: argparse.Namespace, console: Console, results: Results) 
                     f"{100 * tally.score:.1f}% of {tally.games}",
                     f"[{100 * low:.1f}, {100 * high:.1f}]",
                     tally.score >= TARGET_ARENA and tally.games >= TARGET_ARENA_GAMES,
+                    sure=not low < TARGET_ARENA <= high,
                 )
     console.print(table)
 

@@ -104,3 +104,13 @@ def test_an_unknown_section_is_one_clear_line(
     assert stop.value.code == 2
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert "unknown section 'nope'" in error and "accuracy, arena, tictactoe, speed" in error
+
+
+def test_a_verdict_says_when_its_interval_crosses_the_line(bench: ModuleType) -> None:
+    results = bench.Results()
+    results.target("a", "98%", "[96, 99]", True, sure=False)
+    results.target("b", "99%", "[98, 100]", True)
+    results.target("c", "50%", "[40, 60]", False)
+    results.target("d", "2x", "-", None)
+    verdicts = [row[3] for row in results.rows]
+    assert verdicts == ["PASS (interval crosses the line)", "PASS", "FAIL", "-"]
