@@ -336,6 +336,12 @@ def accuracy_section(args: argparse.Namespace, console: Console, results: Result
         if name != TARGET_SET:
             continue
         found = dict((player, shares) for player, shares, _ms in rows)
+        results.target(
+            f"value error on {TARGET_SET} (no target; {len(labels)} positions)",
+            f"{error:.3f}",
+            "-",
+            None,
+        )
         for player, goal in (
             ("net, move alone", TARGET_MOVE_ALONE),
             (f"net + {TARGET_SIMS} simulations", TARGET_WITH_SIMS),
