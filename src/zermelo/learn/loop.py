@@ -111,7 +111,7 @@ class LearnConfig:
     q_weight: float = 0.5
     gate_games: int = 40
     gate_sims: int = 32
-    gate_score: float = 0.55
+    gate_score: float = 0.5
     gate_random_plies: int = 2
     measure_sims: int = 50
     measure_positions: int = 200
@@ -121,7 +121,9 @@ class LearnConfig:
     cluster: str | None = None
     jobs: int = 2
     mirror: bool = True
-    threads: int = 2
+    # Training's torch threads. One: on a machine whose cores are busy (self-play workers, other
+    # programs) two threads wait on each other, and a step took ten times longer here.
+    threads: int = 1
 
     def identity(self) -> dict[str, object]:
         """The settings a resumed run must share (not the budgets of time and generations, the
@@ -146,12 +148,12 @@ _DEFAULTS: dict[str, dict[str, object]] = {
     # Tiny boards learn in minutes: small nets, small generations, few simulations.
     "tictactoe": {
         "games": 128,
-        "sims": 50,
+        "sims": 64,
         "fast_sims": 16,
         "full_share": 0.5,
-        "temperature_plies": 4,
-        "channels": 16,
-        "blocks": 1,
+        "temperature_plies": 6,
+        "channels": 32,
+        "blocks": 2,
         "batch": 128,
         "window": 8,
         "gate_games": 20,
@@ -482,7 +484,10 @@ def learn(
                 executor, play_games, tasks, store=run.selfplay_store(g), on_result=arrived
             )
             new_games = [game for r in results.values() for game in r["games"]]  # type: ignore[attr-defined]
-            rate = len(new_games) / max(1e-9, time.perf_counter() - played_before)
+            # Games per second of the games played now (not those read back from the store).
+            rate = arrived.games / max(1e-9, time.perf_counter() - played_before)
+            if not arrived.games and last is not None:
+                rate = last.games_per_second
             buffer[g] = _positions(
                 run.spec, config.options, run.encoder, run.actions, new_games, config.q_weight
             )
