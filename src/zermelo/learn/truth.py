@@ -29,6 +29,7 @@ each legal move as ``move:outcome:score``.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import math
@@ -678,9 +679,9 @@ def to_move_positions(starts: Iterable[AnyState], side: Player) -> list[AnyState
     each once, in the order first reached."""
     seen: set[str] = set()
     found: list[AnyState] = []
-    frontier = list(starts)
+    frontier = collections.deque(starts)
     while frontier:
-        state = frontier.pop(0)
+        state = frontier.popleft()
         text = state.notation()
         if text in seen or state.is_terminal():
             continue
