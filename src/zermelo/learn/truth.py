@@ -239,7 +239,8 @@ class Truth:
             return _label_of(state.notation(), group, [found[move] for move in legal])
         entries = []
         for move, text in zip(state.legal_moves(), legal, strict=True):
-            value = parent_score(self.value(state.play(move))) + 0.0
+            child = state.play(move)
+            value = _seen_from(state, child, self.value(child))
             entries.append(MoveLabel(text, _sign(value), value))
         return _label_of(state.notation(), group, entries)
 
@@ -272,7 +273,9 @@ class Truth:
                 continue
             children = [state.play(move) for move in state.legal_moves()]
             if expanded:
-                values[key] = max(parent_score(values[child.key()]) for child in children)
+                values[key] = max(
+                    _seen_from(state, child, values[child.key()]) for child in children
+                )
                 path.discard(key)
                 continue
             if key in path:
@@ -289,6 +292,18 @@ class Truth:
             stack.append((state, True))
             stack.extend((child, False) for child in children if child.key() not in values)
         return values[root.key()]
+
+
+def _seen_from(parent: AnyState, child: AnyState, value: float) -> float:
+    """The negamax ``value`` of ``child`` from the side to move in ``parent``, one ply further
+    away (the same side where a move keeps the turn)."""
+    if child.to_move != parent.to_move:
+        return parent_score(value) + 0.0
+    if value > EVAL_LIMIT:
+        return value - 1
+    if value < -EVAL_LIMIT:
+        return value + 1
+    return value + 0.0
 
 
 def _terminal(state: AnyState) -> float:
