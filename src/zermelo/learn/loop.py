@@ -38,7 +38,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import cast
 
@@ -48,10 +48,11 @@ from torch import nn
 
 from zermelo.agents.az import AzAgent, Encoder, Net, learnable
 from zermelo.agents.spec import parse_agent
-from zermelo.core.errors import InvalidOptionError, ZermeloError
-from zermelo.core.record import GameSpec
+from zermelo.core.errors import CapabilityError, InvalidOptionError, ZermeloError
+from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
+from zermelo.learn import truth
 from zermelo.learn.net import PolicyValueNet, export
 from zermelo.learn.selfplay import (
     Settings,
@@ -77,6 +78,10 @@ __all__ = [
 ]
 
 
+QUICK_POSITIONS = 20_000
+"""The most positions of a quick game measured each generation."""
+
+
 class RunError(ZermeloError):
     """A run directory that cannot be used for this run."""
 
@@ -86,8 +91,9 @@ class LearnConfig:
     """What to learn and how (each game has its defaults: :func:`default_config`)."""
 
     game: str
-    options: Mapping[str, object] = field(default_factory=dict)
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
     seconds: float = 300.0
+    generations: int = 0
     seed: int = 0
     games: int = 256
     sims: int = 200
@@ -105,7 +111,7 @@ class LearnConfig:
     q_weight: float = 0.5
     gate_games: int = 40
     gate_sims: int = 32
-    gate_score: float = 0.55
+    gate_score: float = 0.5
     gate_random_plies: int = 2
     measure_sims: int = 50
     measure_positions: int = 200
@@ -115,13 +121,15 @@ class LearnConfig:
     cluster: str | None = None
     jobs: int = 2
     mirror: bool = True
-    threads: int = 2
+    # Training's torch threads. One: on a machine whose cores are busy (self-play workers, other
+    # programs) two threads wait on each other, and a step took ten times longer here.
+    threads: int = 1
 
     def identity(self) -> dict[str, object]:
-        """The settings a resumed run must share (not the time budget, the cluster or the
-        number of processes)."""
+        """The settings a resumed run must share (not the budgets of time and generations, the
+        cluster or the number of processes)."""
         data = asdict(self)
-        for name in ("seconds", "cluster", "jobs", "threads"):
+        for name in ("seconds", "generations", "cluster", "jobs", "threads"):
             data.pop(name)
         data["options"] = dict(self.options)
         return data
@@ -140,12 +148,12 @@ _DEFAULTS: dict[str, dict[str, object]] = {
     # Tiny boards learn in minutes: small nets, small generations, few simulations.
     "tictactoe": {
         "games": 128,
-        "sims": 50,
+        "sims": 64,
         "fast_sims": 16,
         "full_share": 0.5,
-        "temperature_plies": 4,
-        "channels": 16,
-        "blocks": 1,
+        "temperature_plies": 6,
+        "channels": 32,
+        "blocks": 2,
         "batch": 128,
         "window": 8,
         "gate_games": 20,
@@ -272,7 +280,7 @@ class _Positions:
 
 def _positions(
     spec: GameSpec,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     encoder: Encoder,
     actions: int,
     games: Sequence[Mapping[str, object]],
@@ -395,8 +403,9 @@ def learn(
     report: Callable[[Progress], None] = lambda progress: None,
     stop: Callable[[], bool] = lambda: False,
 ) -> Summary:
-    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module).
-    Returns when the time is up or ``stop()`` says so, between phases."""
+    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module),
+    and up to ``config.generations`` generations in all when that is not 0. Returns when the time
+    is up, the generations are done, or ``stop()`` says so (it is asked between phases)."""
     run = _Run(config, run_dir)
     meta = run.load_meta()
     resumed = meta is not None
@@ -419,9 +428,11 @@ def learn(
     else:
         run.save_meta(0, 0.0, 0)
 
-    history = {c.generation: c for c in read_metrics(run.dir)}
     buffer: dict[int, _Positions] = {}
     truth = _Truth(run)
+    if resumed:
+        _measure_missing(run, truth)
+    history = {c.generation: c for c in read_metrics(run.dir)}
     started = time.perf_counter()
     stopped = False
 
@@ -447,6 +458,8 @@ def learn(
 
     with open_executor(config.cluster, config.jobs) as executor:
         while elapsed() < budget_end:
+            if config.generations and generation >= config.generations:
+                break
             if stop():
                 stopped = True
                 break
@@ -471,7 +484,10 @@ def learn(
                 executor, play_games, tasks, store=run.selfplay_store(g), on_result=arrived
             )
             new_games = [game for r in results.values() for game in r["games"]]  # type: ignore[attr-defined]
-            rate = len(new_games) / max(1e-9, time.perf_counter() - played_before)
+            # Games per second of the games played now (not those read back from the store).
+            rate = arrived.games / max(1e-9, time.perf_counter() - played_before)
+            if not arrived.games and last is not None:
+                rate = last.games_per_second
             buffer[g] = _positions(
                 run.spec, config.options, run.encoder, run.actions, new_games, config.q_weight
             )
@@ -569,6 +585,30 @@ def learn(
     return Summary(generation, games_total, elapsed(), best, resumed, stopped)
 
 
+def _measure_missing(run: _Run, judge: _Truth) -> None:
+    """Measure the generations whose line lacks the measures (a run begun before its game had
+    held-out positions), from their saved nets; rewrite the metrics whole."""
+    rows = read_metrics(run.dir)
+    if not judge.labels or all(row.alone is not None for row in rows):
+        return
+    lines: list[str] = []
+    for old in rows:
+        row = old
+        path = run.checkpoint(row.generation).with_suffix(".npz")
+        if row.alone is None and path.exists():
+            measured = judge.measure(Net.load(path))
+            row = replace(
+                old,
+                alone=measured.get("alone"),
+                alone_best=measured.get("alone_best"),
+                searched=measured.get("searched"),
+                value_error=measured.get("value_error"),
+                measured=measured,
+            )
+        lines.append(json.dumps(asdict(row)))
+    _write(run.dir / "metrics.jsonl", "\n".join(lines) + "\n")
+
+
 class _Arrivals:
     """Tells the progress bar of each self-play task that arrives."""
 
@@ -640,7 +680,7 @@ def _train(
 
 def match_nets(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     blob_a: bytes,
     blob_b: bytes,
     seed: int,
@@ -702,7 +742,7 @@ def _gate(executor: object, config: LearnConfig, candidate: bytes, best: bytes, 
 
 def arena_games(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     net_arrays: dict[str, np.ndarray],
     net_meta: dict[str, object],
     opponent: str,
@@ -778,27 +818,59 @@ def _finite(value: float | None) -> float | None:
     return round(value, 1)
 
 
+_QUICK_LABELS: dict[tuple[str, str], list[truth.Label]] = {}
+"""The labelled positions of quick games, made once per process."""
+
+
 class _Truth:
-    """The held-out positions of the run's game and their exact values (see
-    :mod:`zermelo.learn.truth`), measured once per generation."""
+    """The held-out positions of the run's game, labelled exactly (:mod:`zermelo.learn.truth`),
+    and the measures of a net on them.
+
+    The positions: the labels shipped for the game (Connect Four: Pons' sets and random
+    positions by ply), else, for a quick game, every position with the first player to move,
+    whichever side started (tic-tac-toe: the tutorial's 4,520). A game with neither is not
+    measured (its metrics hold the losses and the gating only)."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
-        self._sets: object | None = None
+        self.labels: list[truth.Label] = []
+        self.sample: list[truth.Label] = []
+        spec, options = run.spec, dict(run.config.options)
+        try:
+            judge = truth.Truth(spec, options)
+        except CapabilityError:
+            return
+        shipped = truth.shipped_labels(spec)
+        if shipped is not None and shipped.options == options:
+            self.labels = list(shipped.labels)
+        elif spec.quick:
+            key = (spec.name, json.dumps(options, sort_keys=True))
+            if key not in _QUICK_LABELS:
+                sides = (Player.FIRST, Player.SECOND)
+                starts = [spec.new(**options, first=side) for side in sides]
+                states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
+                _QUICK_LABELS[key] = [judge.label(state, "all") for state in states]
+            self.labels = _QUICK_LABELS[key]
+        rng = random.Random(run.config.seed)
+        count = min(run.config.measure_positions, len(self.labels))
+        self.sample = rng.sample(self.labels, count) if count else []
 
     def measure(self, net: Net) -> dict[str, float]:
-        import importlib
-
-        try:
-            truth = importlib.import_module("zermelo.learn.truth")
-        except ImportError:
+        if not self.labels:
             return {}
-        measured: dict[str, float] = truth.measure(
-            self.run.spec,
-            self.run.config.options,
-            net,
-            sims=self.run.config.measure_sims,
-            positions=self.run.config.measure_positions,
-            seed=self.run.config.seed,
-        )
-        return measured
+        spec, options = self.run.spec, dict(self.run.config.options)
+        out: dict[str, float] = {}
+        alone = truth.move_shares(self.labels, net, spec, options)
+        out["alone"] = round(alone.optimal, 4)
+        out["alone_best"] = round(alone.best_score, 4)
+        groups = truth.by_set(self.labels)
+        if len(groups) > 1:
+            for name, group in groups.items():
+                share = truth.move_shares(group, net, spec, options)
+                out[f"alone {name}"] = round(share.optimal, 4)
+        if self.sample and self.run.config.measure_sims > 0:
+            agent = AzAgent(net, self.run.config.measure_sims)
+            searched = truth.move_shares(self.sample, agent.choose, spec, options)
+            out["searched"] = round(searched.optimal, 4)
+        out["value_error"] = round(truth.value_error(self.labels, net, spec, options), 4)
+        return out

@@ -131,6 +131,10 @@ class Puct:
         if node.terminal is not None:
             self._backup(path, node.terminal)
             return None
+        if is_chance(node.state):
+            raise IllegalMoveError(
+                "PUCT searches games without chance nodes only (no net here judges dice)"
+            )
         self._path = path
         return node.state
 
