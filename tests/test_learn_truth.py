@@ -582,8 +582,8 @@ def test_a_checkpoint_is_measured_on_the_held_out_positions() -> None:
     per_set = measure(c4, {}, _Oracle(shipped, constant=0.0), sims=0, positions=0, seed=1)
     for name, group in by_set(shipped).items():
         decided = sum(label.outcome != 0 for label in group) / len(group)
-        assert per_set[f"value_error[{name}]"] == pytest.approx(decided)
-        assert per_set[f"alone[{name}]"] == 1.0
+        assert per_set[f"value_error {name}"] == pytest.approx(decided)
+        assert per_set[f"alone {name}"] == 1.0
     assert measure(get_game("chess"), {}, oracle, sims=1, positions=1, seed=1) == {}
 
 

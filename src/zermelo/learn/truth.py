@@ -825,8 +825,8 @@ def measure(
 ) -> dict[str, float]:
     """The truth of one checkpoint on the positions of :func:`held_out` (nothing where there
     are none): ``alone`` and ``alone_best`` (the shares of the net's move alone that are optimal
-    and best-score), ``value_error``, and the same per held-out set (``alone[SET]``,
-    ``value_error[SET]``); ``searched`` and ``searched_best`` the shares of the move after
+    and best-score), ``value_error``, and the same per held-out set (``alone SET``,
+    ``value_error SET``); ``searched`` and ``searched_best`` the shares of the move after
     ``sims`` PUCT simulations on ``positions`` of the positions that are not lost, drawn once
     with ``seed`` (the same ones at every checkpoint); ``positions`` and ``searched_positions``
     count them."""
@@ -844,8 +844,8 @@ def measure(
     groups = by_set(labels)
     if len(groups) > 1:
         for name, group in groups.items():
-            _put(out, f"alone[{name}]", move_shares(group, net, spec, options).optimal)
-            _put(out, f"value_error[{name}]", value_error(group, net, spec, options))
+            _put(out, f"alone {name}", move_shares(group, net, spec, options).optimal)
+            _put(out, f"value_error {name}", value_error(group, net, spec, options))
     counted = [label for label in labels if not label.lost]
     if sims > 0 and positions > 0 and counted:
         rng = random.Random(seed)
