@@ -48,7 +48,7 @@ from torch import nn
 
 from zermelo.agents.az import AzAgent, Encoder, Net, learnable
 from zermelo.agents.spec import parse_agent
-from zermelo.core.errors import CapabilityError, InvalidOptionError, ZermeloError
+from zermelo.core.errors import InvalidOptionError, ZermeloError
 from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
@@ -76,10 +76,6 @@ __all__ = [
     "read_metrics",
     "run_directory",
 ]
-
-
-QUICK_POSITIONS = 20_000
-"""The most positions of a quick game measured each generation."""
 
 
 class RunError(ZermeloError):
@@ -818,59 +814,22 @@ def _finite(value: float | None) -> float | None:
     return round(value, 1)
 
 
-_QUICK_LABELS: dict[tuple[str, str], list[truth.Label]] = {}
-"""The labelled positions of quick games, made once per process."""
-
-
 class _Truth:
-    """The held-out positions of the run's game, labelled exactly (:mod:`zermelo.learn.truth`),
-    and the measures of a net on them.
-
-    The positions: the labels shipped for the game (Connect Four: Pons' sets and random
-    positions by ply), else, for a quick game, every position with the first player to move,
-    whichever side started (tic-tac-toe: the tutorial's 4,520). A game with neither is not
-    measured (its metrics hold the losses and the gating only)."""
+    """The held-out positions of the run's game, labelled exactly, and the measures of a net on
+    them (:func:`zermelo.learn.truth.held_out`, :func:`zermelo.learn.truth.measure`). A game with
+    none is not measured: its metrics hold the losses and the gating only."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
-        self.labels: list[truth.Label] = []
-        self.sample: list[truth.Label] = []
-        spec, options = run.spec, dict(run.config.options)
-        try:
-            judge = truth.Truth(spec, options)
-        except CapabilityError:
-            return
-        shipped = truth.shipped_labels(spec)
-        if shipped is not None and shipped.options == options:
-            self.labels = list(shipped.labels)
-        elif spec.quick:
-            key = (spec.name, json.dumps(options, sort_keys=True))
-            if key not in _QUICK_LABELS:
-                sides = (Player.FIRST, Player.SECOND)
-                starts = [spec.new(**options, first=side) for side in sides]
-                states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
-                _QUICK_LABELS[key] = [judge.label(state, "all") for state in states]
-            self.labels = _QUICK_LABELS[key]
-        rng = random.Random(run.config.seed)
-        count = min(run.config.measure_positions, len(self.labels))
-        self.sample = rng.sample(self.labels, count) if count else []
+        self.labels = truth.held_out(run.spec, dict(run.config.options))
 
     def measure(self, net: Net) -> dict[str, float]:
-        if not self.labels:
-            return {}
-        spec, options = self.run.spec, dict(self.run.config.options)
-        out: dict[str, float] = {}
-        alone = truth.move_shares(self.labels, net, spec, options)
-        out["alone"] = round(alone.optimal, 4)
-        out["alone_best"] = round(alone.best_score, 4)
-        groups = truth.by_set(self.labels)
-        if len(groups) > 1:
-            for name, group in groups.items():
-                share = truth.move_shares(group, net, spec, options)
-                out[f"alone {name}"] = round(share.optimal, 4)
-        if self.sample and self.run.config.measure_sims > 0:
-            agent = AzAgent(net, self.run.config.measure_sims)
-            searched = truth.move_shares(self.sample, agent.choose, spec, options)
-            out["searched"] = round(searched.optimal, 4)
-        out["value_error"] = round(truth.value_error(self.labels, net, spec, options), 4)
-        return out
+        config = self.run.config
+        return truth.measure(
+            self.run.spec,
+            dict(config.options),
+            net,
+            sims=config.measure_sims,
+            positions=config.measure_positions,
+            seed=config.seed,
+        )
