@@ -141,6 +141,17 @@ class LearnConfig:
 
 
 _DEFAULTS: dict[str, dict[str, object]] = {
+    # The shipped net's recipe (docs/learning.md): 256 games a generation, half the moves
+    # searched in full with 80 simulations, the other half with 20.
+    "connect4": {
+        "games": 256,
+        "sims": 80,
+        "fast_sims": 20,
+        "full_share": 0.5,
+        "temperature_plies": 8,
+        "arena_every": 4,
+        "arena_games": 20,
+    },
     # Tiny boards learn in minutes: small nets, small generations, few simulations.
     "tictactoe": {
         "games": 128,
