@@ -8,9 +8,9 @@ One generation:
    stored as they arrive, one JSON line per task, in ``selfplay/gen-NNNN.jsonl``: the replay
    buffer is these files.
 2. **Training.** The candidate net (the last one trained, accepted or not) takes ``steps`` steps
-   of Adam on batches drawn from the last ``window`` generations' positions, each position
-   mirrored left to right at random where the board allows it. The loss is AlphaZero's: the
-   cross-entropy of the policy against the visit counts of the moves searched in full, plus the
+   of Adam on batches drawn from the last ``window`` generations' positions, each drawn as itself
+   or one of its images under the board's symmetries (``mirror``: Connect Four's mirror,
+   tic-tac-toe's eight). The loss is AlphaZero's: the cross-entropy of the policy against the visit counts of the moves searched in full, plus the
    squared error of the value against the target, ``(1 - q_weight) * z + q_weight * q`` (``z``
    the game's result, ``q`` the search's root value; mixing in ``q`` lowers the noise of ``z``
    while the games are few).
@@ -325,15 +325,43 @@ def _positions(
     )
 
 
-def _mirror_actions(actions: int, rows: int, columns: int) -> np.ndarray | None:
-    """The action of each action on the board mirrored left to right, where actions are the
-    columns (Connect Four) or the cells (tic-tac-toe); ``None`` otherwise."""
+def _mirrored(planes: np.ndarray) -> np.ndarray:
+    return planes[..., ::-1]
+
+
+Transform = tuple[Callable[[np.ndarray], np.ndarray], np.ndarray]
+"""A symmetry of the board: what it does to ``(..., rows, columns)`` planes, and the action each
+action of the transformed board comes from (``policy[:, perm]``)."""
+
+
+def _symmetries(actions: int, rows: int, columns: int) -> list[Transform]:
+    """The board's symmetries, for training on each position as its images too.
+
+    Actions that are columns (a drop game: Connect Four): the mirror left to right only, gravity
+    keeping the rest. Actions that are cells (tic-tac-toe, m,n,k): every symmetry of the
+    rectangle, eight for a square board. Any other actions: none. (The rules of zermelo's games
+    of either kind look the same in every such image.)"""
+
+    def grid_perm(turn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        return np.ascontiguousarray(turn(np.arange(actions).reshape(rows, columns))).reshape(-1)
+
     if actions == columns:
-        return np.arange(columns)[::-1].copy()
-    if actions == rows * columns:
-        grid = np.arange(actions).reshape(rows, columns)
-        return grid[:, ::-1].reshape(-1).copy()
-    return None
+        return [(_mirrored, np.arange(columns)[::-1].copy())]
+    if actions != rows * columns:
+        return []
+    turns: list[Callable[[np.ndarray], np.ndarray]] = [
+        lambda a: a[..., ::-1],
+        lambda a: a[..., ::-1, :],
+        lambda a: a[..., ::-1, ::-1],
+    ]
+    if rows == columns:
+        turns += [
+            lambda a: np.swapaxes(a, -1, -2),
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, :],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, ::-1],
+        ]
+    return [(turn, grid_perm(turn)) for turn in turns]
 
 
 class _Run:
@@ -348,7 +376,7 @@ class _Run:
         self.shape = self.encoder.shape(start)
         self.actions = self.encoder.actions(start)
         _planes, rows, columns = self.shape
-        self.mirror = _mirror_actions(self.actions, rows, columns) if config.mirror else None
+        self.symmetries = _symmetries(self.actions, rows, columns) if config.mirror else []
         self.meta_path = self.dir / "run.json"
 
     def model(self) -> PolicyValueNet:
@@ -660,12 +688,19 @@ def _train(
         index = rng.integers(0, count, size=min(config.batch, count))
         x = planes[index]
         p = policy[index]
-        if run.mirror is not None:
-            flip = rng.random(len(index)) < 0.5
+        if run.symmetries:
+            # Each position as itself or one of its images, drawn with equal chances.
+            if len(run.symmetries) == 1:
+                which = (rng.random(len(index)) < 0.5).astype(np.int64)
+            else:
+                which = rng.integers(0, len(run.symmetries) + 1, size=len(index))
             x = x.copy()
             p = p.copy()
-            x[flip] = x[flip][..., ::-1]
-            p[flip] = p[flip][:, run.mirror]
+            for k, (turn, perm) in enumerate(run.symmetries, start=1):
+                chosen = which == k
+                if chosen.any():
+                    x[chosen] = turn(x[chosen])
+                    p[chosen] = p[chosen][:, perm]
         xt = torch.from_numpy(np.ascontiguousarray(x))
         pt = torch.from_numpy(np.ascontiguousarray(p))
         mask = torch.from_numpy(has[index].astype(np.float32))
