@@ -582,8 +582,8 @@ def test_a_checkpoint_is_measured_on_the_held_out_positions() -> None:
     per_set = measure(c4, {}, _Oracle(shipped, constant=0.0), sims=0, positions=0, seed=1)
     for name, group in by_set(shipped).items():
         decided = sum(label.outcome != 0 for label in group) / len(group)
-        assert per_set[f"value_error[{name}]"] == pytest.approx(decided)
-        assert per_set[f"alone[{name}]"] == 1.0
+        assert per_set[f"value_error {name}"] == pytest.approx(decided)
+        assert per_set[f"alone {name}"] == 1.0
     assert measure(get_game("chess"), {}, oracle, sims=1, positions=1, seed=1) == {}
 
 
@@ -634,3 +634,60 @@ def test_a_game_that_repeats_positions_is_refused_not_searched_forever() -> None
     )
     with pytest.raises(CapabilityError, match="loop reaches '1' again below itself"):
         Truth(spec).label(_Loop(0))
+
+
+class _Again:
+    """A toy game where the first move keeps the turn: at 0 the first player moves to 1 (and
+    moves again) or to 3 (a draw); at 1 it moves to 2, where it has won."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    @property
+    def to_move(self) -> Player:
+        return Player.SECOND if self.at in (2, 3) else Player.FIRST
+
+    @property
+    def ply(self) -> int:
+        return {0: 0, 1: 1, 2: 2, 3: 1}[self.at]
+
+    @property
+    def winner(self) -> Player | None:
+        return Player.FIRST if self.at == 2 else None
+
+    def legal_moves(self) -> list[int]:
+        return {0: [1, 3], 1: [2]}.get(self.at, [])
+
+    def play(self, move: int) -> _Again:
+        return _Again(move)
+
+    def is_terminal(self) -> bool:
+        return self.at in (2, 3)
+
+    def key(self) -> Hashable:
+        return self.at
+
+    def notation(self) -> str:
+        return str(self.at)
+
+    def parse_move(self, text: str) -> int:
+        return int(text)
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+
+def test_a_move_that_keeps_the_turn_keeps_the_value_on_the_same_side() -> None:
+    from zermelo.core.scores import WIN
+
+    spec = GameSpec[AnyState](
+        name="again",
+        title="Again",
+        new=lambda: _Again(0),
+        parse=lambda t: _Again(int(t)),
+        quick=True,
+    )
+    label = Truth(spec).label(_Again(0))
+    assert label.outcome == 1 and label.score == WIN - 2
+    assert [(e.move, e.outcome) for e in label.moves] == [("1", 1), ("3", 0)]
+    assert label.best_moves() == ("1",)

@@ -143,3 +143,33 @@ def test_self_play_runs_on_a_dask_cluster_of_separate_processes(tmp_path: Path) 
     theirs = (there / "selfplay" / "gen-0001.jsonl").read_text().splitlines()[1:]
     assert mine == theirs and len(mine) == 1
     assert read_metrics(there)[0].games == 24
+
+
+@pytest.mark.parametrize(
+    ("game", "moves", "count"), [("tictactoe", [0, 5, 7, 4], 7), ("connect4", [0, 1, 1, 3, 6], 1)]
+)
+def test_each_symmetry_maps_a_position_onto_the_position_of_the_mapped_moves(
+    game: str, moves: list[int], count: int
+) -> None:
+    """The image of a position's planes is the planes of the position reached by the mapped
+    moves, and its policy's actions are those moves: what training on images assumes."""
+    import numpy as np
+
+    from zermelo.agents.az import learnable
+    from zermelo.games.registry import get_game
+
+    spec = get_game(game)
+    encoder = learnable(spec)
+    start = spec.new()
+    _planes, rows, columns = encoder.shape(start)
+    symmetries = loop._symmetries(encoder.actions(start), rows, columns)
+    assert len(symmetries) == count
+    state = start
+    for move in moves:
+        state = state.play(move)
+    for turn, perm in symmetries:
+        inverse = {int(src): dst for dst, src in enumerate(perm)}
+        image = start
+        for move in moves:
+            image = image.play(inverse[encoder.action(move)])
+        assert np.array_equal(turn(encoder.planes([state])), encoder.planes([image]))

@@ -39,20 +39,35 @@ def ttt(moves: Sequence[int], first: Player = Player.FIRST) -> TicTacToeState:
     return state
 
 
-def test_it_takes_a_win_on_the_spot_and_blocks_one() -> None:
+@pytest.mark.parametrize("decisive", [True, False])
+def test_it_takes_a_win_on_the_spot_and_blocks_one(decisive: bool) -> None:
     # X: 0, 1; O: 3, 4. X to move wins at 2.
     win = ttt([0, 3, 1, 4])
-    assert puct_search(win, uniform, 200).move == 2
+    found = puct_search(win, uniform, 200, decisive=decisive)
+    assert found.move == 2
+    assert found.exact == decisive
     # X 0, O 4, X 8, O 2: X must block at 6.
     block = ttt([0, 4, 8, 2])
-    assert puct_search(block, uniform, 400).move == 6
+    assert puct_search(block, uniform, 400, decisive=decisive).move == 6
+
+
+def test_a_decisive_search_sees_a_move_that_hands_over_a_win_at_its_first_visit() -> None:
+    # X 0, O 4, X 8, O 2: every move but 6 lets O win on the spot.
+    block = ttt([0, 4, 8, 2])
+    for decisive, once in ((True, -1.0), (False, 0.0)):
+        result = puct_search(block, uniform, 8, decisive=decisive)
+        tried_once = [m for m in result.moves if m.move != 6 and m.visits == 1]
+        assert tried_once
+        # Decisive: O's win on the spot is proven in the child; else the uniform net says 0.
+        assert all(m.value == once for m in tried_once), (decisive, result.moves)
 
 
 def test_connect_four_win_in_one_is_found_with_a_uniform_net() -> None:
     state = Connect4State.parse("121212")  # the first player has three in column 1
-    result = puct_search(state, uniform, 100)
-    assert result.move == 0
-    assert result.value > 0.9
+    for decisive in (True, False):
+        result = puct_search(state, uniform, 100, decisive=decisive)
+        assert result.move == 0
+        assert result.value > 0.9
 
 
 def test_visits_add_up_and_the_result_lists_every_root_move() -> None:

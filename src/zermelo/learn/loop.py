@@ -8,9 +8,9 @@ One generation:
    stored as they arrive, one JSON line per task, in ``selfplay/gen-NNNN.jsonl``: the replay
    buffer is these files.
 2. **Training.** The candidate net (the last one trained, accepted or not) takes ``steps`` steps
-   of Adam on batches drawn from the last ``window`` generations' positions, each position
-   mirrored left to right at random where the board allows it. The loss is AlphaZero's: the
-   cross-entropy of the policy against the visit counts of the moves searched in full, plus the
+   of Adam on batches drawn from the last ``window`` generations' positions, each drawn as itself
+   or one of its images under the board's symmetries (``mirror``: Connect Four's mirror,
+   tic-tac-toe's eight). The loss is AlphaZero's: the cross-entropy of the policy against the visit counts of the moves searched in full, plus the
    squared error of the value against the target, ``(1 - q_weight) * z + q_weight * q`` (``z``
    the game's result, ``q`` the search's root value; mixing in ``q`` lowers the noise of ``z``
    while the games are few).
@@ -48,7 +48,7 @@ from torch import nn
 
 from zermelo.agents.az import AzAgent, Encoder, Net, learnable
 from zermelo.agents.spec import parse_agent
-from zermelo.core.errors import CapabilityError, InvalidOptionError, ZermeloError
+from zermelo.core.errors import InvalidOptionError, ZermeloError
 from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
@@ -76,10 +76,6 @@ __all__ = [
     "read_metrics",
     "run_directory",
 ]
-
-
-QUICK_POSITIONS = 20_000
-"""The most positions of a quick game measured each generation."""
 
 
 class RunError(ZermeloError):
@@ -111,7 +107,7 @@ class LearnConfig:
     q_weight: float = 0.5
     gate_games: int = 40
     gate_sims: int = 32
-    gate_score: float = 0.55
+    gate_score: float = 0.5
     gate_random_plies: int = 2
     measure_sims: int = 50
     measure_positions: int = 200
@@ -121,7 +117,9 @@ class LearnConfig:
     cluster: str | None = None
     jobs: int = 2
     mirror: bool = True
-    threads: int = 2
+    # Training's torch threads. One: on a machine whose cores are busy (self-play workers, other
+    # programs) two threads wait on each other, and a step took ten times longer here.
+    threads: int = 1
 
     def identity(self) -> dict[str, object]:
         """The settings a resumed run must share (not the budgets of time and generations, the
@@ -143,15 +141,26 @@ class LearnConfig:
 
 
 _DEFAULTS: dict[str, dict[str, object]] = {
+    # The shipped net's recipe (docs/learning.md): 256 games a generation, half the moves
+    # searched in full with 80 simulations, the other half with 20.
+    "connect4": {
+        "games": 256,
+        "sims": 80,
+        "fast_sims": 20,
+        "full_share": 0.5,
+        "temperature_plies": 8,
+        "arena_every": 4,
+        "arena_games": 20,
+    },
     # Tiny boards learn in minutes: small nets, small generations, few simulations.
     "tictactoe": {
         "games": 128,
-        "sims": 50,
+        "sims": 64,
         "fast_sims": 16,
         "full_share": 0.5,
-        "temperature_plies": 4,
-        "channels": 16,
-        "blocks": 1,
+        "temperature_plies": 6,
+        "channels": 32,
+        "blocks": 2,
         "batch": 128,
         "window": 8,
         "gate_games": 20,
@@ -316,15 +325,43 @@ def _positions(
     )
 
 
-def _mirror_actions(actions: int, rows: int, columns: int) -> np.ndarray | None:
-    """The action of each action on the board mirrored left to right, where actions are the
-    columns (Connect Four) or the cells (tic-tac-toe); ``None`` otherwise."""
+def _mirrored(planes: np.ndarray) -> np.ndarray:
+    return planes[..., ::-1]
+
+
+Transform = tuple[Callable[[np.ndarray], np.ndarray], np.ndarray]
+"""A symmetry of the board: what it does to ``(..., rows, columns)`` planes, and the action each
+action of the transformed board comes from (``policy[:, perm]``)."""
+
+
+def _symmetries(actions: int, rows: int, columns: int) -> list[Transform]:
+    """The board's symmetries, for training on each position as its images too.
+
+    Actions that are columns (a drop game: Connect Four): the mirror left to right only, gravity
+    keeping the rest. Actions that are cells (tic-tac-toe, m,n,k): every symmetry of the
+    rectangle, eight for a square board. Any other actions: none. (The rules of zermelo's games
+    of either kind look the same in every such image.)"""
+
+    def grid_perm(turn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        return np.ascontiguousarray(turn(np.arange(actions).reshape(rows, columns))).reshape(-1)
+
     if actions == columns:
-        return np.arange(columns)[::-1].copy()
-    if actions == rows * columns:
-        grid = np.arange(actions).reshape(rows, columns)
-        return grid[:, ::-1].reshape(-1).copy()
-    return None
+        return [(_mirrored, np.arange(columns)[::-1].copy())]
+    if actions != rows * columns:
+        return []
+    turns: list[Callable[[np.ndarray], np.ndarray]] = [
+        lambda a: a[..., ::-1],
+        lambda a: a[..., ::-1, :],
+        lambda a: a[..., ::-1, ::-1],
+    ]
+    if rows == columns:
+        turns += [
+            lambda a: np.swapaxes(a, -1, -2),
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, :],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, ::-1],
+        ]
+    return [(turn, grid_perm(turn)) for turn in turns]
 
 
 class _Run:
@@ -339,7 +376,7 @@ class _Run:
         self.shape = self.encoder.shape(start)
         self.actions = self.encoder.actions(start)
         _planes, rows, columns = self.shape
-        self.mirror = _mirror_actions(self.actions, rows, columns) if config.mirror else None
+        self.symmetries = _symmetries(self.actions, rows, columns) if config.mirror else []
         self.meta_path = self.dir / "run.json"
 
     def model(self) -> PolicyValueNet:
@@ -482,7 +519,10 @@ def learn(
                 executor, play_games, tasks, store=run.selfplay_store(g), on_result=arrived
             )
             new_games = [game for r in results.values() for game in r["games"]]  # type: ignore[attr-defined]
-            rate = len(new_games) / max(1e-9, time.perf_counter() - played_before)
+            # Games per second of the games played now (not those read back from the store).
+            rate = arrived.games / max(1e-9, time.perf_counter() - played_before)
+            if not arrived.games and last is not None:
+                rate = last.games_per_second
             buffer[g] = _positions(
                 run.spec, config.options, run.encoder, run.actions, new_games, config.q_weight
             )
@@ -648,12 +688,19 @@ def _train(
         index = rng.integers(0, count, size=min(config.batch, count))
         x = planes[index]
         p = policy[index]
-        if run.mirror is not None:
-            flip = rng.random(len(index)) < 0.5
+        if run.symmetries:
+            # Each position as itself or one of its images, drawn with equal chances.
+            if len(run.symmetries) == 1:
+                which = (rng.random(len(index)) < 0.5).astype(np.int64)
+            else:
+                which = rng.integers(0, len(run.symmetries) + 1, size=len(index))
             x = x.copy()
             p = p.copy()
-            x[flip] = x[flip][..., ::-1]
-            p[flip] = p[flip][:, run.mirror]
+            for k, (turn, perm) in enumerate(run.symmetries, start=1):
+                chosen = which == k
+                if chosen.any():
+                    x[chosen] = turn(x[chosen])
+                    p[chosen] = p[chosen][:, perm]
         xt = torch.from_numpy(np.ascontiguousarray(x))
         pt = torch.from_numpy(np.ascontiguousarray(p))
         mask = torch.from_numpy(has[index].astype(np.float32))
@@ -813,59 +860,22 @@ def _finite(value: float | None) -> float | None:
     return round(value, 1)
 
 
-_QUICK_LABELS: dict[tuple[str, str], list[truth.Label]] = {}
-"""The labelled positions of quick games, made once per process."""
-
-
 class _Truth:
-    """The held-out positions of the run's game, labelled exactly (:mod:`zermelo.learn.truth`),
-    and the measures of a net on them.
-
-    The positions: the labels shipped for the game (Connect Four: Pons' sets and random
-    positions by ply), else, for a quick game, every position with the first player to move,
-    whichever side started (tic-tac-toe: the tutorial's 4,520). A game with neither is not
-    measured (its metrics hold the losses and the gating only)."""
+    """The held-out positions of the run's game, labelled exactly, and the measures of a net on
+    them (:func:`zermelo.learn.truth.held_out`, :func:`zermelo.learn.truth.measure`). A game with
+    none is not measured: its metrics hold the losses and the gating only."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
-        self.labels: list[truth.Label] = []
-        self.sample: list[truth.Label] = []
-        spec, options = run.spec, dict(run.config.options)
-        try:
-            judge = truth.Truth(spec, options)
-        except CapabilityError:
-            return
-        shipped = truth.shipped_labels(spec)
-        if shipped is not None and shipped.options == options:
-            self.labels = list(shipped.labels)
-        elif spec.quick:
-            key = (spec.name, json.dumps(options, sort_keys=True))
-            if key not in _QUICK_LABELS:
-                sides = (Player.FIRST, Player.SECOND)
-                starts = [spec.new(**options, first=side) for side in sides]
-                states = truth.to_move_positions(starts, Player.FIRST)[:QUICK_POSITIONS]
-                _QUICK_LABELS[key] = [judge.label(state, "all") for state in states]
-            self.labels = _QUICK_LABELS[key]
-        rng = random.Random(run.config.seed)
-        count = min(run.config.measure_positions, len(self.labels))
-        self.sample = rng.sample(self.labels, count) if count else []
+        self.labels = truth.held_out(run.spec, dict(run.config.options))
 
     def measure(self, net: Net) -> dict[str, float]:
-        if not self.labels:
-            return {}
-        spec, options = self.run.spec, dict(self.run.config.options)
-        out: dict[str, float] = {}
-        alone = truth.move_shares(self.labels, net, spec, options)
-        out["alone"] = round(alone.optimal, 4)
-        out["alone_best"] = round(alone.best_score, 4)
-        groups = truth.by_set(self.labels)
-        if len(groups) > 1:
-            for name, group in groups.items():
-                share = truth.move_shares(group, net, spec, options)
-                out[f"alone {name}"] = round(share.optimal, 4)
-        if self.sample and self.run.config.measure_sims > 0:
-            agent = AzAgent(net, self.run.config.measure_sims)
-            searched = truth.move_shares(self.sample, agent.choose, spec, options)
-            out["searched"] = round(searched.optimal, 4)
-        out["value_error"] = round(truth.value_error(self.labels, net, spec, options), 4)
-        return out
+        config = self.run.config
+        return truth.measure(
+            self.run.spec,
+            dict(config.options),
+            net,
+            sims=config.measure_sims,
+            positions=config.measure_positions,
+            seed=config.seed,
+        )

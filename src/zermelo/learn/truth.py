@@ -29,6 +29,7 @@ each legal move as ``move:outcome:score``.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import math
@@ -238,7 +239,8 @@ class Truth:
             return _label_of(state.notation(), group, [found[move] for move in legal])
         entries = []
         for move, text in zip(state.legal_moves(), legal, strict=True):
-            value = parent_score(self.value(state.play(move))) + 0.0
+            child = state.play(move)
+            value = _seen_from(state, child, self.value(child))
             entries.append(MoveLabel(text, _sign(value), value))
         return _label_of(state.notation(), group, entries)
 
@@ -271,7 +273,9 @@ class Truth:
                 continue
             children = [state.play(move) for move in state.legal_moves()]
             if expanded:
-                values[key] = max(parent_score(values[child.key()]) for child in children)
+                values[key] = max(
+                    _seen_from(state, child, values[child.key()]) for child in children
+                )
                 path.discard(key)
                 continue
             if key in path:
@@ -288,6 +292,18 @@ class Truth:
             stack.append((state, True))
             stack.extend((child, False) for child in children if child.key() not in values)
         return values[root.key()]
+
+
+def _seen_from(parent: AnyState, child: AnyState, value: float) -> float:
+    """The negamax ``value`` of ``child`` from the side to move in ``parent``, one ply further
+    away (the same side where a move keeps the turn)."""
+    if child.to_move != parent.to_move:
+        return parent_score(value) + 0.0
+    if value > EVAL_LIMIT:
+        return value - 1
+    if value < -EVAL_LIMIT:
+        return value + 1
+    return value + 0.0
 
 
 def _terminal(state: AnyState) -> float:
@@ -678,9 +694,9 @@ def to_move_positions(starts: Iterable[AnyState], side: Player) -> list[AnyState
     each once, in the order first reached."""
     seen: set[str] = set()
     found: list[AnyState] = []
-    frontier = list(starts)
+    frontier = collections.deque(starts)
     while frontier:
-        state = frontier.pop(0)
+        state = frontier.popleft()
         text = state.notation()
         if text in seen or state.is_terminal():
             continue
@@ -809,8 +825,8 @@ def measure(
 ) -> dict[str, float]:
     """The truth of one checkpoint on the positions of :func:`held_out` (nothing where there
     are none): ``alone`` and ``alone_best`` (the shares of the net's move alone that are optimal
-    and best-score), ``value_error``, and the same per held-out set (``alone[SET]``,
-    ``value_error[SET]``); ``searched`` and ``searched_best`` the shares of the move after
+    and best-score), ``value_error``, and the same per held-out set (``alone SET``,
+    ``value_error SET``); ``searched`` and ``searched_best`` the shares of the move after
     ``sims`` PUCT simulations on ``positions`` of the positions that are not lost, drawn once
     with ``seed`` (the same ones at every checkpoint); ``positions`` and ``searched_positions``
     count them."""
@@ -828,8 +844,8 @@ def measure(
     groups = by_set(labels)
     if len(groups) > 1:
         for name, group in groups.items():
-            _put(out, f"alone[{name}]", move_shares(group, net, spec, options).optimal)
-            _put(out, f"value_error[{name}]", value_error(group, net, spec, options))
+            _put(out, f"alone {name}", move_shares(group, net, spec, options).optimal)
+            _put(out, f"value_error {name}", value_error(group, net, spec, options))
     counted = [label for label in labels if not label.lost]
     if sims > 0 and positions > 0 and counted:
         rng = random.Random(seed)
