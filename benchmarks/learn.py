@@ -803,7 +803,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ttt-sims", type=count, default=50)
     parser.add_argument("--speed-seconds", type=count, default=60)
     parser.add_argument(
-        "--speed-sims", type=count, default=50, help="simulations per self-play move"
+        "--speed-sims",
+        type=count,
+        default=80,
+        help="simulations per self-play move (80: the full search of the Connect Four recipe)",
     )
     parser.add_argument("--speed-games", type=count, default=32, help="games of zermelo's rows")
     parser.add_argument("--channels", type=count, default=32, help="net width of both programs")
