@@ -75,6 +75,7 @@ from zermelo.learn.truth import (  # noqa: E402
     Shares,
     Truth,
     label_lines,
+    losses,
     move_shares,
     never_loses,
     policy_chooser,
@@ -459,7 +460,14 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
             f"starting; {lost} lost already (left out of the shares); against the perfect player"
         )
     )
-    for heading in ("player", "positions lost", "optimal", "best-score", "s"):
+    for heading in (
+        "player",
+        "positions lost",
+        "below the exact value",
+        "optimal",
+        "best-score",
+        "s",
+    ):
         table.add_column(heading, justify="left" if heading == "player" else "right")
     players: list[tuple[str, Chooser | PolicyValue[AnyState]]] = [
         (f"net + {args.ttt_sims} simulations", az_chooser(net, args.ttt_sims, args.seed)),
@@ -475,8 +483,10 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
         with console.status(f"tic-tac-toe: {player} against the perfect player"):
             failures = never_loses(chooser, truth, positions)
         seconds = time.perf_counter() - began
+        lost_ones = losses(failures)
         table.add_row(
             player,
+            f"{len(lost_ones):,}",
             f"{len(failures):,}",
             share_cell(shares.optimal_moves, shares.positions),
             share_cell(shares.best_score_moves, shares.positions),
@@ -486,12 +496,12 @@ def tictactoe_section(args: argparse.Namespace, console: Console, results: Resul
             results.target(
                 f"tic-tac-toe net + {args.ttt_sims} simulations: positions lost = 0 "
                 f"(of {len(positions):,})",
-                f"{len(failures)}",
+                f"{len(lost_ones)} (and {len(failures)} ended below the exact value)",
                 "-",
-                not failures,
+                not lost_ones,
             )
             if failures:
-                first = failures[0]
+                first = (lost_ones or failures)[0]
                 results.notes.append(
                     f"tic-tac-toe: e.g. from {first.position!r} (exact {first.outcome:+d}) the net "
                     f"ended {first.ended:+d} after {' '.join(first.line)}"
