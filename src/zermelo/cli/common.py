@@ -129,7 +129,19 @@ def game_commands(spec: GameSpec) -> frozenset[str]:
         supported.add("uci")
     if spec.hub_variant is not None:
         supported.add("hub")
+    if learnable(spec):
+        supported.add("learn")
     return frozenset(supported)
+
+
+def learnable(spec: GameSpec) -> bool:
+    """Whether ``zermelo learn`` can train a net for ``spec``: the net sees board planes (a
+    codec), there is no chance and no hidden information, and every move is one token (one
+    whole number), so that the policy has one output per move."""
+    if spec.codec is None or spec.chance or spec.hidden or spec.codec.tokens is not None:
+        return False
+    moves = spec.new().legal_moves()
+    return all(isinstance(move, int) and not isinstance(move, bool) for move in moves)
 
 
 def games_help(command: str | None = None) -> str:
