@@ -4,6 +4,7 @@ table and the plot, all in this process, with a fake training loop (no torch, no
 from __future__ import annotations
 
 import json
+import math
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -21,41 +22,50 @@ from zermelo.cli.common import game_commands
 from zermelo.core.errors import CapabilityError
 from zermelo.games.registry import all_games, get_game
 
-ROWS = [
+ROWS: list[dict[str, object]] = [
     {
         "generation": 1,
         "elapsed": 60.0,
         "games": 20,
         "loss": 2.5,
-        "move_alone": 0.5,
-        "with_sims": 0.75,
+        "alone": 0.5,
+        "searched": 0.75,
         "value_error": 0.8,
         "accepted": True,
-        "elo_medium": -120.0,
-        "elo_medium_interval": (-200.0, -40.0),
-        "elo_hard": None,
+        "arena": {
+            "medium": {"games": 10, "score": 0.3, "elo": -120.0, "low": -200.0, "high": -40.0}
+        },
     },
     {
         "generation": 2,
         "elapsed": 150.0,
         "games": 45,
         "loss": 1.25,
-        "move_alone": 0.625,
-        "with_sims": 0.875,
+        "alone": 0.625,
+        "searched": 0.875,
         "value_error": 0.5,
         "accepted": False,
-        "elo_medium": 30.0,
-        "elo_medium_interval": (-10.0, 70.0),
-        "elo_hard": -300.0,
-        "elo_hard_interval": (-400.0, -200.0),
+        "arena": {
+            "medium": {"games": 10, "score": 0.55, "elo": 30.0, "low": -10.0, "high": 70.0},
+            # a score of 0%: the loop writes no Elo, as it is infinite
+            "hard": {"games": 10, "score": 0.0, "elo": None, "low": None, "high": None},
+        },
     },
 ]
+"""Two lines of metrics.jsonl as the loop writes them."""
+
+DEFAULTS = {"sims": 50, "seed": 0}
+"""The fake loop's default settings (the identity a run keeps)."""
+
+
+def identity(settings: dict[str, object]) -> dict[str, object]:
+    return {"game": settings["game"], **{k: settings.get(k, v) for k, v in DEFAULTS.items()}}
 
 
 @dataclass
 class FakeLoop:
     """The training loop as the command sees it: records the calls, writes a run like the real
-    one (config.json and metrics.jsonl), reports progress, and can be told what to do."""
+    one (run.json and metrics.jsonl), reports progress, and can be told what to do."""
 
     checkpoints: list[dict[str, object]] = field(default_factory=lambda: list(ROWS))
     behaviour: Callable[[FakeLoop, Callable[[], bool]], None] | None = None
@@ -64,7 +74,7 @@ class FakeLoop:
 
     def config(self, **settings: object) -> object:
         self.configs.append(settings)
-        return SimpleNamespace(**settings)
+        return SimpleNamespace(**settings, identity=lambda: identity(settings))
 
     def learn(
         self,
@@ -75,7 +85,7 @@ class FakeLoop:
     ) -> object:
         assert isinstance(config, SimpleNamespace)
         run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.json").write_text(json.dumps({"game": config.game}))
+        write_meta(run_dir, config.identity(), 0, 0)
         seconds = float(config.seconds)
         for phase in ("self-play", "training", "gating", "measuring"):
             report(
@@ -95,6 +105,10 @@ class FakeLoop:
         with (run_dir / "metrics.jsonl").open("a") as metrics:
             for row in self.checkpoints:
                 metrics.write(json.dumps(row) + "\n")
+        last = self.checkpoints[-1]
+        write_meta(
+            run_dir, config.identity(), int(str(last["generation"])), int(str(last["games"]))
+        )
         return None
 
     def read_metrics(self, run_dir: Path) -> Sequence[object]:
@@ -123,9 +137,19 @@ def run(*args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def write_run(run_dir: Path, game: str, rows: Sequence[dict[str, object]] = ROWS) -> None:
+def write_meta(run_dir: Path, settings: dict[str, object], generation: int, games: int) -> None:
+    """A run.json as the loop writes it."""
+    meta = {"zermelo": "learn", "identity": settings, "generation": generation}
+    (run_dir / "run.json").write_text(json.dumps({**meta, "elapsed": 1.0, "games": games}))
+
+
+def write_run(
+    run_dir: Path, game: str, rows: Sequence[dict[str, object]] = ROWS, **settings: object
+) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps({"game": game}))
+    last = rows[-1] if rows else {"generation": 0, "games": 0}
+    generation, games = int(str(last["generation"])), int(str(last["games"]))
+    write_meta(run_dir, identity({"game": game, **settings}), generation, games)
     (run_dir / "metrics.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
 
 
@@ -144,7 +168,7 @@ def test_training_passes_the_budget_and_prints_the_checkpoints(
     )
     assert cells[-1] == [
         "2", "2.5", "45", "1.250", "62.5", "87.5", "0.500", "no", "+30 [-10, +70]",
-        "-300 [-400, -200]",
+        "-∞",
     ]  # fmt: skip
 
 
@@ -236,13 +260,13 @@ def test_fresh_deletes_a_run_and_starts_over(fake: FakeLoop, tmp_path: Path) -> 
     assert code == 0, err
     assert "Going on" not in out
     assert not (run_dir / "checkpoints").exists()
-    assert json.loads((run_dir / "config.json").read_text()) == {"game": "tictactoe"}
+    assert json.loads((run_dir / "run.json").read_text())["identity"]["game"] == "tictactoe"
     assert len((run_dir / "metrics.jsonl").read_text().splitlines()) == 1
 
 
 @pytest.mark.parametrize(
     "files",
-    [{"notes.txt": "mine"}, {"metrics.jsonl": "{}"}, {"config.json": "[1, 2]"}],
+    [{"notes.txt": "mine"}, {"metrics.jsonl": "{}"}, {"run.json": "[1, 2]"}],
     ids=["a stranger", "no config", "not a run's config"],
 )
 def test_fresh_deletes_nothing_that_is_not_a_run(
@@ -509,3 +533,73 @@ def test_no_options_make_a_traceback(
     if code in (1, 2):  # one line, after the warning about an unknown --lang if there is one
         lines = [line for line in err.splitlines() if not line.startswith("warning: unknown")]
         assert len(lines) == 1, (words, err)
+
+
+def test_going_on_keeps_the_runs_own_settings(fake: FakeLoop, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    write_run(run_dir, "tictactoe", sims=64, seed=7)
+    code, _, err = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(run_dir))
+    assert code == 0, err
+    assert fake.configs == [{"game": "tictactoe", "seconds": 5.0, "sims": 64, "seed": 7}]
+
+
+def test_a_run_of_other_settings_is_refused_in_one_line(fake: FakeLoop, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    write_run(run_dir, "tictactoe", sims=64)
+    before = {p.name: p.read_bytes() for p in run_dir.iterdir()}
+    code, out, err = run(
+        "learn", "tictactoe", "--seconds", "5", "--sims", "32", "--run-dir", str(run_dir)
+    )
+    assert (code, out) == (2, "")
+    assert err == (
+        f"zermelo: error: {run_dir} holds a run of tictactoe with other settings (sims 64, not "
+        "32); give another --run-dir, or --fresh to start over there\n"
+    )
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir()} == before
+
+
+def test_a_damaged_run_json_is_one_line(fake: FakeLoop, tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "run.json").write_bytes(b"\xff{")
+    code, _, err = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(run_dir))
+    assert (code, err) == (
+        2,
+        f"zermelo: error: {run_dir / 'run.json'} is not a zermelo learning run; give another "
+        "--run-dir\n",
+    )
+
+
+def test_the_plot_reads_the_metrics_without_the_loop(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def no_torch() -> learn_az.LoopAPI:
+        raise ImportError("No module named 'torch'")
+
+    monkeypatch.setattr(learn_az, "_loop", no_torch)
+    run_dir = tmp_path / "run"
+    write_run(run_dir, "tictactoe")
+    with (run_dir / "metrics.jsonl").open("a") as metrics:
+        metrics.write('{"generation": 3, "elapsed": 2')  # cut short by a kill
+    assert [row.generation for row in learn_az._read_rows(run_dir)] == [1, 2]
+    path = tmp_path / "curve.svg"
+    code, out, err = run("learn", "tictactoe", "--plot", str(path), "--run-dir", str(run_dir))
+    assert (code, out, err) == (0, f"Plot written to {path}\n", "")
+    assert "<svg" in path.read_text()
+
+
+def test_the_rows_of_the_loops_checkpoints() -> None:
+    rows = learn_az.rows([SimpleNamespace(**row) for row in ROWS])
+    assert rows[0] == learn_az.Row(
+        generation=1,
+        minutes=1.0,
+        games=20,
+        loss=2.5,
+        alone=0.5,
+        sims=0.75,
+        value_error=0.8,
+        accepted=True,
+        elo_medium=learn_az.Elo(-120.0, -200.0, -40.0),
+        elo_hard=None,
+    )
+    assert rows[1].elo_hard == learn_az.Elo(-math.inf, -math.inf, -math.inf)

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
+from types import FrameType, SimpleNamespace
 from typing import Protocol
 
 import click
@@ -43,7 +43,10 @@ __all__ = ["Row", "command", "default_run_dir", "draw_plot", "learnable_names", 
 MOST_SECONDS = 30 * 24 * 3600.0
 """The longest time budget: thirty days."""
 
-RUN_FILES = frozenset({"config.json", "buffer", "checkpoints", "metrics.jsonl", "best.npz"})
+RUN_META = "run.json"
+"""The file that makes a directory a run: its settings and its clock."""
+
+RUN_FILES = frozenset({RUN_META, "selfplay", "checkpoints", "metrics.jsonl", "best.npz"})
 """What a run directory of :mod:`zermelo.learn` holds; ``--fresh`` deletes nothing else."""
 
 PLOT_SUFFIXES = (".png", ".svg")
@@ -110,25 +113,29 @@ class Row:
     elo_hard: Elo | None
 
 
-def _number(record: object, *names: str) -> float | None:
-    for name in names:
-        value = getattr(record, name, None)
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int | float) and math.isfinite(value):
-            return float(value)
-    return None
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
 
 
 def _elo(record: object, versus: str) -> Elo | None:
-    value = _number(record, f"elo_{versus}")
-    if value is None:
+    """The Elo against ``versus`` from the checkpoint's ``arena`` (``{"medium": {"elo": ...,
+    "low": ..., "high": ...}}``), ``None`` where it was not measured (or was infinite)."""
+    arena = getattr(record, "arena", None)
+    match = arena.get(versus) if isinstance(arena, dict) else None
+    if not isinstance(match, dict):
         return None
-    interval = getattr(record, f"elo_{versus}_interval", None)
-    if isinstance(interval, tuple | list) and len(interval) == 2:
-        low, high = (float(x) if isinstance(x, int | float) else value for x in interval)
-        return Elo(value, low, high)
-    return Elo(value, value, value)
+    value = _number(match.get("elo"))
+    if value is None:
+        # The loop writes no Elo for a score of 0% or 100%: it is infinite.
+        score = _number(match.get("score"))
+        if score in (0.0, 1.0) and (_number(match.get("games")) or 0) > 0:
+            infinite = math.inf if score == 1.0 else -math.inf
+            return Elo(infinite, infinite, infinite)
+        return None
+    low, high = _number(match.get("low")), _number(match.get("high"))
+    return Elo(value, value if low is None else low, value if high is None else high)
 
 
 def rows(checkpoints: Sequence[object]) -> list[Row]:
@@ -138,13 +145,13 @@ def rows(checkpoints: Sequence[object]) -> list[Row]:
         accepted = getattr(checkpoint, "accepted", None)
         out.append(
             Row(
-                generation=int(_number(checkpoint, "generation") or 0),
-                minutes=(_number(checkpoint, "elapsed", "time", "seconds") or 0.0) / 60.0,
-                games=int(_number(checkpoint, "games") or 0),
-                loss=_number(checkpoint, "loss"),
-                alone=_number(checkpoint, "move_alone", "alone"),
-                sims=_number(checkpoint, "with_sims", "sims_share"),
-                value_error=_number(checkpoint, "value_error"),
+                generation=int(_number(getattr(checkpoint, "generation", None)) or 0),
+                minutes=(_number(getattr(checkpoint, "elapsed", None)) or 0.0) / 60.0,
+                games=int(_number(getattr(checkpoint, "games", None)) or 0),
+                loss=_number(getattr(checkpoint, "loss", None)),
+                alone=_number(getattr(checkpoint, "alone", None)),
+                sims=_number(getattr(checkpoint, "searched", None)),
+                value_error=_number(getattr(checkpoint, "value_error", None)),
                 accepted=accepted if isinstance(accepted, bool) else None,
                 elo_medium=_elo(checkpoint, "medium"),
                 elo_hard=_elo(checkpoint, "hard"),
@@ -187,7 +194,8 @@ def _loop() -> LoopAPI:
 
     class _Loop:
         def config(self, **settings: object) -> object:
-            return loop.LearnConfig(**settings)
+            game = settings.pop("game")
+            return loop.default_config(game, **settings)
 
         def learn(self, config: object, run_dir: Path, report: Report, stop: Stop) -> object:
             return loop.learn(config, run_dir, report, stop)
@@ -198,14 +206,33 @@ def _loop() -> LoopAPI:
     return _Loop()
 
 
+def _metrics_lines(run_dir: Path) -> list[object]:
+    """``metrics.jsonl`` read without the loop (which needs PyTorch): one record per whole
+    line, a line cut short by a kill left out, as the loop reads it."""
+    records: list[object] = []
+    with (run_dir / "metrics.jsonl").open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            try:
+                data = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(data, dict):
+                records.append(SimpleNamespace(**{str(k): v for k, v in data.items()}))
+    return records
+
+
 def _read_rows(run_dir: Path) -> list[Row]:
     """The run's checkpoints, or none when ``run_dir`` holds no metrics yet."""
     if not (run_dir / "metrics.jsonl").is_file():
         return []
     try:
-        return rows(_loop().read_metrics(run_dir))
+        try:
+            checkpoints = _loop().read_metrics(run_dir)
+        except ImportError:  # no PyTorch: the plot needs only the file
+            checkpoints = _metrics_lines(run_dir)
     except OSError as error:
         fail(_cannot_read(run_dir, error))
+    return rows(checkpoints)
 
 
 def _cannot_read(run_dir: Path, error: OSError) -> str:
@@ -214,24 +241,45 @@ def _cannot_read(run_dir: Path, error: OSError) -> str:
     )
 
 
-def _run_game(run_dir: Path) -> str | None:
-    """The game of the run in ``run_dir`` (its ``config.json``), ``None`` when there is none;
-    a ``config.json`` that is not a run's fails with one line."""
-    path = run_dir / "config.json"
+@dataclass(frozen=True)
+class RunInfo:
+    """What a run directory's ``run.json`` says: the game, how far it got, its settings."""
+
+    game: str
+    generation: int
+    games: int
+    settings: dict[str, object]
+
+
+def run_info(run_dir: Path) -> RunInfo | None:
+    """The run in ``run_dir`` (its ``run.json``), ``None`` when there is none; a ``run.json``
+    that is not a zermelo run's fails with one line."""
+    path = run_dir / RUN_META
     if not path.exists():
         return None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         data = None
-    game = data.get("game") if isinstance(data, dict) else None
-    if not isinstance(game, str):
-        fail(
-            _("{path} is not the settings of a zermelo run; give another --run-dir").format(
-                path=path
-            )
-        )
-    return game
+    identity = data.get("identity") if isinstance(data, dict) else None
+    game = identity.get("game") if isinstance(identity, dict) else None
+    if not isinstance(data, dict) or not isinstance(identity, dict) or not isinstance(game, str):
+        fail(_("{path} is not a zermelo learning run; give another --run-dir").format(path=path))
+    return RunInfo(
+        game=game,
+        generation=int(_number(data.get("generation")) or 0),
+        games=int(_number(data.get("games")) or 0),
+        settings={str(k): v for k, v in identity.items()},
+    )
+
+
+def _ours(name: str) -> bool:
+    """Whether ``name`` is an entry a run directory holds (a file being written included)."""
+    return (
+        name in RUN_FILES
+        or any(name == f + ".partial" for f in RUN_FILES)
+        or (name.endswith(".partial.npz"))
+    )
 
 
 def _clear(run_dir: Path) -> None:
@@ -245,15 +293,17 @@ def _clear(run_dir: Path) -> None:
         entries = list(run_dir.iterdir())
     except OSError as error:
         fail(_cannot_read(run_dir, error))
-    strangers = sorted(entry.name for entry in entries if entry.name not in RUN_FILES)
-    if strangers or (entries and not (run_dir / "config.json").is_file()):
+    if not entries:
+        return
+    strangers = sorted(entry.name for entry in entries if not _ours(entry.name))
+    if strangers or not (run_dir / RUN_META).is_file():
         fail(
             _(
-                "--fresh deletes only a zermelo run, and {dir} holds other files ({files}); "
+                "--fresh deletes only a zermelo learning run, and {dir} is not one ({files}); "
                 "give another --run-dir"
-            ).format(dir=run_dir, files=", ".join(strangers[:3]) or "config.json?")
+            ).format(dir=run_dir, files=", ".join(strangers[:3]) or _("no run.json"))
         )
-    _run_game(run_dir)  # a config.json that is not a run's: refused, nothing deleted
+    run_info(run_dir)  # a run.json that is not a run's: refused, nothing deleted
     try:
         for entry in entries:
             if entry.is_dir() and not entry.is_symlink():
@@ -279,6 +329,8 @@ def _decimal(value: float | None) -> str:
 def _describe_elo(elo: Elo | None) -> str:
     if elo is None:
         return "—"
+    if not math.isfinite(elo.value):
+        return "+∞" if elo.value > 0 else "-∞"
     return f"{elo.value:+.0f} [{elo.low:+.0f}, {elo.high:+.0f}]"
 
 
@@ -354,7 +406,11 @@ def draw_plot(game: str, table_rows: Sequence[Row], path: Path) -> None:
         top.legend(handles + more_handles, labels + more_labels, fontsize=8, loc="best")
 
     for label, key in ((_("Elo vs medium"), "elo_medium"), (_("Elo vs hard"), "elo_hard")):
-        points = [(r.minutes, getattr(r, key)) for r in table_rows if getattr(r, key) is not None]
+        points = [
+            (r.minutes, elo)
+            for r in table_rows
+            if (elo := getattr(r, key)) is not None and math.isfinite(elo.value)
+        ]
         if points:
             bottom.errorbar(
                 [m for m, _e in points],
@@ -505,6 +561,29 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
+RESUMED = ("sims", "seed")
+"""The settings of the command that a resumed run keeps from its ``run.json`` when not given."""
+
+
+def _check_same(run_dir: Path, previous: RunInfo, config: object) -> None:
+    """Fail with one line naming the first setting of ``config`` that differs from the run's."""
+    identity = getattr(config, "identity", None)
+    if not callable(identity):
+        return
+    wanted = json.loads(json.dumps(identity()))
+    if not isinstance(wanted, dict):
+        return
+    for key, value in wanted.items():
+        had = previous.settings.get(key)
+        if had != value:
+            fail(
+                _(
+                    "{dir} holds a run of {game} with other settings ({key} {had}, not {value}); "
+                    "give another --run-dir, or --fresh to start over there"
+                ).format(dir=run_dir, game=previous.game, key=key, had=had, value=value)
+            )
+
+
 def _train(
     ctx: click.Context,
     spec: GameSpec,
@@ -530,29 +609,29 @@ def _train(
         fail(_("{dir} is not a directory; give another --run-dir").format(dir=run_dir))
     if fresh:
         _clear(run_dir)
-    previous = _run_game(run_dir)
-    if previous is not None and previous != name:
+    previous = run_info(run_dir)
+    if previous is not None and previous.game != name:
         fail(
             _(
                 "{dir} holds a run of {other}, not of {game}; give another --run-dir, or "
                 "--fresh to start over there"
-            ).format(dir=run_dir, other=previous, game=name)
+            ).format(dir=run_dir, other=previous.game, game=name)
         )
     if previous is not None:
-        done = _read_rows(run_dir)
-        last = done[-1] if done else None
+        # What was not given goes on as the run had it: the same command, or a shorter one.
+        for key in RESUMED:
+            if key not in settings and key in previous.settings:
+                settings[key] = previous.settings[key]
+    config = loop.config(game=name, **settings)
+    if previous is not None:
+        _check_same(run_dir, previous, config)
         out.print(
             escape(
                 _(
                     "Going on with the run in {dir}: generation {generation}, {games} games so far."
-                ).format(
-                    dir=run_dir,
-                    generation=last.generation if last else 0,
-                    games=f"{last.games:,}" if last else 0,
-                )
+                ).format(dir=run_dir, generation=previous.generation, games=f"{previous.games:,}")
             )
         )
-    config = loop.config(game=name, **settings)
     interrupt = _Interrupt()
     progress = Progress(
         TextColumn("[bold]{task.description}"),
@@ -747,11 +826,11 @@ def command() -> click.Command:
                         len(given),
                     ).format(options=", ".join(given))
                 )
-            previous = _run_game(directory) if directory.is_dir() else None
-            if previous is not None and previous != spec.name:
+            previous = run_info(directory) if directory.is_dir() else None
+            if previous is not None and previous.game != spec.name:
                 fail(
                     _("{dir} holds a run of {other}, not of {game}").format(
-                        dir=directory, other=previous, game=spec.name
+                        dir=directory, other=previous.game, game=spec.name
                     )
                 )
             table_rows = _read_rows(directory) if previous is not None else []
