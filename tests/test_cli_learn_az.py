@@ -603,3 +603,33 @@ def test_the_rows_of_the_loops_checkpoints() -> None:
         elo_hard=None,
     )
     assert rows[1].elo_hard == learn_az.Elo(-math.inf, -math.inf, -math.inf)
+
+
+def test_a_plain_kill_is_a_request_too(fake: FakeLoop, tmp_path: Path) -> None:
+    def term(loop: FakeLoop, stop: Callable[[], bool]) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        loop.stops.append(stop())
+
+    fake.behaviour = term
+    code, out, _ = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(tmp_path / "r"))
+    assert (code, fake.stops) == (130, [True])
+    assert "To go on: zermelo learn tictactoe --seconds 5.0" in " ".join(out.split())
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_an_ignored_ctrl_c_stays_ignored(
+    fake: FakeLoop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(signal, "getsignal", lambda number: signal.SIG_IGN)
+    installed: list[int] = []
+    monkeypatch.setattr(signal, "signal", lambda number, handler: installed.append(number))
+    code, _, err = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(tmp_path / "r"))
+    assert (code, installed) == (0, []), err
+
+
+def test_the_real_loop_takes_the_commands_settings() -> None:
+    pytest.importorskip("torch")  # the learn extra
+    config = learn_az._loop().config(game="tictactoe", seconds=5.0, sims=8, seed=3)
+    assert (config.game, config.seconds, config.sims, config.seed) == ("tictactoe", 5.0, 8, 3)  # type: ignore[attr-defined]
+    identity = config.identity()  # type: ignore[attr-defined]
+    assert identity["sims"] == 8 and "seconds" not in identity

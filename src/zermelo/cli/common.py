@@ -136,12 +136,17 @@ def game_commands(spec: GameSpec) -> frozenset[str]:
 
 def learnable(spec: GameSpec) -> bool:
     """Whether ``zermelo learn`` can train a net for ``spec``: the net sees board planes (a
-    codec), there is no chance and no hidden information, and every move is one token (one
-    whole number), so that the policy has one output per move."""
-    if spec.codec is None or spec.chance or spec.hidden or spec.codec.tokens is not None:
+    codec), there is no chance and no hidden information, and every move is one token, so that
+    the policy has one output per move (:func:`zermelo.agents.az.learnable` says which)."""
+    if spec.codec is None or spec.chance or spec.hidden:
+        return False  # without importing numpy for the games that cannot
+    from zermelo.agents.az import learnable as encoder
+
+    try:
+        encoder(spec)
+    except ZermeloError:
         return False
-    moves = spec.new().legal_moves()
-    return all(isinstance(move, int) and not isinstance(move, bool) for move in moves)
+    return True
 
 
 def games_help(command: str | None = None) -> str:

@@ -188,20 +188,19 @@ def default_run_dir(game: str) -> Path:
 
 def _loop() -> LoopAPI:
     """The training loop; :class:`ImportError` without PyTorch."""
-    import importlib
-
-    loop = importlib.import_module("zermelo.learn.loop")
+    from zermelo.learn import loop
 
     class _Loop:
         def config(self, **settings: object) -> object:
-            game = settings.pop("game")
+            game = str(settings.pop("game"))
             return loop.default_config(game, **settings)
 
         def learn(self, config: object, run_dir: Path, report: Report, stop: Stop) -> object:
+            assert isinstance(config, loop.LearnConfig)
             return loop.learn(config, run_dir, report, stop)
 
         def read_metrics(self, run_dir: Path) -> Sequence[object]:
-            return list(loop.read_metrics(run_dir))
+            return loop.read_metrics(run_dir)
 
     return _Loop()
 
@@ -470,8 +469,12 @@ def _plot(out: Console, game: str, table_rows: Sequence[Row], path: Path) -> Non
 
 
 class _Interrupt:
-    """Ctrl-C as a request: the first one makes :meth:`asked` true (the loop stops at its next
-    check and saves); a second one raises :class:`KeyboardInterrupt` at once."""
+    """Ctrl-C (or a plain ``kill``, SIGTERM) as a request: the first one makes :meth:`asked`
+    true, so the loop stops at its next check and saves; a second one raises
+    :class:`KeyboardInterrupt` at once. A signal this process was started ignoring (a job run in
+    the background of a script) stays ignored."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
     def __init__(self) -> None:
         self.requested = False
@@ -486,14 +489,16 @@ class _Interrupt:
 
     @contextmanager
     def installed(self) -> Iterator[None]:
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        previous = signal.signal(signal.SIGINT, self._handle)
+        previous: dict[signal.Signals, object] = {}
+        if threading.current_thread() is threading.main_thread():
+            for number in self.SIGNALS:
+                if signal.getsignal(number) is not signal.SIG_IGN:
+                    previous[number] = signal.signal(number, self._handle)
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for number, handler in previous.items():
+                signal.signal(number, handler)  # type: ignore[arg-type]
 
 
 def _clock(seconds: float) -> str:
@@ -584,6 +589,15 @@ def _check_same(run_dir: Path, previous: RunInfo, config: object) -> None:
             )
 
 
+def _has_torch() -> bool:
+    """Whether PyTorch is installed, without importing it (that takes seconds)."""
+    if "torch" in sys.modules:
+        return sys.modules["torch"] is not None
+    import importlib.util
+
+    return importlib.util.find_spec("torch") is not None
+
+
 def _train(
     ctx: click.Context,
     spec: GameSpec,
@@ -594,9 +608,7 @@ def _train(
 ) -> None:
     out = console()
     err = Console(stderr=True, highlight=False)
-    try:
-        import torch  # noqa: F401
-    except ImportError:
+    if not _has_torch():
         fail(_("training needs PyTorch: {install}").format(install=INSTALL))
     try:
         loop = _loop()
