@@ -54,7 +54,7 @@ ROWS: list[dict[str, object]] = [
 ]
 """Two lines of metrics.jsonl as the loop writes them."""
 
-DEFAULTS = {"sims": 50, "seed": 0}
+DEFAULTS = {"sims": 50, "seed": 0, "measure_sims": 50}
 """The fake loop's default settings (the identity a run keeps)."""
 
 
@@ -161,6 +161,7 @@ def test_training_passes_the_budget_and_prints_the_checkpoints(
     # Only what was given goes to the loop: its defaults per game stay its own.
     assert fake.configs == [{"game": "tictactoe", "seconds": 120.0}]
     assert "Checkpoints: tictactoe" in out
+    assert "with 50 sims %" in out
     lines = [line for line in out.splitlines() if "│" in line]
     cells = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines]
     assert ["1", "1.0", "20", "2.500", "50.0", "75.0", "0.800", "yes", "-120 [-200, -40]", "—"] in (
@@ -189,6 +190,11 @@ def test_the_bar_says_where_the_run_is() -> None:
     # Before the first measurement there is no loss and no accuracy to show.
     view.loss = view.accuracy = None
     assert learn_az._status(view) == "generation 3 · 1,204 games · 12.5 games/s · 0:03:12 left"
+    # The loop finishes the generation it is in when the time is up.
+    view.elapsed = 300.0
+    assert learn_az._status(view) == (
+        "generation 3 · 1,204 games · 12.5 games/s · time is up: finishing the generation"
+    )
     assert learn_az._phase("gating") == "gating"
 
 

@@ -333,8 +333,9 @@ def _describe_elo(elo: Elo | None) -> str:
     return f"{elo.value:+.0f} [{elo.low:+.0f}, {elo.high:+.0f}]"
 
 
-def checkpoint_table(game: str, table_rows: Sequence[Row]) -> Table:
-    """The checkpoints of a run, one row per generation."""
+def checkpoint_table(game: str, table_rows: Sequence[Row], sims: int | None = None) -> Table:
+    """The checkpoints of a run, one row per generation; ``sims`` is the number of simulations
+    the searched share was measured with, where the run says."""
     table = Table(title=_("Checkpoints: {game}").format(game=game))
     headings = (
         _("generation"),
@@ -342,7 +343,7 @@ def checkpoint_table(game: str, table_rows: Sequence[Row]) -> Table:
         _("games"),
         _("loss"),
         _("move alone %"),
-        _("with sims %"),
+        _("with sims %") if sims is None else _("with {sims} sims %").format(sims=sims),
         _("value error"),
         _("accepted"),
         _("Elo vs medium"),
@@ -518,7 +519,11 @@ def _status(view: ProgressView) -> str:
         parts.append(_("loss {loss:.3f}").format(loss=view.loss))
     if view.accuracy is not None and math.isfinite(view.accuracy):
         parts.append(_("optimal {percent:.1f}%").format(percent=100 * view.accuracy))
-    parts.append(_("{clock} left").format(clock=_clock(view.seconds - view.elapsed)))
+    left = view.seconds - view.elapsed
+    if left >= 0.5:
+        parts.append(_("{clock} left").format(clock=_clock(left)))
+    else:
+        parts.append(_("time is up: finishing the generation"))
     return " · ".join(parts)
 
 
@@ -587,6 +592,13 @@ def _check_same(run_dir: Path, previous: RunInfo, config: object) -> None:
                     "give another --run-dir, or --fresh to start over there"
                 ).format(dir=run_dir, game=previous.game, key=key, had=had, value=value)
             )
+
+
+def _measure_sims(run_dir: Path) -> int | None:
+    """The simulations of the run's "with N simulations" measurement, from its settings."""
+    info = run_info(run_dir)
+    sims = _number(info.settings.get("measure_sims")) if info is not None else None
+    return None if sims is None else int(sims)
 
 
 def _has_torch() -> bool:
@@ -683,7 +695,7 @@ def _train(
     if table_rows:
         if not out.is_terminal:
             out.width = max(out.width, 140)
-        out.print(checkpoint_table(name, table_rows))
+        out.print(checkpoint_table(name, table_rows, _measure_sims(run_dir)))
     if plot is not None:
         _plot(out, name, table_rows, plot)
     if interrupt.requested or stopped_hard:
