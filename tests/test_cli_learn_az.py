@@ -387,11 +387,11 @@ def test_plot_after_training(fake: FakeLoop, tmp_path: Path) -> None:
         ),
         (
             ["--plot", "x.png", "--sims", "3"],
-            "zermelo: error: --sims goes with a time budget: it sets up training\n",
+            "zermelo: error: no time budget, so nothing to train: leave out --sims\n",
         ),
         (
             ["--plot", "x.png", "--seed", "3", "--fresh"],
-            "zermelo: error: --seed, --fresh go with a time budget: they set up training\n",
+            "zermelo: error: no time budget, so nothing to train: leave out --seed, --fresh\n",
         ),
         (
             ["--minutes", "nan"],
@@ -456,8 +456,9 @@ def test_a_game_that_cannot_learn_names_those_that_can(fake: FakeLoop) -> None:
         code, _, err = run("learn", game, "--minutes", "5")
         assert (code, err) == (
             2,
-            f"zermelo: error: {get_game(game).name} cannot learn by self-play here; the games "
-            "that can: tictactoe, connect4, gomoku, mnk, othello\n",
+            f"zermelo: error: {get_game(game).name} cannot learn by self-play (a net needs "
+            "board planes, no dice or hidden cards, and moves of one step); the games that can: "
+            "tictactoe, connect4, gomoku, mnk, othello\n",
         )
     assert fake.configs == []
 
@@ -470,8 +471,9 @@ def test_the_loops_refusal_is_mapped_to_the_same_line(fake: FakeLoop) -> None:
     code, _, err = run("learn", "gomoku", "--seconds", "5")
     assert (code, err) == (
         2,
-        "zermelo: error: gomoku cannot learn by self-play here; the games that can: tictactoe, "
-        "connect4, gomoku, mnk, othello\n",
+        "zermelo: error: gomoku cannot learn by self-play (a net needs board planes, no dice or "
+        "hidden cards, and moves of one step); the games that can: tictactoe, connect4, gomoku, "
+        "mnk, othello\n",
     )
 
 

@@ -168,9 +168,10 @@ def learnable_names() -> list[str]:
 
 
 def _not_learnable(name: str) -> str:
-    return _("{game} cannot learn by self-play here; the games that can: {games}").format(
-        game=name, games=", ".join(learnable_names())
-    )
+    return _(
+        "{game} cannot learn by self-play (a net needs board planes, no dice or hidden cards, "
+        "and moves of one step); the games that can: {games}"
+    ).format(game=name, games=", ".join(learnable_names()))
 
 
 def cache_root() -> Path:
@@ -512,7 +513,7 @@ def _status(view: ProgressView) -> str:
     """The bar's words: generation, games, speed, loss, accuracy and the time left."""
     parts = [
         _("generation {generation}").format(generation=view.generation),
-        _("{games} games").format(games=f"{view.games:,}"),
+        ngettext("{games} game", "{games} games", view.games).format(games=f"{view.games:,}"),
         _("{rate:.1f} games/s").format(rate=view.games_per_second),
     ]
     if view.loss is not None and math.isfinite(view.loss):
@@ -844,11 +845,9 @@ def command() -> click.Command:
                 given.append("--fresh")
             if given:
                 fail(
-                    ngettext(
-                        "{options} goes with a time budget: it sets up training",
-                        "{options} go with a time budget: they set up training",
-                        len(given),
-                    ).format(options=", ".join(given))
+                    _("no time budget, so nothing to train: leave out {options}").format(
+                        options=", ".join(given)
+                    )
                 )
             previous = run_info(directory) if directory.is_dir() else None
             if previous is not None and previous.game != spec.name:
