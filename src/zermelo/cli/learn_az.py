@@ -342,7 +342,8 @@ def checkpoint_table(game: str, table_rows: Sequence[Row], sims: int | None = No
         _("generation"),
         _("minutes"),
         _("games"),
-        _("loss"),
+        # TRANSLATORS: the training loss of the net (a number), not a lost game.
+        _("training loss"),
         _("move alone %"),
         _("with sims %") if sims is None else _("with {sims} sims %").format(sims=sims),
         _("value error"),
