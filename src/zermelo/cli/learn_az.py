@@ -780,7 +780,7 @@ def command() -> click.Command:
         "-j",
         type=click.IntRange(min=1, max=1024),
         default=None,
-        help=_("Self-play games played at once (default: the number of cores)."),
+        help=_("Self-play tasks run at once, each on its own process (default: 2)."),
     )
     @click.option(
         "--seed",
