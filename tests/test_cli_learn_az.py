@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -358,6 +359,12 @@ def test_plot_alone_draws_an_existing_run_without_torch(
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = svg.read_text()
     assert text.startswith("<?xml") and "<svg" in text
+    # matplotlib keeps each text of the figure as a comment beside its outline.
+    labels = set(re.findall(r"<!-- (.*?) -->", text))
+    assert {"tictactoe: learning by self-play", "move alone", "with 50 simulations"} <= labels
+    assert {"value error", "Elo vs medium", "training time (minutes)"} <= labels
+    # The one match against hard scored 0%: no finite Elo, so no point to draw.
+    assert "Elo vs hard" not in labels
     assert fake.configs == []  # nothing trained
 
 

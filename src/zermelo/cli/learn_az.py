@@ -370,7 +370,7 @@ def checkpoint_table(game: str, table_rows: Sequence[Row], sims: int | None = No
     return table
 
 
-def draw_plot(game: str, table_rows: Sequence[Row], path: Path) -> None:
+def draw_plot(game: str, table_rows: Sequence[Row], path: Path, sims: int | None = None) -> None:
     """The run's curves against training time, written to ``path`` (PNG or SVG by its suffix):
     the shares of optimal moves (move alone, with simulations) and the value error above, the Elo
     against medium and hard with their intervals below. Raises :class:`ImportError` without
@@ -389,7 +389,12 @@ def draw_plot(game: str, table_rows: Sequence[Row], path: Path) -> None:
 
     for label, values in (
         (_("move alone"), [None if r.alone is None else 100 * r.alone for r in table_rows]),
-        (_("with simulations"), [None if r.sims is None else 100 * r.sims for r in table_rows]),
+        (
+            _("with simulations")
+            if sims is None
+            else _("with {sims} simulations").format(sims=sims),
+            [None if r.sims is None else 100 * r.sims for r in table_rows],
+        ),
     ):
         xs, ys = series(values)
         if xs:
@@ -405,7 +410,7 @@ def draw_plot(game: str, table_rows: Sequence[Row], path: Path) -> None:
     handles, labels = top.get_legend_handles_labels()
     more_handles, more_labels = error_axis.get_legend_handles_labels()
     if handles or more_handles:
-        top.legend(handles + more_handles, labels + more_labels, fontsize=8, loc="best")
+        top.legend(handles + more_handles, labels + more_labels, fontsize=8, loc="center right")
 
     for label, key in ((_("Elo vs medium"), "elo_medium"), (_("Elo vs hard"), "elo_hard")):
         points = [
@@ -463,9 +468,11 @@ def _cannot_write(path: Path, error: OSError) -> str:
     )
 
 
-def _plot(out: Console, game: str, table_rows: Sequence[Row], path: Path) -> None:
+def _plot(
+    out: Console, game: str, table_rows: Sequence[Row], path: Path, sims: int | None = None
+) -> None:
     try:
-        draw_plot(game, table_rows, path)
+        draw_plot(game, table_rows, path, sims)
     except OSError as error:
         fail(_cannot_write(path, error))
     out.print(_("Plot written to {path}").format(path=escape(str(path))))
@@ -699,7 +706,7 @@ def _train(
             out.width = max(out.width, 140)
         out.print(checkpoint_table(name, table_rows, _measure_sims(run_dir)))
     if plot is not None:
-        _plot(out, name, table_rows, plot)
+        _plot(out, name, table_rows, plot, _measure_sims(run_dir))
     if interrupt.requested or stopped_hard:
         last = table_rows[-1] if table_rows else None
         out.print(
@@ -865,7 +872,7 @@ def command() -> click.Command:
                         "zermelo learn {game} --minutes 5"
                     ).format(game=spec.name, dir=directory)
                 )
-            _plot(console(), spec.name, table_rows, plot_path)
+            _plot(console(), spec.name, table_rows, plot_path, _measure_sims(directory))
             return
         if not learnable(spec):
             fail(_not_learnable(spec.name))
