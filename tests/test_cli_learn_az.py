@@ -648,3 +648,51 @@ def test_the_real_loop_takes_the_commands_settings() -> None:
     assert (config.game, config.seconds, config.sims, config.seed) == ("tictactoe", 5.0, 8, 3)  # type: ignore[attr-defined]
     identity = config.identity()  # type: ignore[attr-defined]
     assert identity["sims"] == 8 and "seconds" not in identity
+
+
+def test_a_damaged_metrics_file_still_draws_its_whole_lines(tmp_path: Path) -> None:
+    pytest.importorskip("torch")  # the loop's own reader, which trips on these lines
+    run_dir = tmp_path / "run"
+    write_run(run_dir, "tictactoe")
+    with (run_dir / "metrics.jsonl").open("ab") as metrics:
+        metrics.write(b"[1]\n\xff\xfe\n")
+    path = tmp_path / "curve.png"
+    code, out, err = run("learn", "tictactoe", "--plot", str(path), "--run-dir", str(run_dir))
+    assert (code, out, err) == (0, f"Plot written to {path}\n", "")
+    assert [row.generation for row in learn_az._read_rows(run_dir)] == [1, 2]
+
+
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    meta=st.one_of(
+        st.binary(max_size=40),
+        st.sampled_from([b"{}", b'{"identity": []}', b'{"identity": {"game": 3}}', b"[" * 5000]),
+        st.just(b'{"zermelo": "learn", "identity": {"game": "tictactoe"}, "generation": "x"}'),
+    ),
+    lines=st.lists(
+        st.one_of(
+            st.binary(max_size=30),
+            st.sampled_from([b"[1]", b"{}", b'{"generation": 1e999}', b"{" * 3000]),
+            st.just(json.dumps(ROWS[1]).encode()),
+            st.just(json.dumps({**ROWS[0], "arena": {"medium": [1]}, "alone": "x"}).encode()),
+        ),
+        max_size=4,
+    ),
+)
+def test_no_damaged_run_makes_a_traceback(tmp_path: Path, meta: bytes, lines: list[bytes]) -> None:
+    """Drawing a run whose files were damaged (by hand, a bad disk, another program): the lines
+    that can be read are drawn, or one line says what is wrong; never a traceback."""
+    run_dir = tmp_path / "run"
+    run_dir.mkdir(exist_ok=True)
+    (run_dir / "run.json").write_bytes(meta)
+    (run_dir / "metrics.jsonl").write_bytes(b"\n".join(lines) + b"\n")
+    code, out, err = run(
+        "learn", "tictactoe", "--plot", str(tmp_path / "p.svg"), "--run-dir", str(run_dir)
+    )
+    assert "Traceback" not in out + err
+    assert code in (0, 2), (code, err)
+    assert len(err.splitlines()) == (code == 2), err

@@ -230,6 +230,10 @@ def _read_rows(run_dir: Path) -> list[Row]:
             checkpoints = _loop().read_metrics(run_dir)
         except ImportError:  # no PyTorch: the plot needs only the file
             checkpoints = _metrics_lines(run_dir)
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            # A damaged line the loop's reader trips on (not UTF-8, not an object): the lines
+            # that are whole still show.
+            checkpoints = _metrics_lines(run_dir)
     except OSError as error:
         fail(_cannot_read(run_dir, error))
     return rows(checkpoints)
