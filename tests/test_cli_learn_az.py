@@ -72,6 +72,7 @@ class FakeLoop:
     behaviour: Callable[[FakeLoop, Callable[[], bool]], None] | None = None
     configs: list[dict[str, object]] = field(default_factory=list)
     stops: list[bool] = field(default_factory=list)
+    reports: list[Callable[[object], None]] = field(default_factory=list)
 
     def config(self, **settings: object) -> object:
         self.configs.append(settings)
@@ -85,6 +86,7 @@ class FakeLoop:
         stop: Callable[[], bool],
     ) -> object:
         assert isinstance(config, SimpleNamespace)
+        self.reports.append(report)
         run_dir.mkdir(parents=True, exist_ok=True)
         write_meta(run_dir, config.identity(), 0, 0)
         seconds = float(config.seconds)
@@ -696,3 +698,30 @@ def test_no_damaged_run_makes_a_traceback(tmp_path: Path, meta: bytes, lines: li
     assert "Traceback" not in out + err
     assert code in (0, 2), (code, err)
     assert len(err.splitlines()) == (code == 2), err
+
+
+def test_without_a_terminal_each_generation_is_one_line_of_the_log(
+    fake: FakeLoop, tmp_path: Path
+) -> None:
+    def two_generations(loop: FakeLoop, stop: Callable[[], bool]) -> None:
+        for generation in (1, 2, 2, 3):
+            loop.reports[0](
+                SimpleNamespace(
+                    generation=generation,
+                    games=20 * generation,
+                    games_per_second=4.0,
+                    loss=1.0,
+                    accuracy=None,
+                    elapsed=1.0,
+                    seconds=5.0,
+                    phase="self-play",
+                )
+            )
+
+    fake.behaviour = two_generations
+    code, _, err = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(tmp_path / "r"))
+    assert code == 0
+    assert err.splitlines() == [
+        "generation 2 · 40 games · 4.0 games/s · loss 1.000 · 0:00:04 left",
+        "generation 3 · 60 games · 4.0 games/s · loss 1.000 · 0:00:04 left",
+    ]

@@ -682,6 +682,8 @@ def _train(
     with progress, interrupt.installed():
         bar = progress.add_task(_phase("self-play"), total=1.0, status="")
 
+        logged: list[int] = []
+
         def report(view: ProgressView) -> None:
             budget = view.seconds if view.seconds > 0 else 1.0
             progress.update(
@@ -691,6 +693,13 @@ def _train(
                 completed=min(max(view.elapsed, 0.0), budget),
                 status=escape(_status(view)),
             )
+            # Where there is no bar (a log file, a pipe), one line per generation finished.
+            if not logged:
+                logged.append(view.generation)
+            elif view.generation > logged[-1]:
+                logged.append(view.generation)
+                if not err.is_terminal:
+                    err.print(escape(_status(view)), soft_wrap=True)
 
         try:
             loop.learn(config, run_dir, report, interrupt.asked)
