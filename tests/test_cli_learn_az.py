@@ -328,7 +328,7 @@ def test_ctrl_c_asks_the_loop_to_stop_and_says_how_to_go_on(fake: FakeLoop, tmp_
     # The same command goes on: without --fresh, which would start over.
     assert last == (
         f"Kept in {run_dir}: generation 2, 45 games. To go on: zermelo learn tictactoe "
-        f"--minutes 5.0 --run-dir {run_dir}"
+        f"--minutes 5 --run-dir {run_dir}"
     )
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
@@ -630,7 +630,7 @@ def test_a_plain_kill_is_a_request_too(fake: FakeLoop, tmp_path: Path) -> None:
     fake.behaviour = term
     code, out, _ = run("learn", "tictactoe", "--seconds", "5", "--run-dir", str(tmp_path / "r"))
     assert (code, fake.stops) == (130, [True])
-    assert "To go on: zermelo learn tictactoe --seconds 5.0" in " ".join(out.split())
+    assert "To go on: zermelo learn tictactoe --seconds 5 --run-dir" in " ".join(out.split())
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 

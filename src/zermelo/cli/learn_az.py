@@ -556,7 +556,8 @@ def _again(ctx: click.Context) -> str:
     for name, value in ctx.params.items():
         if name in ("game", "fresh") or value is None:
             continue
-        words += ["--" + name.replace("_", "-"), str(value)]
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        words += ["--" + name.replace("_", "-"), shown]
     return shlex.join(words)
 
 
