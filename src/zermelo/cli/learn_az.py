@@ -521,8 +521,9 @@ def _clock(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
-def _status(view: ProgressView) -> str:
-    """The bar's words: generation, games, speed, loss, accuracy and the time left."""
+def _status(view: ProgressView, time_left: bool = True) -> str:
+    """The bar's words: generation, games, speed, loss, accuracy and (``time_left``) the time
+    left."""
     parts = [
         _("generation {generation}").format(generation=view.generation),
         ngettext("{games} game", "{games} games", view.games).format(games=f"{view.games:,}"),
@@ -533,9 +534,9 @@ def _status(view: ProgressView) -> str:
     if view.accuracy is not None and math.isfinite(view.accuracy):
         parts.append(_("optimal {percent:.1f}%").format(percent=100 * view.accuracy))
     left = view.seconds - view.elapsed
-    if left >= 0.5:
+    if time_left and left >= 0.5:
         parts.append(_("{clock} left").format(clock=_clock(left)))
-    else:
+    elif time_left:
         parts.append(_("time is up: finishing the generation"))
     return " · ".join(parts)
 
@@ -700,7 +701,7 @@ def _train(
             elif view.generation > logged[-1]:
                 logged.append(view.generation)
                 if not err.is_terminal:
-                    err.print(escape(_status(view)), soft_wrap=True)
+                    err.print(escape(_status(view, time_left=False)), soft_wrap=True)
 
         try:
             loop.learn(config, run_dir, report, interrupt.asked)
