@@ -376,6 +376,15 @@ def test_plot_after_training(fake: FakeLoop, tmp_path: Path) -> None:
     assert code == 0, err
     assert f"Plot written to {path}" in out
     assert "<svg" in path.read_text()
+    # The fake's checkpoints have matches against medium: the panel has its curve, no note.
+    assert "no arena match against medium or hard yet" not in path.read_text()
+
+
+def test_the_elo_panel_says_when_there_is_no_match_yet(tmp_path: Path) -> None:
+    path = tmp_path / "early.svg"
+    early = [{**row, "arena": {}} for row in ROWS]
+    learn_az.draw_plot("tictactoe", learn_az.rows([SimpleNamespace(**r) for r in early]), path)
+    assert "<!-- no arena match against medium or hard yet -->" in path.read_text()
 
 
 @pytest.mark.parametrize(

@@ -434,6 +434,16 @@ def draw_plot(game: str, table_rows: Sequence[Row], path: Path, sims: int | None
                 capsize=3,
                 label=label,
             )
+    if not bottom.get_legend_handles_labels()[0]:
+        bottom.text(
+            0.5,
+            0.5,
+            _("no arena match against medium or hard yet"),
+            transform=bottom.transAxes,
+            ha="center",
+            va="center",
+            color="grey",
+        )
     bottom.axhline(0.0, color="grey", linewidth=0.8)
     bottom.set_ylabel(_("Elo difference"))
     bottom.set_xlabel(_("training time (minutes)"))
