@@ -28,7 +28,11 @@ ROWS: list[dict[str, object]] = [
         "generation": 1,
         "elapsed": 60.0,
         "games": 20,
+        "positions": 160,
         "loss": 2.5,
+        "policy_loss": 2.0,
+        "value_loss": 0.5,
+        "gate_score": 0.6,
         "alone": 0.5,
         "searched": 0.75,
         "value_error": 0.8,
@@ -41,7 +45,11 @@ ROWS: list[dict[str, object]] = [
         "generation": 2,
         "elapsed": 150.0,
         "games": 45,
+        "positions": 360,
         "loss": 1.25,
+        "policy_loss": 1.0,
+        "value_loss": 0.25,
+        "gate_score": 0.45,
         "alone": 0.625,
         "searched": 0.875,
         "value_error": 0.5,
@@ -734,3 +742,27 @@ def test_without_a_terminal_each_generation_is_one_line_of_the_log(
         "generation 2 · 40 games · 4.0 games/s · loss 1.000",
         "generation 3 · 60 games · 4.0 games/s · loss 1.000",
     ]
+
+
+def test_a_budget_of_generations_alone_or_with_time(fake: FakeLoop, tmp_path: Path) -> None:
+    code, _, err = run("learn", "tictactoe", "--generations", "3", "--run-dir", str(tmp_path / "a"))
+    assert code == 0, err
+    assert fake.configs[-1] == {
+        "game": "tictactoe",
+        "seconds": learn_az.MOST_SECONDS,
+        "generations": 3,
+    }
+    code, _, err = run(
+        "learn",
+        "tictactoe",
+        "--minutes",
+        "2",
+        "--generations",
+        "5",
+        "--run-dir",
+        str(tmp_path / "b"),
+    )
+    assert code == 0, err
+    assert fake.configs[-1] == {"game": "tictactoe", "seconds": 120.0, "generations": 5}
+    code, _, err = run("learn", "tictactoe", "--generations", "0")
+    assert code == 2 and "Traceback" not in err

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType, SimpleNamespace
+from types import FrameType
 from typing import Protocol
 
 import click
@@ -206,34 +206,17 @@ def _loop() -> LoopAPI:
     return _Loop()
 
 
-def _metrics_lines(run_dir: Path) -> list[object]:
-    """``metrics.jsonl`` read without the loop (which needs PyTorch): one record per whole
-    line, a line cut short by a kill left out, as the loop reads it."""
-    records: list[object] = []
-    with (run_dir / "metrics.jsonl").open(encoding="utf-8", errors="replace") as lines:
-        for line in lines:
-            try:
-                data = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
-            if isinstance(data, dict):
-                records.append(SimpleNamespace(**{str(k): v for k, v in data.items()}))
-    return records
-
-
 def _read_rows(run_dir: Path) -> list[Row]:
     """The run's checkpoints, or none when ``run_dir`` holds no metrics yet."""
     if not (run_dir / "metrics.jsonl").is_file():
         return []
     try:
         try:
-            checkpoints = _loop().read_metrics(run_dir)
-        except ImportError:  # no PyTorch: the plot needs only the file
-            checkpoints = _metrics_lines(run_dir)
-        except (ValueError, TypeError, AttributeError, RecursionError):
-            # A damaged line the loop's reader trips on (not UTF-8, not an object): the lines
-            # that are whole still show.
-            checkpoints = _metrics_lines(run_dir)
+            checkpoints: Sequence[object] = _loop().read_metrics(run_dir)
+        except ImportError:  # no PyTorch: the plot needs only the metrics
+            from zermelo.learn.metrics import read_metrics
+
+            checkpoints = read_metrics(run_dir)
     except OSError as error:
         fail(_cannot_read(run_dir, error))
     return rows(checkpoints)
@@ -791,6 +774,16 @@ def command() -> click.Command:
         help=_("Train for H hours."),
     )
     @click.option(
+        "--generations",
+        type=click.IntRange(min=1, max=1_000_000),
+        default=None,
+        metavar="N",
+        help=_(
+            "Stop when the run has N generations in all (alone, or with a time budget: "
+            "whichever comes first). A rebuild of a net counts generations, not time."
+        ),
+    )
+    @click.option(
         "--sims",
         type=click.IntRange(min=1, max=100_000),
         default=None,
@@ -850,6 +843,7 @@ def command() -> click.Command:
         seconds: float | None,
         minutes: float | None,
         hours: float | None,
+        generations: int | None,
         sims: int | None,
         cluster: str | None,
         jobs: int | None,
@@ -862,6 +856,8 @@ def command() -> click.Command:
 
         spec = get_game(game)
         budget = _budget(seconds, minutes, hours)
+        if budget is None and generations is not None:
+            budget = MOST_SECONDS
         plot_path = _check_plot(plot) if plot is not None else None
         directory = Path(run_dir) if run_dir is not None else default_run_dir(spec.name)
         if budget is None:
@@ -906,6 +902,8 @@ def command() -> click.Command:
 
             parse_cluster(cluster, jobs)  # a bad value fails here, before any work
         settings: dict[str, object] = {"seconds": budget}
+        if generations is not None:
+            settings["generations"] = generations
         for key, value in (("sims", sims), ("cluster", cluster), ("jobs", jobs), ("seed", seed)):
             if value is not None:
                 settings[key] = value

@@ -53,6 +53,7 @@ from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 from zermelo.learn import truth
+from zermelo.learn.metrics import Checkpoint, read_metrics
 from zermelo.learn.net import PolicyValueNet, export
 from zermelo.learn.selfplay import (
     Settings,
@@ -226,29 +227,6 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Checkpoint:
-    """One generation's line of ``metrics.jsonl``."""
-
-    generation: int
-    elapsed: float
-    games: int
-    positions: int
-    loss: float
-    policy_loss: float
-    value_loss: float
-    accepted: bool
-    gate_score: float | None
-    alone: float | None = None
-    alone_best: float | None = None
-    searched: float | None = None
-    value_error: float | None = None
-    measured: dict[str, float] = field(default_factory=dict)
-    arena: dict[str, dict[str, float | None]] = field(default_factory=dict)
-    games_per_second: float = 0.0
-    training: dict[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class Summary:
     """What a call of :func:`learn` did."""
 
@@ -277,24 +255,6 @@ def _write(path: Path, text: str) -> None:
     partial = path.with_name(path.name + ".partial")
     partial.write_text(text, encoding="utf-8")
     os.replace(partial, path)
-
-
-def read_metrics(run_dir: Path) -> list[Checkpoint]:
-    """The run's checkpoints, one per generation finished, in order."""
-    path = Path(run_dir) / "metrics.jsonl"
-    if not path.exists():
-        return []
-    rows: list[Checkpoint] = []
-    known = {f.name for f in fields(Checkpoint)}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            rows.append(Checkpoint(**{k: v for k, v in data.items() if k in known}))
-        except (ValueError, TypeError):
-            continue  # a line cut short by a kill: the generation is redone
-    return rows
 
 
 class _Positions:
