@@ -42,15 +42,14 @@ server's deadline for the whole request follows soon after."""
 def ready() -> bool:
     """Load every game and its engines, and search each start position one ply (called once when
     the process starts, so that no request pays for the imports and the first tables)."""
-    from zermelo.agents.spec import make_agent
-    from zermelo.core.record import LEVELS
+    from zermelo.agents.spec import levels_for, make_agent
     from zermelo.ui.web.adapters import adapter_for, available_games
 
     serve_while_cold(wait=True)  # a cold kernel is never compiled here: its plain copy plays
     for name in available_games():
         adapter = adapter_for(name)
         adapter.engine  # noqa: B018 - imports the game's own web engine
-        for level in LEVELS:
+        for level in levels_for(adapter.spec):  # the learned level loads its net
             make_agent(adapter.spec, level, seed=0)
         state = load_game({"game": name}).state
         # The generic search needs an evaluation: a game without one (the draughts games, whose

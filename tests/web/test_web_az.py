@@ -1,0 +1,112 @@
+"""The learned level (az) on the web: listed for the games whose record ships a net, played in
+the search processes with the library's own az player (never the game's own engine), and refused
+in one line for a game without a net."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+
+from zermelo.agents.spec import learned_games, make_agent
+from zermelo.games.registry import get_game
+from zermelo.ui.web import create_app
+
+LOCAL = "http://127.0.0.1"
+BUDGET = {"time_ms": 3000}
+"""The most time a request may take (MAX_TIME): 200 simulations take a fraction of it. The move is asked of the search process,
+and a budget run out would answer with the degraded quick move instead."""
+
+
+@pytest.fixture(scope="module")
+def shared() -> Iterator[TestClient]:
+    with TestClient(create_app(), base_url=LOCAL) as client:
+        yield client
+
+
+def _reference(game: str, moves: list[str], seed: int) -> str:
+    """The move of the library's az level (the shipped net, 200 simulations) after ``moves``."""
+    spec = get_game(game)
+    state = spec.new()
+    for text in moves:
+        state = state.play(state.parse_move(text))
+    agent = make_agent(spec, "az", seed=seed)
+    return state.format_move(agent.choose(state))
+
+
+def test_the_games_list_offers_az_where_the_record_ships_a_net(shared: TestClient) -> None:
+    games = {game["name"]: game for game in shared.get("/api/games").json()["games"]}
+    assert {"connect4", "tictactoe"} <= set(learned_games())
+    for name, game in games.items():
+        expected = ["easy", "medium", "hard"]
+        if get_game(name).learned is not None:
+            expected.append("az")
+        assert game["levels"] == expected, name
+    assert games["connect4"]["levels"][-1] == "az"
+    assert "az" not in games["chess"]["levels"]
+
+
+@pytest.mark.parametrize(
+    ("game", "moves", "seed"),
+    [("tictactoe", ["4"], 3), ("tictactoe", [], 8), ("connect4", ["3", "3"], 5)],
+)
+def test_the_ai_plays_the_shipped_nets_move(
+    shared: TestClient, game: str, moves: list[str], seed: int
+) -> None:
+    body = {"game": game, "moves": moves, "level": "az", "seed": seed, "budget": BUDGET}
+    answer = shared.post("/api/play", json=body)
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["degraded"] is False
+    assert data["moves"][: len(moves)] == moves
+    assert data["moves"][len(moves)] == _reference(game, moves, seed)
+    assert data["thinking"]["move"] == data["moves"][len(moves)]
+
+
+def test_a_game_without_a_net_refuses_az_in_one_line(shared: TestClient) -> None:
+    answer = shared.post("/api/play", json={"game": "chess", "moves": [], "level": "az"})
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["type"] == "ParseError"
+    games = ", ".join(learned_games())
+    assert (
+        error["english"]
+        == f"chess has no learned net, so no level az: the games with one are {games}"
+    )
+    assert "\n" not in error["message"]
+
+
+def test_an_unknown_level_names_az_among_the_levels(shared: TestClient) -> None:
+    answer = shared.post("/api/play", json={"game": "tictactoe", "moves": [], "level": "AZ"})
+    assert answer.status_code == 400
+    assert answer.json()["error"]["english"] == (
+        "unknown level 'AZ': expected one of easy, medium, hard, az"
+    )
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(["tictactoe", "chess", "connect4"]),
+    level=st.sampled_from(["az", "az:sims=5", "hard", "", "Az", 7, None, ["az"]]),
+    ai=st.booleans(),
+)
+def test_fuzz_levels_answer_a_move_or_one_line(
+    shared: TestClient, game: str, level: Any, ai: bool
+) -> None:
+    body = {"game": game, "moves": [], "level": level, "ai": ai, "budget": {"time_ms": 200}}
+    answer = shared.post("/api/play", json=body)
+    offered = level == "hard" or (level == "az" and get_game(game).learned is not None)
+    if offered:
+        assert answer.status_code == 200, answer.text
+        assert len(answer.json()["moves"]) == (1 if ai else 0)
+    else:
+        # The level is checked against the game even when the AI is not asked to move.
+        assert answer.status_code == 400, answer.text
+        error = answer.json()["error"]
+        assert set(error) == {"type", "message", "english"}
+        assert error["type"] == "ParseError"
+        assert "\n" not in error["english"]
