@@ -124,6 +124,10 @@ _EVAL_SCALE: Final = 1000.0
 _WINDOW_WEIGHTS: Final = (0.0, 1.0, 4.0, 16.0, 0.0)
 
 
+_SIDES = (Player.FIRST, Player.SECOND)
+"""The side to move by the parity of the moves played."""
+
+
 class Connect4State(NamedTuple):
     """An immutable Connect Four position. Build one with :meth:`initial` or :meth:`parse`.
 
@@ -169,7 +173,7 @@ class Connect4State(NamedTuple):
 
     @property
     def to_move(self) -> Player:
-        return Player(len(self.moves) & 1)
+        return _SIDES[len(self.moves) & 1]
 
     @property
     def winner(self) -> Player | None:
@@ -293,9 +297,19 @@ class Connect4State(NamedTuple):
 
     def rows(self) -> list[str]:
         """The board as text rows from the top: ``X`` first player, ``O`` second, ``.`` empty."""
-        symbols = {None: ".", Player.FIRST: "X", Player.SECOND: "O"}
+        # Read straight off the bitboards (the learned player encodes every position it searches).
+        stride = self.height + 1
+        first = self.current if not len(self.moves) & 1 else self.current ^ self.mask
+        second = self.mask ^ first
         return [
-            "".join(symbols[self.cell(c, r)] for c in range(self.width))
+            "".join(
+                "X"
+                if first >> (c * stride + r) & 1
+                else "O"
+                if second >> (c * stride + r) & 1
+                else "."
+                for c in range(self.width)
+            )
             for r in reversed(range(self.height))
         ]
 
