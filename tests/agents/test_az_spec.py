@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import pickle
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zermelo.agents.base import Reports
 from zermelo.agents.spec import (
     AZ,
     DEFAULT_SIMS,
     FORMS,
     MAX_SIMS,
     AgentSpec,
+    LearnedAgent,
     check_level,
     levels_for,
+    make_agent,
     parse_agent,
 )
-from zermelo.core.errors import ParseError
+from zermelo.core.errors import CapabilityError, InvalidOptionError, ParseError
 from zermelo.games.registry import get_game
+from zermelo.games.tictactoe import TicTacToeState
 
 
 @pytest.mark.parametrize(
@@ -86,6 +91,100 @@ def test_the_levels_offer_az_only_where_the_record_ships_a_net() -> None:
     with pytest.raises(ParseError) as caught:
         check_level(chess, "az")
     assert str(caught.value).startswith("chess has no learned net, so no level az: the games ")
+
+
+@pytest.fixture(scope="module")
+def ttt_net(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from tests.agents.fakenet import write_net
+
+    return str(write_net(tmp_path_factory.mktemp("nets") / "ttt.npz", "tictactoe", seed=1))
+
+
+def test_az_with_a_net_file_plays_with_the_simulations_asked(ttt_net: str) -> None:
+    from zermelo.agents.az import AzAgent, Net
+
+    spec = parse_agent(f"az:sims=40,net={ttt_net}")
+    agent = spec.build("tictactoe", seed=3)
+    assert isinstance(agent, LearnedAgent)
+    assert agent.name == spec.label and agent.sims == 40
+    assert isinstance(agent, Reports) and agent.last is None
+    state = TicTacToeState.initial()
+    move = agent.choose(state)
+    assert agent.last is not None
+    assert (agent.last.move, agent.last.stats.nodes) == (move, 40)
+    # The same move as the library's player on the same net.
+    reference = AzAgent(Net.load(ttt_net), sims=40, seed=3)
+    assert reference.choose(state) == move
+    assert pickle.loads(pickle.dumps(spec)).build("tictactoe", seed=3).choose(state) == move
+
+
+def test_the_default_is_200_simulations(ttt_net: str) -> None:
+    agent = parse_agent(f"az:net={ttt_net}").build("tictactoe", seed=0)
+    assert isinstance(agent, LearnedAgent)
+    agent.choose(TicTacToeState.initial())
+    assert agent.sims == 200 and agent.last is not None and agent.last.stats.nodes == 200
+
+
+def test_bad_net_files_get_one_line_each(ttt_net: str, tmp_path: Path) -> None:
+    text = tmp_path / "notes.npz"
+    text.write_text("not a net\n")
+    import numpy as np
+
+    bare = tmp_path / "bare.npz"
+    np.savez(bare, weights=np.zeros(3))
+    cases = {
+        str(tmp_path / "missing.npz"): f"{tmp_path / 'missing.npz'}: no such net file",
+        str(tmp_path): f"{tmp_path}: not a zermelo net (IsADirectoryError)",
+        str(text): f"{text}: not a zermelo net (ValueError)",
+        str(bare): f"{bare}: not a zermelo net (it has no meta entry)",
+    }
+    for path, words in cases.items():
+        with pytest.raises(InvalidOptionError) as caught:
+            parse_agent(f"az:net={path}").build("tictactoe")
+        assert str(caught.value) == f"agent 'az:net={path}': {words}"
+    with pytest.raises(InvalidOptionError) as other:
+        AgentSpec(AZ, (("net", ttt_net),)).check("connect4")
+    assert str(other.value) == (
+        f"agent 'az:net={ttt_net}': the net {ttt_net} plays tictactoe, not connect4"
+    )
+
+
+def test_a_game_without_a_shipped_net_names_the_games_with_one() -> None:
+    from zermelo.agents.spec import learned_games
+
+    with pytest.raises(CapabilityError) as caught:
+        AgentSpec(AZ).check("gomoku")
+    games = ", ".join(learned_games()) or "none"
+    assert str(caught.value) == (
+        "agent 'az': gomoku ships no learned net; give net=PATH (a net exported by zermelo "
+        f"learn), or play az at {games}"
+    )
+    AgentSpec("mcts", (("iterations", 5),)).check("gomoku")  # other kinds: checked when built
+
+
+@pytest.mark.parametrize("sims", [0, -1, 100_001])
+def test_a_hand_built_spec_with_too_many_or_few_simulations_is_refused(sims: int) -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        AgentSpec(AZ, (("sims", sims),)).build("tictactoe")
+    assert str(caught.value) == f"agent 'az:sims={sims}': sims={sims} must be from 1 to 100,000"
+
+
+def test_the_level_az_is_the_records_net_with_200_simulations() -> None:
+    import dataclasses
+
+    from tests.agents.fakenet import FAKE
+
+    from zermelo.core.record import Ref
+
+    spec = dataclasses.replace(get_game("tictactoe"), learned=Ref("tests.agents.fakenet:FAKE"))
+    agent = make_agent(spec, "az", seed=1)
+    assert isinstance(agent, LearnedAgent)
+    assert (agent.name, agent.sims, agent.net) == ("az", DEFAULT_SIMS, FAKE)
+    calls = FAKE.calls
+    assert agent.choose(TicTacToeState.initial()) in range(9)
+    assert FAKE.calls > calls
+    with pytest.raises(ParseError, match="gomoku has no learned net, so no level az"):
+        make_agent("gomoku", "az")
 
 
 _names = st.sampled_from(["sims", "net", "SIMS", "Net", "iterations", "", "s"])

@@ -38,9 +38,9 @@ with :meth:`AgentSpec.build`, never receive one.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
@@ -56,17 +56,23 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.core.record import LEVELS, GameSpec, Ref
+from zermelo.core.result import SearchResult
 from zermelo.core.state import AnyState
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
 from zermelo.search.quiescence import quiescent
+
+if TYPE_CHECKING:
+    from zermelo.agents.az import AzAgent
 
 __all__ = [
     "AZ",
     "DEFAULT_LEVEL_TIME",
     "DEFAULT_SIMS",
     "FORMS",
+    "MAX_SIMS",
     "AgentSpec",
+    "LearnedAgent",
     "OptionValue",
     "check_level",
     "learned_games",
@@ -157,6 +163,13 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.label
+
+    def check(self, game: str | GameSpec) -> None:
+        """Refuse now, in one line, what :meth:`build` would refuse later in a worker process:
+        for ``az``, a game that ships no net or a net file that is missing, unreadable, not a
+        net or another game's (it loads the net once). Other kinds are checked when built."""
+        if self.kind == AZ:
+            self.build(game, seed=0)
 
     def build(self, game: str | GameSpec, seed: int | None = None) -> Agent:
         """The live agent for ``game`` (its name or its record), its randomness drawn from
@@ -278,9 +291,38 @@ def check_level(spec: GameSpec, level: str) -> None:
         )
 
 
+class LearnedAgent:
+    """The learned player as the faces and the arena hold it: a
+    :class:`~zermelo.agents.az.AzAgent` whose last search is :attr:`last`, the house's
+    :class:`~zermelo.agents.base.Reports` (the search's value is the net-guided mean value in
+    [-1, 1], its ``nodes`` the simulations)."""
+
+    def __init__(self, player: AzAgent, name: str) -> None:
+        self.player = player
+        self.name = name
+
+    @property
+    def sims(self) -> int:
+        return self.player.sims
+
+    @property
+    def net(self) -> PolicyValue[AnyState]:
+        return self.player.net
+
+    def choose(self, state: AnyState) -> Hashable:
+        return self.player.choose(state)
+
+    @property
+    def last(self) -> SearchResult[Hashable] | None:
+        found: object = getattr(self.player, "last", None)
+        if callable(found):  # AzAgent.last(), a method
+            found = found()
+        return found if isinstance(found, SearchResult) else None
+
+
 def _az_agent(
     spec: GameSpec, options: Mapping[str, OptionValue], seed: int | None, label: str
-) -> Agent:
+) -> LearnedAgent:
     """The learned player of an ``az`` spec: the net of ``net=PATH``, else the game's shipped
     net, searched ``sims`` times a move."""
     from zermelo.agents.az import AzAgent
@@ -297,9 +339,7 @@ def _az_agent(
         )
     path = _option(options, "net", str, label)
     net = _shipped(spec, label) if path is None else _load_net(spec, path, label)
-    agent = AzAgent(net, sims=sims, seed=seed)
-    agent.name = label
-    return agent
+    return LearnedAgent(AzAgent(net, sims=sims, seed=seed), label)
 
 
 def _shipped(spec: GameSpec, label: str) -> PolicyValue[AnyState]:
@@ -326,19 +366,16 @@ def _load_net(spec: GameSpec, path: str, label: str) -> PolicyValue[AnyState]:
 
     try:
         net = Net.load(path)
-    except OSError as error:
+    except ZermeloError as error:  # NetError: missing, unreadable, not a net, no such game
+        raise InvalidOptionError(
+            N_("agent {label!r}: {problem}"), label=label, problem=error
+        ) from None
+    except OSError as error:  # what the loader does not name itself
         raise InvalidOptionError(
             N_("agent {label!r}: cannot read the net {path}: {problem}"),
             label=label,
             path=path,
             problem=error.strerror or type(error).__name__,
-        ) from None
-    except ZermeloError as error:
-        raise InvalidOptionError(
-            N_("agent {label!r}: {path} is not a net: {problem}"),
-            label=label,
-            path=path,
-            problem=error,
         ) from None
     if net.game != spec.name:
         raise InvalidOptionError(
