@@ -64,7 +64,10 @@ def test_the_ai_plays_the_shipped_nets_move(
     assert data["degraded"] is False
     assert data["moves"][: len(moves)] == moves
     assert data["moves"][len(moves)] == _reference(game, moves, seed)
-    assert data["thinking"]["move"] == data["moves"][len(moves)]
+    thinking = data["thinking"]
+    assert thinking["move"] == data["moves"][len(moves)]
+    assert (thinking["simulations"], thinking["nodes"]) == (200, 200)
+    assert thinking["value"]["exact"] is False and -1 <= thinking["value"]["score"] <= 1
 
 
 def test_a_game_without_a_net_refuses_az_in_one_line(shared: TestClient) -> None:

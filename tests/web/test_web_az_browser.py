@@ -50,8 +50,12 @@ def test_the_learned_level_is_offered_played_and_hidden_where_there_is_no_net(
     reply = make_agent(spec, "az", seed=seed).choose(state)
     expected = "".join("X" if square == reply else "." for square in range(9))
     assert board_notation(page) == expected
-    page.select_option("#game", "chess")
-    page.wait_for_selector("#board [data-move]")
+    expect(page.locator("#ai-last")).to_contain_text(
+        f"The AI's last move: {reply} · ", timeout=WAIT_MS
+    )
+    expect(page.locator("#ai-last")).to_contain_text(" · 200 simulations in ")
+    page.select_option("#game", "mnk")
+    wait_for_your_turn_or_end(page)
     assert learned.evaluate("option => option.hidden && option.disabled")
     assert page.eval_on_selector("#level", "select => select.value") == "hard"
 

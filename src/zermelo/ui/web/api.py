@@ -116,7 +116,8 @@ class ValueJson(TypedDict):
 
 
 class SearchJson(TypedDict):
-    """What a search found: its move, value, line and totals (an answer's ``thinking``)."""
+    """What a search found: its move, value, line and totals (an answer's ``thinking``); the
+    learned level's search (az) says its ``simulations`` too."""
 
     move: str | None
     value: ValueJson
@@ -124,6 +125,7 @@ class SearchJson(TypedDict):
     depth: int
     nodes: int
     time_ms: float
+    simulations: NotRequired[int]
 
 
 class MoveJson(TypedDict):

@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 
+from zermelo.agents.spec import AZ
 from zermelo.core import limits
 from zermelo.core.errors import BudgetError
 from zermelo.core.state import Evaluates
@@ -89,6 +90,8 @@ def choose(
                 choice = game.adapter.ai_choice(state, level, seed, seconds)
                 move = choice.move
                 thinking = None if choice.result is None else search_json(state, choice.result)
+                if thinking is not None and choice.result is not None and level == AZ:
+                    thinking["simulations"] = choice.result.stats.nodes  # PUCT's count
     except BudgetError:
         return {"degraded": True}
     if move is None:
