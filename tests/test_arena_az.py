@@ -43,8 +43,8 @@ def test_az_plays_in_worker_processes_and_the_games_replay(nets: Path) -> None:
 @pytest.mark.parametrize(
     ("agent", "line"),
     [
-        ("az:net={nets}/ttt.npz", "the net {nets}/ttt.npz plays tictactoe, not connect4"),
-        ("az:net={nets}/none.npz", "{nets}/none.npz: no such net file"),
+        ("az:net={nets}/ttt.npz", ": the net {nets}/ttt.npz plays tictactoe, not connect4"),
+        ("az:net={nets}/none.npz", " cannot use its net: {nets}/none.npz: no such net file"),
         ("az:sims=0", None),
     ],
 )
@@ -58,5 +58,5 @@ def test_a_bad_az_agent_is_one_line_before_any_game(
     if line is None:
         assert last.startswith(f"zermelo: error: bad agent {text!r}: sims='0' is not valid")
     else:
-        assert last == f"zermelo: error: agent {text!r}: {line.format(nets=nets)}"
+        assert last == f"zermelo: error: agent {text!r}{line.format(nets=nets)}"
     assert "Traceback" not in done.stderr and "Games" not in done.stderr

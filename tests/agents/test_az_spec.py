@@ -141,7 +141,7 @@ def test_bad_net_files_get_one_line_each(ttt_net: str, tmp_path: Path) -> None:
     for path, words in cases.items():
         with pytest.raises(InvalidOptionError) as caught:
             parse_agent(f"az:net={path}").build("tictactoe")
-        assert str(caught.value) == f"agent 'az:net={path}': {words}"
+        assert str(caught.value) == f"agent 'az:net={path}' cannot use its net: {words}"
     with pytest.raises(InvalidOptionError) as other:
         AgentSpec(AZ, (("net", ttt_net),)).check("connect4")
     assert str(other.value) == (

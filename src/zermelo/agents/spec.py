@@ -368,7 +368,7 @@ def _load_net(spec: GameSpec, path: str, label: str) -> PolicyValue[AnyState]:
         net = Net.load(path)
     except ZermeloError as error:  # NetError: missing, unreadable, not a net, no such game
         raise InvalidOptionError(
-            N_("agent {label!r}: {problem}"), label=label, problem=error
+            N_("agent {label!r} cannot use its net: {problem}"), label=label, problem=error
         ) from None
     except OSError as error:  # what the loader does not name itself
         raise InvalidOptionError(
