@@ -31,8 +31,10 @@ from zermelo.learn.truth import (
     by_ply,
     by_set,
     cached_labels,
+    held_out,
     label_lines,
     labels_text,
+    measure,
     move_shares,
     never_loses,
     perfect_chooser,
@@ -206,9 +208,15 @@ class _Oracle:
     description = "the labels themselves"
 
     def __init__(
-        self, labels: Sequence[Label], *, uniform: bool = False, constant: float | None = None
+        self,
+        labels: Sequence[Label],
+        *,
+        uniform: bool = False,
+        constant: float | None = None,
+        truth: Truth | None = None,
     ) -> None:
         self.labels = {label.position: label for label in labels}
+        self.truth = truth
         self.uniform = uniform
         self.constant = constant
         self.calls: list[int] = []
@@ -217,7 +225,10 @@ class _Oracle:
         self.calls.append(len(states))
         answers = []
         for state in states:
-            label = self.labels[state.notation()]
+            label = self.labels.get(state.notation())
+            if label is None:
+                assert self.truth is not None, state
+                label = self.truth.label(state)
             moves = [state.format_move(m) for m in state.legal_moves()]
             if self.uniform:
                 priors = [1 / len(moves)] * len(moves)
@@ -550,3 +561,133 @@ def test_truth_imports_and_measures_without_torch() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sum(not label.lost for label in _shipped()))
+
+
+def test_a_checkpoint_is_measured_on_the_held_out_positions() -> None:
+    spec = _tictactoe()
+    labels = held_out(spec)
+    assert len(labels) == 4520 and held_out(spec) is labels
+    oracle = _Oracle(labels, truth=_TTT)
+    measured = measure(spec, {}, oracle, sims=20, positions=30, seed=3)
+    assert measured["alone"] == measured["alone_best"] == 1.0
+    assert measured["value_error"] == 0.0
+    assert measured["positions"] == sum(not label.lost for label in labels)
+    assert measured["searched_positions"] == 30 and measured["searched"] == 1.0
+    flat = _Oracle(labels, uniform=True, constant=0.0)
+    again = measure(spec, {}, flat, sims=0, positions=0, seed=3)
+    assert again["alone"] == move_shares(labels, flat, spec).optimal < 0.9
+    assert "searched" not in again
+    c4 = _connect4()
+    shipped = _shipped()
+    per_set = measure(c4, {}, _Oracle(shipped, constant=0.0), sims=0, positions=0, seed=1)
+    for name, group in by_set(shipped).items():
+        decided = sum(label.outcome != 0 for label in group) / len(group)
+        assert per_set[f"value_error {name}"] == pytest.approx(decided)
+        assert per_set[f"alone {name}"] == 1.0
+    assert measure(get_game("chess"), {}, oracle, sims=1, positions=1, seed=1) == {}
+
+
+class _Loop:
+    """A toy game whose moves go round: 0 -> 1 -> 0 ..., and from 1 a move ends it (a draw)."""
+
+    def __init__(self, at: int, ply: int = 0) -> None:
+        self.at = at
+        self.ply = ply
+
+    @property
+    def to_move(self) -> Player:
+        return Player(self.ply % 2)
+
+    winner = None
+
+    def legal_moves(self) -> list[int]:
+        return [] if self.at == 2 else ([1] if self.at == 0 else [0, 2])
+
+    def play(self, move: int) -> _Loop:
+        return _Loop(move, self.ply + 1)
+
+    def is_terminal(self) -> bool:
+        return self.at == 2
+
+    def key(self) -> Hashable:
+        return self.at
+
+    def notation(self) -> str:
+        return str(self.at)
+
+    def parse_move(self, text: str) -> int:
+        return int(text)
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Loop) and other.at == self.at
+
+    def __hash__(self) -> int:
+        return self.at
+
+
+def test_a_game_that_repeats_positions_is_refused_not_searched_forever() -> None:
+    spec = GameSpec[AnyState](
+        name="loop", title="Loop", new=lambda: _Loop(0), parse=lambda t: _Loop(int(t)), quick=True
+    )
+    with pytest.raises(CapabilityError, match="loop reaches '1' again below itself"):
+        Truth(spec).label(_Loop(0))
+
+
+class _Again:
+    """A toy game where the first move keeps the turn: at 0 the first player moves to 1 (and
+    moves again) or to 3 (a draw); at 1 it moves to 2, where it has won."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+    @property
+    def to_move(self) -> Player:
+        return Player.SECOND if self.at in (2, 3) else Player.FIRST
+
+    @property
+    def ply(self) -> int:
+        return {0: 0, 1: 1, 2: 2, 3: 1}[self.at]
+
+    @property
+    def winner(self) -> Player | None:
+        return Player.FIRST if self.at == 2 else None
+
+    def legal_moves(self) -> list[int]:
+        return {0: [1, 3], 1: [2]}.get(self.at, [])
+
+    def play(self, move: int) -> _Again:
+        return _Again(move)
+
+    def is_terminal(self) -> bool:
+        return self.at in (2, 3)
+
+    def key(self) -> Hashable:
+        return self.at
+
+    def notation(self) -> str:
+        return str(self.at)
+
+    def parse_move(self, text: str) -> int:
+        return int(text)
+
+    def format_move(self, move: int) -> str:
+        return str(move)
+
+
+def test_a_move_that_keeps_the_turn_keeps_the_value_on_the_same_side() -> None:
+    from zermelo.core.scores import WIN
+
+    spec = GameSpec[AnyState](
+        name="again",
+        title="Again",
+        new=lambda: _Again(0),
+        parse=lambda t: _Again(int(t)),
+        quick=True,
+    )
+    label = Truth(spec).label(_Again(0))
+    assert label.outcome == 1 and label.score == WIN - 2
+    assert [(e.move, e.outcome) for e in label.moves] == [("1", 1), ("3", 0)]
+    assert label.best_moves() == ("1",)

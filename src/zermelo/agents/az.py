@@ -209,11 +209,14 @@ class Net:
             raise NetError(f"{where}: no such net file") from None
         except NetError:
             raise
-        except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as error:
+        except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as error:
             raise NetError(f"{where}: not a zermelo net ({type(error).__name__})") from None
         if not isinstance(meta, dict) or meta.get("format") != FORMAT:
             raise NetError(f"{where}: not a zermelo net of format {FORMAT}")
-        return cls(arrays, meta)
+        try:
+            return cls(arrays, meta)
+        except InvalidOptionError as error:  # NetError, or a game no net can learn
+            raise NetError(f"{where}: {error}") from None
 
     def save(self, path: str | Path) -> None:
         """Write the net to ``path`` (float16 where that loses nothing the play needs)."""

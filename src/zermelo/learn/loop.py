@@ -8,9 +8,9 @@ One generation:
    stored as they arrive, one JSON line per task, in ``selfplay/gen-NNNN.jsonl``: the replay
    buffer is these files.
 2. **Training.** The candidate net (the last one trained, accepted or not) takes ``steps`` steps
-   of Adam on batches drawn from the last ``window`` generations' positions, each position
-   mirrored left to right at random where the board allows it. The loss is AlphaZero's: the
-   cross-entropy of the policy against the visit counts of the moves searched in full, plus the
+   of Adam on batches drawn from the last ``window`` generations' positions, each drawn as itself
+   or one of its images under the board's symmetries (``mirror``: Connect Four's mirror,
+   tic-tac-toe's eight). The loss is AlphaZero's: the cross-entropy of the policy against the visit counts of the moves searched in full, plus the
    squared error of the value against the target, ``(1 - q_weight) * z + q_weight * q`` (``z``
    the game's result, ``q`` the search's root value; mixing in ``q`` lowers the noise of ``z``
    while the games are few).
@@ -38,7 +38,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import cast
 
@@ -49,9 +49,10 @@ from torch import nn
 from zermelo.agents.az import AzAgent, Encoder, Net, learnable
 from zermelo.agents.spec import parse_agent
 from zermelo.core.errors import InvalidOptionError, ZermeloError
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
+from zermelo.learn import truth
 from zermelo.learn.net import PolicyValueNet, export
 from zermelo.learn.selfplay import (
     Settings,
@@ -86,8 +87,9 @@ class LearnConfig:
     """What to learn and how (each game has its defaults: :func:`default_config`)."""
 
     game: str
-    options: Mapping[str, object] = field(default_factory=dict)
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
     seconds: float = 300.0
+    generations: int = 0
     seed: int = 0
     games: int = 256
     sims: int = 200
@@ -105,7 +107,7 @@ class LearnConfig:
     q_weight: float = 0.5
     gate_games: int = 40
     gate_sims: int = 32
-    gate_score: float = 0.55
+    gate_score: float = 0.5
     gate_random_plies: int = 2
     measure_sims: int = 50
     measure_positions: int = 200
@@ -115,13 +117,15 @@ class LearnConfig:
     cluster: str | None = None
     jobs: int = 2
     mirror: bool = True
-    threads: int = 2
+    # Training's torch threads. One: on a machine whose cores are busy (self-play workers, other
+    # programs) two threads wait on each other, and a step took ten times longer here.
+    threads: int = 1
 
     def identity(self) -> dict[str, object]:
-        """The settings a resumed run must share (not the time budget, the cluster or the
-        number of processes)."""
+        """The settings a resumed run must share (not the budgets of time and generations, the
+        cluster or the number of processes)."""
         data = asdict(self)
-        for name in ("seconds", "cluster", "jobs", "threads"):
+        for name in ("seconds", "generations", "cluster", "jobs", "threads"):
             data.pop(name)
         data["options"] = dict(self.options)
         return data
@@ -137,15 +141,26 @@ class LearnConfig:
 
 
 _DEFAULTS: dict[str, dict[str, object]] = {
+    # The shipped net's recipe (docs/learning.md): 256 games a generation, half the moves
+    # searched in full with 80 simulations, the other half with 20.
+    "connect4": {
+        "games": 256,
+        "sims": 80,
+        "fast_sims": 20,
+        "full_share": 0.5,
+        "temperature_plies": 8,
+        "arena_every": 4,
+        "arena_games": 20,
+    },
     # Tiny boards learn in minutes: small nets, small generations, few simulations.
     "tictactoe": {
         "games": 128,
-        "sims": 50,
+        "sims": 64,
         "fast_sims": 16,
         "full_share": 0.5,
-        "temperature_plies": 4,
-        "channels": 16,
-        "blocks": 1,
+        "temperature_plies": 6,
+        "channels": 32,
+        "blocks": 2,
         "batch": 128,
         "window": 8,
         "gate_games": 20,
@@ -272,7 +287,7 @@ class _Positions:
 
 def _positions(
     spec: GameSpec,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     encoder: Encoder,
     actions: int,
     games: Sequence[Mapping[str, object]],
@@ -310,15 +325,43 @@ def _positions(
     )
 
 
-def _mirror_actions(actions: int, rows: int, columns: int) -> np.ndarray | None:
-    """The action of each action on the board mirrored left to right, where actions are the
-    columns (Connect Four) or the cells (tic-tac-toe); ``None`` otherwise."""
+def _mirrored(planes: np.ndarray) -> np.ndarray:
+    return planes[..., ::-1]
+
+
+Transform = tuple[Callable[[np.ndarray], np.ndarray], np.ndarray]
+"""A symmetry of the board: what it does to ``(..., rows, columns)`` planes, and the action each
+action of the transformed board comes from (``policy[:, perm]``)."""
+
+
+def _symmetries(actions: int, rows: int, columns: int) -> list[Transform]:
+    """The board's symmetries, for training on each position as its images too.
+
+    Actions that are columns (a drop game: Connect Four): the mirror left to right only, gravity
+    keeping the rest. Actions that are cells (tic-tac-toe, m,n,k): every symmetry of the
+    rectangle, eight for a square board. Any other actions: none. (The rules of zermelo's games
+    of either kind look the same in every such image.)"""
+
+    def grid_perm(turn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        return np.ascontiguousarray(turn(np.arange(actions).reshape(rows, columns))).reshape(-1)
+
     if actions == columns:
-        return np.arange(columns)[::-1].copy()
-    if actions == rows * columns:
-        grid = np.arange(actions).reshape(rows, columns)
-        return grid[:, ::-1].reshape(-1).copy()
-    return None
+        return [(_mirrored, np.arange(columns)[::-1].copy())]
+    if actions != rows * columns:
+        return []
+    turns: list[Callable[[np.ndarray], np.ndarray]] = [
+        lambda a: a[..., ::-1],
+        lambda a: a[..., ::-1, :],
+        lambda a: a[..., ::-1, ::-1],
+    ]
+    if rows == columns:
+        turns += [
+            lambda a: np.swapaxes(a, -1, -2),
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, :],
+            lambda a: np.swapaxes(a, -1, -2)[..., ::-1, ::-1],
+        ]
+    return [(turn, grid_perm(turn)) for turn in turns]
 
 
 class _Run:
@@ -333,7 +376,7 @@ class _Run:
         self.shape = self.encoder.shape(start)
         self.actions = self.encoder.actions(start)
         _planes, rows, columns = self.shape
-        self.mirror = _mirror_actions(self.actions, rows, columns) if config.mirror else None
+        self.symmetries = _symmetries(self.actions, rows, columns) if config.mirror else []
         self.meta_path = self.dir / "run.json"
 
     def model(self) -> PolicyValueNet:
@@ -395,8 +438,9 @@ def learn(
     report: Callable[[Progress], None] = lambda progress: None,
     stop: Callable[[], bool] = lambda: False,
 ) -> Summary:
-    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module).
-    Returns when the time is up or ``stop()`` says so, between phases."""
+    """Learn ``config.game`` for ``config.seconds`` more seconds in ``run_dir`` (see the module),
+    and up to ``config.generations`` generations in all when that is not 0. Returns when the time
+    is up, the generations are done, or ``stop()`` says so (it is asked between phases)."""
     run = _Run(config, run_dir)
     meta = run.load_meta()
     resumed = meta is not None
@@ -419,9 +463,11 @@ def learn(
     else:
         run.save_meta(0, 0.0, 0)
 
-    history = {c.generation: c for c in read_metrics(run.dir)}
     buffer: dict[int, _Positions] = {}
     truth = _Truth(run)
+    if resumed:
+        _measure_missing(run, truth)
+    history = {c.generation: c for c in read_metrics(run.dir)}
     started = time.perf_counter()
     stopped = False
 
@@ -447,6 +493,8 @@ def learn(
 
     with open_executor(config.cluster, config.jobs) as executor:
         while elapsed() < budget_end:
+            if config.generations and generation >= config.generations:
+                break
             if stop():
                 stopped = True
                 break
@@ -471,7 +519,10 @@ def learn(
                 executor, play_games, tasks, store=run.selfplay_store(g), on_result=arrived
             )
             new_games = [game for r in results.values() for game in r["games"]]  # type: ignore[attr-defined]
-            rate = len(new_games) / max(1e-9, time.perf_counter() - played_before)
+            # Games per second of the games played now (not those read back from the store).
+            rate = arrived.games / max(1e-9, time.perf_counter() - played_before)
+            if not arrived.games and last is not None:
+                rate = last.games_per_second
             buffer[g] = _positions(
                 run.spec, config.options, run.encoder, run.actions, new_games, config.q_weight
             )
@@ -569,6 +620,30 @@ def learn(
     return Summary(generation, games_total, elapsed(), best, resumed, stopped)
 
 
+def _measure_missing(run: _Run, judge: _Truth) -> None:
+    """Measure the generations whose line lacks the measures (a run begun before its game had
+    held-out positions), from their saved nets; rewrite the metrics whole."""
+    rows = read_metrics(run.dir)
+    if not judge.labels or all(row.alone is not None for row in rows):
+        return
+    lines: list[str] = []
+    for old in rows:
+        row = old
+        path = run.checkpoint(row.generation).with_suffix(".npz")
+        if row.alone is None and path.exists():
+            measured = judge.measure(Net.load(path))
+            row = replace(
+                old,
+                alone=measured.get("alone"),
+                alone_best=measured.get("alone_best"),
+                searched=measured.get("searched"),
+                value_error=measured.get("value_error"),
+                measured=measured,
+            )
+        lines.append(json.dumps(asdict(row)))
+    _write(run.dir / "metrics.jsonl", "\n".join(lines) + "\n")
+
+
 class _Arrivals:
     """Tells the progress bar of each self-play task that arrives."""
 
@@ -613,12 +688,19 @@ def _train(
         index = rng.integers(0, count, size=min(config.batch, count))
         x = planes[index]
         p = policy[index]
-        if run.mirror is not None:
-            flip = rng.random(len(index)) < 0.5
+        if run.symmetries:
+            # Each position as itself or one of its images, drawn with equal chances.
+            if len(run.symmetries) == 1:
+                which = (rng.random(len(index)) < 0.5).astype(np.int64)
+            else:
+                which = rng.integers(0, len(run.symmetries) + 1, size=len(index))
             x = x.copy()
             p = p.copy()
-            x[flip] = x[flip][..., ::-1]
-            p[flip] = p[flip][:, run.mirror]
+            for k, (turn, perm) in enumerate(run.symmetries, start=1):
+                chosen = which == k
+                if chosen.any():
+                    x[chosen] = turn(x[chosen])
+                    p[chosen] = p[chosen][:, perm]
         xt = torch.from_numpy(np.ascontiguousarray(x))
         pt = torch.from_numpy(np.ascontiguousarray(p))
         mask = torch.from_numpy(has[index].astype(np.float32))
@@ -640,7 +722,7 @@ def _train(
 
 def match_nets(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     blob_a: bytes,
     blob_b: bytes,
     seed: int,
@@ -702,7 +784,7 @@ def _gate(executor: object, config: LearnConfig, candidate: bytes, best: bytes, 
 
 def arena_games(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     net_arrays: dict[str, np.ndarray],
     net_meta: dict[str, object],
     opponent: str,
@@ -779,26 +861,21 @@ def _finite(value: float | None) -> float | None:
 
 
 class _Truth:
-    """The held-out positions of the run's game and their exact values (see
-    :mod:`zermelo.learn.truth`), measured once per generation."""
+    """The held-out positions of the run's game, labelled exactly, and the measures of a net on
+    them (:func:`zermelo.learn.truth.held_out`, :func:`zermelo.learn.truth.measure`). A game with
+    none is not measured: its metrics hold the losses and the gating only."""
 
     def __init__(self, run: _Run) -> None:
         self.run = run
-        self._sets: object | None = None
+        self.labels = truth.held_out(run.spec, dict(run.config.options))
 
     def measure(self, net: Net) -> dict[str, float]:
-        import importlib
-
-        try:
-            truth = importlib.import_module("zermelo.learn.truth")
-        except ImportError:
-            return {}
-        measured: dict[str, float] = truth.measure(
+        config = self.run.config
+        return truth.measure(
             self.run.spec,
-            self.run.config.options,
+            dict(config.options),
             net,
-            sims=self.run.config.measure_sims,
-            positions=self.run.config.measure_positions,
-            seed=self.run.config.seed,
+            sims=config.measure_sims,
+            positions=config.measure_positions,
+            seed=config.seed,
         )
-        return measured

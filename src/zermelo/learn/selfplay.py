@@ -25,7 +25,7 @@ from typing import cast
 import torch
 
 from zermelo.agents.az import Encoder, learnable, softmax_over
-from zermelo.core.record import GameSpec
+from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player, payoff_of
 from zermelo.games.registry import get_game
 from zermelo.learn.net import PolicyValueNet, fused
@@ -109,7 +109,7 @@ class TorchEvaluator:
 
 def play_games(
     game: str,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     blob: bytes,
     seed: int,
     games: int,
@@ -163,7 +163,7 @@ class _Game:
 
 def _play_batch(
     spec: GameSpec,
-    options: Mapping[str, object],
+    options: Mapping[str, OptionValue],
     encoder: Encoder,
     evaluate: TorchEvaluator,
     config: Settings,
@@ -220,7 +220,7 @@ def _play_batch(
 
 
 def replay(
-    spec: GameSpec, options: Mapping[str, object], encoder: Encoder, moves: Sequence[int]
+    spec: GameSpec, options: Mapping[str, OptionValue], encoder: Encoder, moves: Sequence[int]
 ) -> list[AnyState]:
     """The positions before each move of a self-play game (its actions ``moves``)."""
     state = spec.new(**options)

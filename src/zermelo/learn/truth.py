@@ -29,6 +29,7 @@ each legal move as ``move:outcome:score``.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import json
 import math
@@ -65,8 +66,10 @@ __all__ = [
     "by_ply",
     "by_set",
     "cached_labels",
+    "held_out",
     "label_lines",
     "labels_text",
+    "measure",
     "move_shares",
     "never_loses",
     "perfect_chooser",
@@ -236,7 +239,8 @@ class Truth:
             return _label_of(state.notation(), group, [found[move] for move in legal])
         entries = []
         for move, text in zip(state.legal_moves(), legal, strict=True):
-            value = parent_score(self.value(state.play(move))) + 0.0
+            child = state.play(move)
+            value = _seen_from(state, child, self.value(child))
             entries.append(MoveLabel(text, _sign(value), value))
         return _label_of(state.notation(), group, entries)
 
@@ -254,8 +258,10 @@ class Truth:
 
     def _search(self, root: AnyState) -> float:
         # Depth-first with an explicit stack (no recursion limit): a node is pushed, its
-        # children are valued, then it takes the best of them.
+        # children are valued, then it takes the best of them. The nodes pushed back to be
+        # valued (``path``) are the line from the root: meeting one again is a repetition.
         values = self._values
+        path: set[Hashable] = set()
         stack: list[tuple[AnyState, bool]] = [(root, False)]
         while stack:
             state, expanded = stack.pop()
@@ -267,8 +273,17 @@ class Truth:
                 continue
             children = [state.play(move) for move in state.legal_moves()]
             if expanded:
-                values[key] = max(parent_score(values[child.key()]) for child in children)
+                values[key] = max(
+                    _seen_from(state, child, values[child.key()]) for child in children
+                )
+                path.discard(key)
                 continue
+            if key in path:
+                raise CapabilityError(
+                    f"the game of {self.spec.name} reaches {state.notation()!r} again below "
+                    "itself: a game that repeats positions cannot be labelled by this search"
+                )
+            path.add(key)
             if len(values) >= self.node_limit:
                 raise BudgetError(
                     f"the exact search of {self.spec.name} stored {self.node_limit} positions "
@@ -277,6 +292,18 @@ class Truth:
             stack.append((state, True))
             stack.extend((child, False) for child in children if child.key() not in values)
         return values[root.key()]
+
+
+def _seen_from(parent: AnyState, child: AnyState, value: float) -> float:
+    """The negamax ``value`` of ``child`` from the side to move in ``parent``, one ply further
+    away (the same side where a move keeps the turn)."""
+    if child.to_move != parent.to_move:
+        return parent_score(value) + 0.0
+    if value > EVAL_LIMIT:
+        return value - 1
+    if value < -EVAL_LIMIT:
+        return value + 1
+    return value + 0.0
 
 
 def _terminal(state: AnyState) -> float:
@@ -667,9 +694,9 @@ def to_move_positions(starts: Iterable[AnyState], side: Player) -> list[AnyState
     each once, in the order first reached."""
     seen: set[str] = set()
     found: list[AnyState] = []
-    frontier = list(starts)
+    frontier = collections.deque(starts)
     while frontier:
-        state = frontier.pop(0)
+        state = frontier.popleft()
         text = state.notation()
         if text in seen or state.is_terminal():
             continue
@@ -726,7 +753,10 @@ def _worst(
     key = state.notation()
     known = memo.get(key)
     if known is not None:
+        if known[0] > 1:  # still being explored: the line came back to it
+            raise CapabilityError(f"never_loses: the game reaches {key!r} again below itself")
         return known
+    memo[key] = (3, ())
     answer: tuple[int, tuple[str, ...]]
     if state.to_move == side:
         move = choose(state)
@@ -748,3 +778,81 @@ def _worst(
                 answer = (worst, (text, *line))
     memo[key] = answer
     return answer
+
+
+# -- the measure of a checkpoint -----------------------------------------------------------
+
+_HELD_OUT: dict[tuple[str, str], list[Label]] = {}
+
+
+def held_out(spec: GameSpec[AnyState], options: Mapping[str, OptionValue] = {}) -> list[Label]:
+    """The labelled positions a net of ``spec``'s game is measured on: the labels the package
+    ships for it (on the standard board, without options), else, for a quick game, every position
+    with the first player to move that play reaches from the start (both starters where either
+    side may start: tic-tac-toe's 4,520), labelled exactly. Empty for any other game. Labelled
+    once per process."""
+    key = (spec.name, json.dumps(dict(options), sort_keys=True))
+    known = _HELD_OUT.get(key)
+    if known is not None:
+        return known
+    labels: list[Label] = []
+    found = shipped_labels(spec) if not options else None
+    if found is not None and found.options == dict(options):
+        labels = found.labels
+    elif spec.quick and not (spec.chance or spec.hidden):
+        truth = Truth(spec, options)
+        starts = [spec.new(**options)]
+        if spec.first_mover is None:
+            starts.append(spec.new(**options, first=Player.SECOND))
+        labels = [truth.label(state) for state in to_move_positions(starts, Player.FIRST)]
+    _HELD_OUT[key] = labels
+    return labels
+
+
+def _put(out: dict[str, float], name: str, value: float) -> None:
+    if not math.isnan(value):
+        out[name] = value
+
+
+def measure(
+    spec: GameSpec[AnyState],
+    options: Mapping[str, OptionValue],
+    net: PolicyValue[AnyState],
+    *,
+    sims: int,
+    positions: int,
+    seed: int,
+) -> dict[str, float]:
+    """The truth of one checkpoint on the positions of :func:`held_out` (nothing where there
+    are none): ``alone`` and ``alone_best`` (the shares of the net's move alone that are optimal
+    and best-score), ``value_error``, and the same per held-out set (``alone SET``,
+    ``value_error SET``); ``searched`` and ``searched_best`` the shares of the move after
+    ``sims`` PUCT simulations on ``positions`` of the positions that are not lost, drawn once
+    with ``seed`` (the same ones at every checkpoint); ``positions`` and ``searched_positions``
+    count them."""
+    from zermelo.agents.az import AzAgent
+
+    labels = held_out(spec, options)
+    if not labels:
+        return {}
+    out: dict[str, float] = {}
+    alone = move_shares(labels, net, spec, options)
+    _put(out, "alone", alone.optimal)
+    _put(out, "alone_best", alone.best_score)
+    _put(out, "value_error", value_error(labels, net, spec, options))
+    out["positions"] = float(alone.positions)
+    groups = by_set(labels)
+    if len(groups) > 1:
+        for name, group in groups.items():
+            _put(out, f"alone {name}", move_shares(group, net, spec, options).optimal)
+            _put(out, f"value_error {name}", value_error(group, net, spec, options))
+    counted = [label for label in labels if not label.lost]
+    if sims > 0 and positions > 0 and counted:
+        rng = random.Random(seed)
+        chosen = sorted(rng.sample(range(len(counted)), min(positions, len(counted))))
+        sample = [counted[i] for i in chosen]
+        searched = move_shares(sample, AzAgent(net, sims=sims, seed=seed).choose, spec, options)
+        _put(out, "searched", searched.optimal)
+        _put(out, "searched_best", searched.best_score)
+        out["searched_positions"] = float(searched.positions)
+    return out

@@ -20,6 +20,12 @@ game, already backed up), and :meth:`Puct.expand` hands over that state's evalua
 steps many trees at once and evaluates their leaves in one batch; :meth:`Puct.run` is the loop for
 one tree. :meth:`Puct.play` moves the root down the tree, keeping the subtree below.
 
+With ``decisive`` (the default), a state that can name a move winning on the spot
+(:class:`~zermelo.core.state.WinsAtOnce`: Connect Four, tic-tac-toe, m,n,k) is a proven win one
+ply early, as :mod:`zermelo.search.mcts` does: the search need not evaluate the winning move's
+child, a move that leaves the opponent such a win is seen to lose at once, and a root that can
+win plays the winning move. This is the rules' knowledge, not a solver's.
+
 At the root, ``noise=(alpha, epsilon)`` mixes Dirichlet(alpha) noise into the priors, as
 AlphaZero's self-play does, so that it tries moves the net does not yet like. Every random draw
 comes from the ``random.Random`` given.
@@ -36,10 +42,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Hashable, Sequence
+from typing import cast
 
 from zermelo.core.errors import BudgetError, IllegalMoveError
 from zermelo.core.result import MoveValue, SearchResult, SearchStats
-from zermelo.core.state import AnyState, is_chance
+from zermelo.core.scores import WIN
+from zermelo.core.state import AnyState, WinsAtOnce, is_chance
 
 __all__ = ["Evaluate", "Puct", "puct_search", "terminal_value"]
 
@@ -64,9 +72,19 @@ class _Node:
     node, from the node's own side to move; ``flip`` says that the side to move changed on the
     move into it (its values change sign for the parent)."""
 
-    __slots__ = ("children", "count", "flip", "moves", "priors", "state", "terminal", "total")
+    __slots__ = (
+        "children",
+        "count",
+        "flip",
+        "moves",
+        "priors",
+        "state",
+        "terminal",
+        "total",
+        "win",
+    )
 
-    def __init__(self, state: AnyState, flip: bool) -> None:
+    def __init__(self, state: AnyState, flip: bool, decisive: bool) -> None:
         self.state = state
         self.flip = flip
         self.moves: list[Hashable] | None = None
@@ -74,7 +92,14 @@ class _Node:
         self.children: list[_Node | None] = []
         self.total = 0.0
         self.count = 0
-        self.terminal: float | None = terminal_value(state) if state.is_terminal() else None
+        self.win: Hashable | None = None
+        self.terminal: float | None = None
+        if state.is_terminal():
+            self.terminal = terminal_value(state)
+        elif decisive:
+            self.win = cast(WinsAtOnce[Hashable], state).winning_move()
+            if self.win is not None:
+                self.terminal = 1.0
 
     def mean(self) -> float:
         return self.total / self.count if self.count else 0.0
@@ -95,6 +120,7 @@ class Puct:
         fpu: float = 0.2,
         noise: tuple[float, float] | None = None,
         rng: random.Random | None = None,
+        decisive: bool = True,
     ) -> None:
         if is_chance(root):
             raise IllegalMoveError(
@@ -106,7 +132,10 @@ class Puct:
         self.fpu = fpu
         self.noise = noise
         self.rng = rng if rng is not None else random.Random(0)
-        self.root = _Node(root, False)
+        # Where the state can name a move that wins on the spot (WinsAtOnce), a node with one is
+        # a proven win one ply early: the search need not read the winning move's child.
+        self.decisive = decisive and isinstance(root, WinsAtOnce)
+        self.root = _Node(root, False, self.decisive)
         self._path: list[_Node] = []
         self.simulations = 0
 
@@ -124,13 +153,17 @@ class Puct:
             child = node.children[index]
             if child is None:
                 state = node.state.play(node.moves[index])
-                child = _Node(state, state.to_move != node.state.to_move)
+                child = _Node(state, state.to_move != node.state.to_move, self.decisive)
                 node.children[index] = child
             node = child
             path.append(node)
         if node.terminal is not None:
             self._backup(path, node.terminal)
             return None
+        if is_chance(node.state):
+            raise IllegalMoveError(
+                "PUCT searches games without chance nodes only (no net here judges dice)"
+            )
         self._path = path
         return node.state
 
@@ -165,8 +198,11 @@ class Puct:
         return self.root.moves is not None
 
     def visits(self) -> list[tuple[Hashable, int]]:
-        """Each root move with its visit count, in the game's move order."""
+        """Each root move with its visit count, in the game's move order (a root that wins on
+        the spot: its winning move alone, with every visit)."""
         root = self.root
+        if root.win is not None:
+            return [(root.win, root.count)]
         if root.moves is None:
             return []
         return [
@@ -179,8 +215,11 @@ class Puct:
         return self.root.mean()
 
     def best_move(self) -> Hashable:
-        """The most visited root move (ties: the higher prior, then the move order)."""
+        """The most visited root move (ties: the higher prior, then the move order); a move that
+        wins on the spot where there is one."""
         root = self.root
+        if root.win is not None:
+            return root.win
         if root.moves is None:
             raise IllegalMoveError("the search has not looked at any move yet")
         best = max(
@@ -206,11 +245,11 @@ class Puct:
         fresh noise."""
         root = self.root
         if root.moves is None or move not in root.moves:
-            self.root = _Node(root.state.play(move), False)
+            self.root = _Node(root.state.play(move), False, self.decisive)
             return
         child = root.children[root.moves.index(move)]
         if child is None:
-            child = _Node(root.state.play(move), False)
+            child = _Node(root.state.play(move), False, self.decisive)
         child.flip = False
         self.root = child
         self._path = []
@@ -220,6 +259,17 @@ class Puct:
     def result(self, elapsed: float = 0.0) -> SearchResult[Hashable]:
         """The search as a :class:`SearchResult` (see the module's docstring)."""
         root = self.root
+        if root.win is not None:
+            won = MoveValue(root.win, WIN - 1, True, (root.win,), root.count)
+            return SearchResult(
+                move=root.win,
+                value=WIN - 1,
+                pv=(root.win,),
+                depth=1,
+                exact=True,
+                stats=SearchStats(nodes=self.simulations, elapsed=elapsed),
+                moves=(won,),
+            )
         if root.terminal is not None or root.moves is None:
             return SearchResult(
                 move=None,
@@ -328,12 +378,13 @@ def puct_search(
     *,
     c_puct: float = 1.5,
     rng: random.Random | None = None,
+    decisive: bool = True,
 ) -> SearchResult[Hashable]:
     """One PUCT search of ``simulations`` simulations from ``state``, without noise."""
     if not 1 <= simulations <= MAX_SIMULATIONS:
         raise BudgetError(f"simulations {simulations}: expected 1 to {MAX_SIMULATIONS}")
     start = time.perf_counter()
-    tree = Puct(state, c_puct=c_puct, rng=rng)
+    tree = Puct(state, c_puct=c_puct, rng=rng, decisive=decisive)
     if state.is_terminal():
         return tree.result()
     tree.run(simulations, evaluate)
