@@ -1,6 +1,8 @@
 """The learned level (az) on the web: listed for the games whose record ships a net, played in
 the search processes with the library's own az player (never the game's own engine), and refused
-in one line for a game without a net."""
+in one line for a game without a net. The game with a net is the test plugin ``aztoe``
+(tests/azplugin.py), so that these tests hold whatever nets the real games ship; a real game
+whose record ships one is played too."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+import azplugin
 from zermelo.agents.spec import learned_games, make_agent
 from zermelo.games.registry import get_game
 from zermelo.ui.web import create_app
@@ -23,8 +26,10 @@ and a budget run out would answer with the degraded quick move instead."""
 
 
 @pytest.fixture(scope="module")
-def shared() -> Iterator[TestClient]:
-    with TestClient(create_app(), base_url=LOCAL) as client:
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    """The application with the plugin, which its search processes load too."""
+    root = azplugin.install(tmp_path_factory.mktemp("aztoe"))
+    with azplugin.on_path(root), TestClient(create_app(), base_url=LOCAL) as client:
         yield client
 
 
@@ -40,19 +45,19 @@ def _reference(game: str, moves: list[str], seed: int) -> str:
 
 def test_the_games_list_offers_az_where_the_record_ships_a_net(shared: TestClient) -> None:
     games = {game["name"]: game for game in shared.get("/api/games").json()["games"]}
-    assert {"connect4", "tictactoe"} <= set(learned_games())
+    assert azplugin.NAME in learned_games()
     for name, game in games.items():
         expected = ["easy", "medium", "hard"]
         if get_game(name).learned is not None:
             expected.append("az")
         assert game["levels"] == expected, name
-    assert games["connect4"]["levels"][-1] == "az"
+    assert games[azplugin.NAME]["levels"][-1] == "az"
     assert "az" not in games["chess"]["levels"]
 
 
 @pytest.mark.parametrize(
     ("game", "moves", "seed"),
-    [("tictactoe", ["4"], 3), ("tictactoe", [], 8), ("connect4", ["3", "3"], 5)],
+    [(azplugin.NAME, ["4"], 3), (azplugin.NAME, [], 8), (azplugin.NAME, ["0", "4"], 5)],
 )
 def test_the_ai_plays_the_shipped_nets_move(
     shared: TestClient, game: str, moves: list[str], seed: int
@@ -76,6 +81,7 @@ def test_a_game_without_a_net_refuses_az_in_one_line(shared: TestClient) -> None
     error = answer.json()["error"]
     assert error["type"] == "ParseError"
     games = ", ".join(learned_games())
+    assert azplugin.NAME in games
     assert (
         error["english"]
         == f"chess has no learned net, so no level az: the games with one are {games}"
@@ -93,7 +99,7 @@ def test_an_unknown_level_names_az_among_the_levels(shared: TestClient) -> None:
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    game=st.sampled_from(["tictactoe", "chess", "connect4"]),
+    game=st.sampled_from([azplugin.NAME, "tictactoe", "chess", "connect4"]),
     level=st.sampled_from(["az", "az:sims=5", "hard", "", "Az", 7, None, ["az"]]),
     ai=st.booleans(),
 )
@@ -113,3 +119,24 @@ def test_fuzz_levels_answer_a_move_or_one_line(
         assert set(error) == {"type", "message", "english"}
         assert error["type"] == "ParseError"
         assert "\n" not in error["english"]
+
+
+def test_a_game_with_its_own_engine_plays_az_with_the_net_not_the_engine() -> None:
+    """Connect Four's web engine (its solver and book) answers the other levels; the learned
+    level is the net's search, whatever the engine would play."""
+    import dataclasses
+
+    from tests.agents.fakenet import FAKE
+
+    from zermelo.core.record import Ref
+    from zermelo.ui.web.adapters import _adapter
+
+    spec = dataclasses.replace(get_game("connect4"), learned=Ref("tests.agents.fakenet:FAKE"))
+    adapter = _adapter(spec)
+    assert adapter.engine is not None
+    state = spec.new().play(3).play(3)
+    calls = FAKE.calls
+    choice = adapter.ai_choice(state, "az", 4, 1.0)
+    assert FAKE.calls > calls
+    assert choice.result is not None and choice.result.stats.nodes == 200
+    assert choice.move == make_agent(spec, "az", seed=4).choose(state)
