@@ -34,6 +34,7 @@ from zermelo.learn.truth import (
     held_out,
     label_lines,
     labels_text,
+    losses,
     measure,
     move_shares,
     never_loses,
@@ -339,6 +340,12 @@ def test_the_perfect_player_never_loses_and_a_random_one_does_with_a_real_line(
         assert state.is_terminal()
         ended = 0 if state.winner is None else (1 if state.winner is Player.FIRST else -1)
         assert ended == failure.ended
+    # Losses are the failures that end in a loss from a position not lost; a won position only
+    # drawn is a failure but not a loss.
+    lost = losses(failures)
+    assert lost and all(f.ended == -1 and f.outcome >= 0 for f in lost)
+    drawn = [f for f in failures if f.outcome == 1 and f.ended == 0]
+    assert drawn and not set(map(id, drawn)) & set(map(id, lost))
 
 
 def test_never_loses_explores_every_perfect_reply() -> None:

@@ -96,9 +96,12 @@ def test_a_run_goes_on_where_it_stopped(tmp_path: Path, monkeypatch: pytest.Monk
     assert summary.generation == 3 and calls == []
     rows = read_metrics(run)
     assert [row.generation for row in rows] == [1, 2, 3]
-    summary = learn(tiny(4), run)
+    # Going on with more training per game is the same run; each line says what it used.
+    summary = learn(tiny(4, reuse=12.0), run)
     assert summary.generation == 4 and len(calls) == 1
-    assert [row.generation for row in read_metrics(run)] == [1, 2, 3, 4]
+    rows = read_metrics(run)
+    assert [row.generation for row in rows] == [1, 2, 3, 4]
+    assert [row.training["reuse"] for row in rows] == [8.0, 8.0, 8.0, 12.0]
 
 
 def test_a_stop_request_ends_between_phases(tmp_path: Path) -> None:

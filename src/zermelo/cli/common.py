@@ -129,7 +129,24 @@ def game_commands(spec: GameSpec) -> frozenset[str]:
         supported.add("uci")
     if spec.hub_variant is not None:
         supported.add("hub")
+    if learnable(spec):
+        supported.add("learn")
     return frozenset(supported)
+
+
+def learnable(spec: GameSpec) -> bool:
+    """Whether ``zermelo learn`` can train a net for ``spec``: the net sees board planes (a
+    codec), there is no chance and no hidden information, and every move is one token, so that
+    the policy has one output per move (:func:`zermelo.agents.az.learnable` says which)."""
+    if spec.codec is None or spec.chance or spec.hidden:
+        return False  # without importing numpy for the games that cannot
+    from zermelo.agents.az import learnable as encoder
+
+    try:
+        encoder(spec)
+    except ZermeloError:
+        return False
+    return True
 
 
 def games_help(command: str | None = None) -> str:

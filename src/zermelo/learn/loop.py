@@ -122,13 +122,19 @@ class LearnConfig:
     threads: int = 1
 
     def identity(self) -> dict[str, object]:
-        """The settings a resumed run must share (not the budgets of time and generations, the
-        cluster or the number of processes)."""
+        """The settings a resumed run must share: the game, the net's shape and how self-play
+        makes the games. Not the budgets, where it runs, nor how the stored games are trained
+        on, gated and measured (:data:`TRAINING`): a run may go on with more training steps per
+        game, say, and each generation's line of the metrics records the ones it used."""
         data = asdict(self)
-        for name in ("seconds", "generations", "cluster", "jobs", "threads"):
+        for name in ("seconds", "generations", "cluster", "jobs", "threads", *TRAINING):
             data.pop(name)
         data["options"] = dict(self.options)
         return data
+
+    def training(self) -> dict[str, object]:
+        """The settings of training, gating and measuring (:data:`TRAINING`)."""
+        return {name: getattr(self, name) for name in TRAINING}
 
     def settings(self) -> Settings:
         return Settings(
@@ -139,6 +145,26 @@ class LearnConfig:
             dirichlet=self.dirichlet,
         )
 
+
+TRAINING = (
+    "batch",
+    "reuse",
+    "window",
+    "learning_rate",
+    "weight_decay",
+    "q_weight",
+    "gate_games",
+    "gate_sims",
+    "gate_score",
+    "gate_random_plies",
+    "measure_sims",
+    "measure_positions",
+    "arena_every",
+    "arena_games",
+    "arena_sims",
+)
+"""The settings that say how the stored games are trained on, gated and measured; a resumed
+run may change them."""
 
 _DEFAULTS: dict[str, dict[str, object]] = {
     # The shipped net's recipe (docs/learning.md): 256 games a generation, half the moves
@@ -219,6 +245,7 @@ class Checkpoint:
     measured: dict[str, float] = field(default_factory=dict)
     arena: dict[str, dict[str, float | None]] = field(default_factory=dict)
     games_per_second: float = 0.0
+    training: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -392,7 +419,10 @@ class _Run:
             raise RunError(f"{self.meta_path}: not a zermelo learning run") from None
         if not isinstance(data, dict) or "identity" not in data:
             raise RunError(f"{self.meta_path}: not a zermelo learning run")
-        if data["identity"] != json.loads(json.dumps(self.config.identity())):
+        stored = data["identity"]
+        if isinstance(stored, dict):  # a run begun when these were part of its identity
+            stored = {k: v for k, v in stored.items() if k not in TRAINING}
+        if stored != json.loads(json.dumps(self.config.identity())):
             theirs = data["identity"].get("game") if isinstance(data["identity"], dict) else "?"
             raise RunError(
                 f"{self.dir} holds a run of {theirs} with other settings: "
@@ -609,6 +639,7 @@ def learn(
                 measured=measured,
                 arena=arena,
                 games_per_second=round(rate, 3),
+                training=config.training(),
             )
             with (run.dir / "metrics.jsonl").open("a", encoding="utf-8") as out:
                 out.write(json.dumps(asdict(row)) + "\n")

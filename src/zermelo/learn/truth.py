@@ -69,6 +69,7 @@ __all__ = [
     "held_out",
     "label_lines",
     "labels_text",
+    "losses",
     "measure",
     "move_shares",
     "never_loses",
@@ -732,6 +733,12 @@ def never_loses(
         if worst < outcome:
             failures.append(Failure(start.notation(), outcome, worst, line))
     return failures
+
+
+def losses(failures: Iterable[Failure]) -> list[Failure]:
+    """The failures where the player lost a position it could draw or win: what "never loses"
+    forbids. (A won position only drawn is a failure of :func:`never_loses`, not a loss.)"""
+    return [failure for failure in failures if failure.ended < 0 <= failure.outcome]
 
 
 def _end(state: AnyState, side: Player) -> int:
