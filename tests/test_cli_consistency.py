@@ -79,14 +79,21 @@ def test_the_games_table() -> None:
     rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.strip()}
     assert rows["game"] == [
         "game", "aliases", "play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub",
-        "kind",
+        "az", "kind",
     ]  # fmt: skip
-    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·", "-"]
+    assert rows["chess"][1:] == ["-", "✓", "✓", "·", "✓", "✓", "✓", "✓", "·", "·", "-"]
+    shipped = "✓" if get_game("tictactoe").learned is not None else "·"
     assert rows["tictactoe"][1:] == [
-        "ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·", "-"
+        "ttt,", "tic-tac-toe", "✓", "✓", "✓", "·", "·", "·", "·", "·", shipped, "-"
     ]  # fmt: skip
-    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·", "-"]
-    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓", "-"]
+    assert rows["checkers"][3:] == ["✓", "✓", "·", "✓", "·", "✓", "·", "·", "·", "-"]
+    assert rows["dama"][3:] == ["✓", "✓", "·", "✓", "✓", "✓", "·", "✓", "·", "-"]
+    for spec in all_games():  # the shipped nets (the record's learned)
+        assert rows[spec.name][-2] == ("✓" if spec.learned is not None else "·"), spec.name
+    assert (
+        "az: a learned net plays the game (zermelo play GAME --level az; the arena's agent "
+        "az:sims=N)." in done.stdout
+    )
     for spec in all_games():  # the games of chance and hidden cards are marked
         marks = rows[spec.name][-1].split(",")
         assert ("c" in marks) == spec.chance and ("h" in marks) == spec.hidden, spec.name

@@ -22,6 +22,11 @@ Syntax: ``KIND`` or ``KIND:OPTION=VALUE,OPTION=VALUE``. The kinds and their opti
   evaluation scale of that cut-off, ``playout=random|greedy``, ``epsilon=X`` (greedy playouts),
   ``reuse=yes|no`` (keep the tree between moves). Games set their own defaults for cutoff and
   scale in their record (``GameSpec.mcts``).
+* ``az``: the learned player, AlphaZero-style (:class:`zermelo.agents.az.AzAgent`): PUCT search
+  guided by a policy-value net, ``sims=N`` simulations per move (default :data:`DEFAULT_SIMS`,
+  at most 100,000); ``net=PATH`` a net exported by ``zermelo learn`` (an ``.npz`` file, no
+  commas in its path), else the net shipped for the game (the record's ``learned``). Games
+  without a shipped net need ``net=PATH``.
 
 A game's levels are written in the same syntax in its record (``GameSpec.levels``), or name a
 factory of the game's own; :func:`make_agent` builds them.
@@ -33,21 +38,48 @@ with :meth:`AgentSpec.build`, never receive one.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from typing import TypeAlias, TypeVar
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from zermelo.agents.base import Agent, RandomAgent
 from zermelo.agents.engine import EngineAgent
 from zermelo.agents.mcts import MctsAgent
 from zermelo.agents.uci import UciAgent
-from zermelo.core.errors import N_, InvalidOptionError, ParseError, Phrase
+from zermelo.core.capabilities import PolicyValue
+from zermelo.core.errors import (
+    N_,
+    CapabilityError,
+    InvalidOptionError,
+    ParseError,
+    Phrase,
+    ZermeloError,
+)
 from zermelo.core.record import LEVELS, GameSpec, Ref
+from zermelo.core.result import SearchResult
+from zermelo.core.state import AnyState
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
 from zermelo.search.quiescence import quiescent
 
-__all__ = ["DEFAULT_LEVEL_TIME", "FORMS", "AgentSpec", "OptionValue", "make_agent", "parse_agent"]
+if TYPE_CHECKING:
+    from zermelo.agents.az import AzAgent
+
+__all__ = [
+    "AZ",
+    "DEFAULT_LEVEL_TIME",
+    "DEFAULT_SIMS",
+    "FORMS",
+    "MAX_SIMS",
+    "AgentSpec",
+    "LearnedAgent",
+    "OptionValue",
+    "check_level",
+    "learned_games",
+    "levels_for",
+    "make_agent",
+    "parse_agent",
+]
 
 OptionValue: TypeAlias = int | float | bool | str | None
 """The value of one agent option: a count, a number of seconds or other number, yes/no, a word
@@ -57,16 +89,28 @@ _V = TypeVar("_V", int, float, bool, str)
 
 FORMS = (
     "random, easy, medium, hard, hard:time=SECONDS, engine:depth=PLIES, engine:time=SECONDS, "
-    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS], gnubg[:plies=N]"
+    "mcts:iterations=N, mcts:time=SECONDS, uci:cmd=PATH[,elo=N][,time=SECONDS], gnubg[:plies=N], "
+    "az[:sims=N][,net=PATH]"
 )
 """The accepted forms, for error messages and help texts."""
 
 DEFAULT_LEVEL_TIME = 1.0
 """Seconds per move of the levels when the spec gives no ``time``."""
 
+AZ = "az"
+"""The learned player's kind, and its level in the faces for a game whose record has
+``learned``."""
+
+DEFAULT_SIMS = 200
+"""Simulations per move of ``az`` when the spec gives no ``sims``."""
+
+MAX_SIMS = 100_000
+"""The most simulations per move ``az`` takes."""
+
 _INT = N_("a whole number")
 _POSITIVE = N_("a positive number")
 _COMMAND = N_("the command line of a UCI engine")
+_NET = N_("the path of a net exported by zermelo learn (.npz)")
 
 # option name -> (kind of value, description for errors)
 _OPTIONS: dict[str, dict[str, str]] = {
@@ -82,6 +126,7 @@ _OPTIONS: dict[str, dict[str, str]] = {
     },
     "uci": {"cmd": _COMMAND, "elo": _INT, "time": _POSITIVE, "depth": _INT},
     "gnubg": {"plies": _INT},
+    AZ: {"sims": _INT, "net": _NET},
     "mcts": {
         "iterations": _INT,
         "time": _POSITIVE,
@@ -118,6 +163,13 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.label
+
+    def check(self, game: str | GameSpec) -> None:
+        """Refuse now, in one line, what :meth:`build` would refuse later in a worker process:
+        for ``az``, a game that ships no net or a net file that is missing, unreadable, not a
+        net or another game's (it loads the net once). Other kinds are checked when built."""
+        if self.kind == AZ:
+            self.build(game, seed=0)
 
     def build(self, game: str | GameSpec, seed: int | None = None) -> Agent:
         """The live agent for ``game`` (its name or its record), its randomness drawn from
@@ -161,6 +213,8 @@ class AgentSpec:
             gnubg = GnubgAgent(0 if plies is None else plies)
             gnubg.name = label
             return gnubg
+        if self.kind == AZ:
+            return _az_agent(spec, options, seed, label)
         if self.kind == "engine":
             noise = _option(options, "noise", float, label)
             return EngineAgent(
@@ -212,6 +266,128 @@ def _option(options: Mapping[str, OptionValue], name: str, kind: type[_V], label
     )
 
 
+def learned_games() -> list[str]:
+    """The games whose record ships a learned net (``learned``): the games ``az`` plays without
+    ``net=PATH``."""
+    from zermelo.games.registry import all_games
+
+    return [spec.name for spec in all_games() if spec.learned is not None]
+
+
+def levels_for(spec: GameSpec) -> tuple[str, ...]:
+    """The levels the faces offer for ``spec``: easy, medium and hard, and :data:`AZ` where the
+    record ships a learned net."""
+    return (*LEVELS, AZ) if spec.learned is not None else LEVELS
+
+
+def check_level(spec: GameSpec, level: str) -> None:
+    """Refuse the :data:`AZ` level for a game that ships no learned net, in one line naming the
+    games that do."""
+    if level == AZ and spec.learned is None:
+        raise ParseError(
+            N_("{game} has no learned net, so no level az: the games with one are {games}"),
+            game=spec.name,
+            games=", ".join(learned_games()) or "none",
+        )
+
+
+class LearnedAgent:
+    """The learned player as the faces and the arena hold it: a
+    :class:`~zermelo.agents.az.AzAgent` whose last search is :attr:`last`, the house's
+    :class:`~zermelo.agents.base.Reports` (the search's value is the net-guided mean value in
+    [-1, 1], its ``nodes`` the simulations)."""
+
+    def __init__(self, player: AzAgent, name: str) -> None:
+        self.player = player
+        self.name = name
+
+    @property
+    def sims(self) -> int:
+        return self.player.sims
+
+    @property
+    def net(self) -> PolicyValue[AnyState]:
+        return self.player.net
+
+    def choose(self, state: AnyState) -> Hashable:
+        return self.player.choose(state)
+
+    @property
+    def last(self) -> SearchResult[Hashable] | None:
+        found: object = getattr(self.player, "last", None)
+        if callable(found):  # AzAgent.last(), a method
+            found = found()
+        return found if isinstance(found, SearchResult) else None
+
+
+def _az_agent(
+    spec: GameSpec, options: Mapping[str, OptionValue], seed: int | None, label: str
+) -> LearnedAgent:
+    """The learned player of an ``az`` spec: the net of ``net=PATH``, else the game's shipped
+    net, searched ``sims`` times a move."""
+    from zermelo.agents.az import AzAgent
+
+    sims = _option(options, "sims", int, label)
+    if sims is None:
+        sims = DEFAULT_SIMS
+    if not 1 <= sims <= MAX_SIMS:
+        raise InvalidOptionError(
+            N_("agent {label!r}: sims={sims} must be from 1 to {most}"),
+            label=label,
+            sims=sims,
+            most=f"{MAX_SIMS:,}",
+        )
+    path = _option(options, "net", str, label)
+    net = _shipped(spec, label) if path is None else _load_net(spec, path, label)
+    return LearnedAgent(AzAgent(net, sims=sims, seed=seed), label)
+
+
+def _shipped(spec: GameSpec, label: str) -> PolicyValue[AnyState]:
+    from zermelo.agents.az import shipped_net
+
+    net = shipped_net(spec)
+    if net is None:
+        raise CapabilityError(
+            N_(
+                "agent {label!r}: {game} ships no learned net; give net=PATH (a net exported "
+                "by zermelo learn), or play az at {games}"
+            ),
+            label=label,
+            game=spec.name,
+            games=", ".join(learned_games()) or "none",
+        )
+    return net
+
+
+def _load_net(spec: GameSpec, path: str, label: str) -> PolicyValue[AnyState]:
+    """The net in the file ``path``, for ``spec``'s game; one line for a file that is missing,
+    unreadable, not a net, or a net of another game."""
+    from zermelo.agents.az import Net
+
+    try:
+        net = Net.load(path)
+    except ZermeloError as error:  # NetError: missing, unreadable, not a net, no such game
+        raise InvalidOptionError(
+            N_("agent {label!r} cannot use its net: {problem}"), label=label, problem=error
+        ) from None
+    except OSError as error:  # what the loader does not name itself
+        raise InvalidOptionError(
+            N_("agent {label!r}: cannot read the net {path}: {problem}"),
+            label=label,
+            path=path,
+            problem=error.strerror or type(error).__name__,
+        ) from None
+    if net.game != spec.name:
+        raise InvalidOptionError(
+            N_("agent {label!r}: the net {path} plays {net_game}, not {game}"),
+            label=label,
+            path=path,
+            net_game=net.game,
+            game=spec.name,
+        )
+    return net
+
+
 def make_agent(
     game: str | GameSpec,
     level: str,
@@ -221,9 +397,16 @@ def make_agent(
 ) -> Agent:
     """The agent for ``level`` ("easy", "medium", "hard" or "random") at ``game``, as its record
     says (:attr:`GameSpec.levels`); ``time_limit`` replaces the thinking time of a level that has
-    one. The agent is named after the level."""
+    one. The level :data:`AZ` is the learned player with the game's shipped net (no time: it
+    searches :data:`DEFAULT_SIMS` simulations). The agent is named after the level."""
     if level == "random":
         return RandomAgent(seed)
+    if level == AZ:
+        spec = game if isinstance(game, GameSpec) else get_game(game)
+        check_level(spec, level)
+        learned = AgentSpec(AZ).build(spec, seed)
+        learned.name = level
+        return learned
     if level not in LEVELS:
         raise ParseError(
             N_("unknown level {level!r}: expected easy, medium, hard or random"), level=level
@@ -270,6 +453,7 @@ def _show(value: OptionValue) -> str:
 _MOST: dict[str, float] = {
     "depth": 99,
     "iterations": 10_000_000,
+    "sims": MAX_SIMS,
     "elo": 4000,
     "cutoff": 1000,
     "time": 3600.0,
@@ -293,7 +477,7 @@ def _bad(text: str, problem: str, **params: object) -> ParseError:
 def _value(text: str, kind: str, name: str, raw: str) -> OptionValue:
     expected = _OPTIONS[kind][name]
     word = raw.strip().lower()
-    if expected == _COMMAND:
+    if expected in (_COMMAND, _NET):
         if not raw.strip():
             raise _bad(
                 text,

@@ -146,6 +146,8 @@ def command() -> click.Command:
         if len(texts) < 2:
             fail(_("the arena needs at least two agents, got {count}").format(count=len(texts)))
         specs = [parse_agent(text) for text in texts]
+        for spec in specs:
+            spec.check(record)  # a learned player's net is loaded here, not first in a worker
         from zermelo.cli.kernels import compile_for_game
 
         compile_for_game(name)  # the games are timed: never with a kernel still compiling

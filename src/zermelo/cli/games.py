@@ -15,6 +15,10 @@ from zermelo.i18n import gettext as _
 COLUMNS = ("play", "analyze", "solve", "explain", "tune", "perft", "uci", "hub")
 """The commands the table has a column for, in the order of ``zermelo --help``."""
 
+LEARNED_COLUMN = "az"
+"""The column that marks the games whose record ships a learned net (``learned``): the agent
+``az`` of the arena and the level ``az`` of ``zermelo play`` and the page."""
+
 # TRANSLATORS: a column of 'zermelo games': what the game is beyond a board game of pure skill,
 # in one-letter marks explained under the table.
 _KIND = N_("kind")
@@ -60,7 +64,7 @@ def command() -> click.Command:
         table.add_column(_("game"), no_wrap=True)
         # The aliases wrap (international draughts has four), so the command columns keep their names.
         table.add_column(_("aliases"))
-        for column in COLUMNS:
+        for column in (*COLUMNS, LEARNED_COLUMN):
             table.add_column(column, justify="center", no_wrap=True)
         # Last, so that the command columns stay where they were; no spaces in it, so that a
         # pipe's reader splits the row into its columns.
@@ -71,6 +75,7 @@ def command() -> click.Command:
                 spec.name,
                 escape(", ".join(spec.aliases)) or "-",
                 *("✓" if column in supported else "·" for column in COLUMNS),
+                "✓" if spec.learned is not None else "·",
                 escape(kind_marks(spec)),
             )
         out = console()
@@ -79,6 +84,14 @@ def command() -> click.Command:
         out.print(table)
         out.print(
             escape(_(_LEGEND).format(chance=_(_CHANCE), hidden=_(_HIDDEN), points=_(_POINTS)))
+        )
+        out.print(
+            escape(
+                _(
+                    "az: a learned net plays the game (zermelo play GAME --level az; the "
+                    "arena's agent az:sims=N)."
+                )
+            )
         )
         out.print(
             escape(

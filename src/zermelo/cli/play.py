@@ -31,10 +31,10 @@ def command() -> click.Command:
     @click.option("--human", "human", default=None, metavar="SIDE", help=_("Your side: O or X."))
     @click.option(
         "--level",
-        type=click.Choice(["easy", "medium", "hard"]),
+        type=click.Choice(["easy", "medium", "hard", "az"]),
         default="hard",
         show_default=True,
-        help=_("How strong the AI plays."),
+        help=_("How strong the AI plays; az is the learned net, for the games that ship one."),
     )
     @click.option("--seed", type=int, default=None, help=_("Seed, to replay the same games."))
     @time_option(_("Thinking time per AI move, for large games."))

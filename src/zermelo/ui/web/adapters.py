@@ -31,6 +31,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
+from zermelo.agents.spec import AZ
 from zermelo.core.capabilities import WebEngine
 from zermelo.core.errors import UnknownGameError
 from zermelo.core.limits import Limits
@@ -187,7 +188,10 @@ class Adapter:
     def ai_choice(
         self, state: AnyState, level: str, seed: int, time_limit: float
     ) -> Choice[Hashable]:
-        """The AI's move at ``level``, within about ``time_limit`` seconds."""
+        """The AI's move at ``level``, within about ``time_limit`` seconds. The learned level
+        (:data:`~zermelo.agents.spec.AZ`) is the game's shipped net, never its own engine."""
+        if level == AZ:
+            return generic_choose(self.spec, state, level, seed, time_limit)
         engine = self._engine()
         if engine is not None:
             return engine.choose(state, level, seed, time_limit)

@@ -34,8 +34,10 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from zermelo.agents.spec import AZ, check_level, levels_for
 from zermelo.core.capabilities import Loads
 from zermelo.core.errors import (
+    N_,
     BudgetError,
     CapabilityError,
     IllegalMoveError,
@@ -114,7 +116,8 @@ class ValueJson(TypedDict):
 
 
 class SearchJson(TypedDict):
-    """What a search found: its move, value, line and totals (an answer's ``thinking``)."""
+    """What a search found: its move, value, line and totals (an answer's ``thinking``); the
+    learned level's search (az) says its ``simulations`` too."""
 
     move: str | None
     value: ValueJson
@@ -122,6 +125,7 @@ class SearchJson(TypedDict):
     depth: int
     nodes: int
     time_ms: float
+    simulations: NotRequired[int]
 
 
 class MoveJson(TypedDict):
@@ -666,9 +670,15 @@ def _seed(data: Mapping[str, object]) -> int:
 
 
 def _level(data: Mapping[str, object]) -> str:
+    """The request's level: easy, medium, hard, or az (checked against the game once it is
+    loaded, see :func:`~zermelo.agents.spec.check_level`)."""
     level = data.get("level", "hard")
-    if level not in LEVELS:
-        raise ParseError(f"unknown level {level!r}: expected one of {', '.join(LEVELS)}")
+    if level not in (*LEVELS, AZ):
+        raise ParseError(
+            N_("unknown level {level}: expected one of {levels}"),
+            level=_short(level),
+            levels=", ".join((*LEVELS, AZ)),
+        )
     return str(level)
 
 
@@ -1146,7 +1156,7 @@ class Api:
                         option.name: {**option.describe(), "help": option.help}
                         for option in spec.options
                     },
-                    "levels": list(LEVELS),
+                    "levels": list(levels_for(spec)),
                     "explain": adapter.tree,
                     "chance": spec.chance,
                     "hidden": spec.hidden,
@@ -1196,6 +1206,7 @@ class Api:
 
         def prepare() -> tuple[Game, list[dict[str, str]]]:
             game = load_game(data)
+            check_level(game.adapter.spec, level)
             played: list[dict[str, str]] = []
             if move_text is not None:
                 game, played = _play_checked(game, move_text)
@@ -1229,10 +1240,11 @@ class Api:
         name = game.adapter.name
         fast = self.lanes.fast
         fallback: tuple[str, SearchJson | None, bool] | None = None
-        if game.adapter.spec.quick:
+        if game.adapter.spec.quick and level != AZ:
             # A quick game's search starts in the fast lane, for at most FAST_SEARCH: the record
             # says it ends in milliseconds, but a plugin's record may be wrong, and no game may
-            # hold the fast lane for longer.
+            # hold the fast lane for longer. The learned level's simulations, bounded by count
+            # and not by time, run in a search process only.
             quick = Budget(clock.fast_time(), budget.nodes)
             move, thinking = await fast.run(ai_move, game, level, seed, quick, deadline=clock.hard)
             fallback = state.format_move(move), thinking, False

@@ -152,6 +152,11 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("easy"),
     N_("medium"),
     N_("hard"),
+    # TRANSLATORS: the level of the web page's AI that is a net trained by self-play
+    # (AlphaZero-style), offered for the games that ship one.
+    N_("learned (AlphaZero-style net)"),
+    # TRANSLATORS: the learned level's search under the AI's last move on the web page.
+    N_("{sims} simulations in {ms} ms"),
     N_("Who starts"),
     N_("Columns"),
     N_("Rows"),

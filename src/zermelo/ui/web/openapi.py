@@ -210,8 +210,9 @@ def openapi() -> dict[str, Json]:
                     },
                     "level": {
                         "type": "string",
-                        "enum": ["easy", "medium", "hard"],
-                        "description": "The AI's strength: easy, medium or hard (default).",
+                        "enum": ["easy", "medium", "hard", "az"],
+                        "description": "The AI's strength: easy, medium or hard (default); az, "
+                        "the learned net, for the games whose levels list it.",
                     },
                     "seed": {
                         "type": "integer",

@@ -62,11 +62,22 @@ export function humansTurn() {
   return Boolean(ui.view) && ui.cursor === null && !ui.view.terminal && mover(ui.view) === ui.human;
 }
 
+// The learned level (az) is offered for the games whose levels list it; another game plays hard.
+function offerLevels() {
+  const select = $("#level");
+  const learned = select.querySelector('option[value="az"]');
+  const offered = (ui.game.levels || []).includes("az");
+  learned.hidden = !offered;
+  learned.disabled = !offered;
+  if (!offered && select.value === "az") select.value = "hard";
+}
+
 export async function newGame(setup = {}) {
   const name = $("#game").value;
   const changed = !ui.game || ui.game.name !== name;
   ui.game = ui.games.find((game) => game.name === name) || ui.games[0];
   if (changed) buildOptions();
+  offerLevels();
   const previous = changed ? {} : ui.options;
   ui.options = readOptions();
   ui.moves = [];
@@ -625,7 +636,7 @@ export async function start() {
   const wanted = params.get("game");
   if (wanted && ui.games.some((game) => game.name === wanted)) select.value = wanted;
   const level = params.get("level");
-  if (["easy", "medium", "hard"].includes(level)) $("#level").value = level;
+  if (["easy", "medium", "hard", "az"].includes(level)) $("#level").value = level;
   if (params.get("starts") === "ai") document.querySelector('input[name="starts"][value="ai"]').checked = true;
   const setup = {};
   const seed = Number.parseInt(params.get("seed") || "", 10);

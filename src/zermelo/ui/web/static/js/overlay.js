@@ -125,6 +125,12 @@ export function renderMoveList(on) {
 // The search's nodes and time; nothing for a value from an opening book or a solver that counts
 // no nodes (it was not "0 nodes in 0 ms").
 export function searchText(search) {
+  if (search.simulations) {
+    return t("{sims} simulations in {ms} ms", {
+      sims: search.simulations.toLocaleString(ui.lang),
+      ms: search.time_ms.toLocaleString(ui.lang, { maximumFractionDigits: 1 }),
+    });
+  }
   if (!search.nodes) return "–";
   return tn("{nodes} nodes in {ms} ms", search.nodes, {
     nodes: search.nodes.toLocaleString(ui.lang),
