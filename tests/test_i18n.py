@@ -26,6 +26,8 @@ CODES = catalogs.translated_languages()
 
 # Entries whose translation is rightly the same as the English (compared case-insensitively).
 SAME_AS_ENGLISH: set[tuple[str, str]] = {
+    ("id", "optimal {percent:.1f}%"),  # "optimal" is Indonesian too
+    ("nl", "training"),  # Dutch says "training" for a net's training
     ("id", "y"),  # "ya" starts with y, as the prompt "(y/t)" shows
     *((code, "w·x") for code in ("id", "nl", "vi", "tr")),  # a formula
     # Names: the project and a technical term.

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from zermelo.agents.az import AzAgent
 from zermelo.agents.base import Reports
 from zermelo.agents.spec import (
     AZ,
@@ -16,7 +17,6 @@ from zermelo.agents.spec import (
     FORMS,
     MAX_SIMS,
     AgentSpec,
-    LearnedAgent,
     check_level,
     levels_for,
     make_agent,
@@ -105,7 +105,7 @@ def test_az_with_a_net_file_plays_with_the_simulations_asked(ttt_net: str) -> No
 
     spec = parse_agent(f"az:sims=40,net={ttt_net}")
     agent = spec.build("tictactoe", seed=3)
-    assert isinstance(agent, LearnedAgent)
+    assert isinstance(agent, AzAgent)
     assert agent.name == spec.label and agent.sims == 40
     assert isinstance(agent, Reports) and agent.last is None
     state = TicTacToeState.initial()
@@ -120,7 +120,7 @@ def test_az_with_a_net_file_plays_with_the_simulations_asked(ttt_net: str) -> No
 
 def test_the_default_is_200_simulations(ttt_net: str) -> None:
     agent = parse_agent(f"az:net={ttt_net}").build("tictactoe", seed=0)
-    assert isinstance(agent, LearnedAgent)
+    assert isinstance(agent, AzAgent)
     agent.choose(TicTacToeState.initial())
     assert agent.sims == 200 and agent.last is not None and agent.last.stats.nodes == 200
 
@@ -178,7 +178,7 @@ def test_the_level_az_is_the_records_net_with_200_simulations() -> None:
 
     spec = dataclasses.replace(get_game("tictactoe"), learned=Ref("tests.agents.fakenet:FAKE"))
     agent = make_agent(spec, "az", seed=1)
-    assert isinstance(agent, LearnedAgent)
+    assert isinstance(agent, AzAgent)
     assert (agent.name, agent.sims, agent.net) == ("az", DEFAULT_SIMS, FAKE)
     calls = FAKE.calls
     assert agent.choose(TicTacToeState.initial()) in range(9)

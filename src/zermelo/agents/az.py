@@ -339,5 +339,8 @@ class AzAgent:
         assert result.move is not None
         return result.move
 
+    @property
     def last(self) -> SearchResult[Hashable] | None:
+        """The search behind the last move (:class:`~zermelo.agents.base.Reports`): its value
+        is the net-guided mean value in [-1, 1], its ``nodes`` the simulations."""
         return self._last

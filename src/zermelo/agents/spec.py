@@ -38,7 +38,7 @@ with :meth:`AgentSpec.build`, never receive one.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
@@ -56,7 +56,6 @@ from zermelo.core.errors import (
     ZermeloError,
 )
 from zermelo.core.record import LEVELS, GameSpec, Ref
-from zermelo.core.result import SearchResult
 from zermelo.core.state import AnyState
 from zermelo.games.registry import get_game
 from zermelo.search.mcts import epsilon_greedy
@@ -72,7 +71,6 @@ __all__ = [
     "FORMS",
     "MAX_SIMS",
     "AgentSpec",
-    "LearnedAgent",
     "OptionValue",
     "check_level",
     "learned_games",
@@ -291,38 +289,9 @@ def check_level(spec: GameSpec, level: str) -> None:
         )
 
 
-class LearnedAgent:
-    """The learned player as the faces and the arena hold it: a
-    :class:`~zermelo.agents.az.AzAgent` whose last search is :attr:`last`, the house's
-    :class:`~zermelo.agents.base.Reports` (the search's value is the net-guided mean value in
-    [-1, 1], its ``nodes`` the simulations)."""
-
-    def __init__(self, player: AzAgent, name: str) -> None:
-        self.player = player
-        self.name = name
-
-    @property
-    def sims(self) -> int:
-        return self.player.sims
-
-    @property
-    def net(self) -> PolicyValue[AnyState]:
-        return self.player.net
-
-    def choose(self, state: AnyState) -> Hashable:
-        return self.player.choose(state)
-
-    @property
-    def last(self) -> SearchResult[Hashable] | None:
-        found: object = getattr(self.player, "last", None)
-        if callable(found):  # AzAgent.last(), a method
-            found = found()
-        return found if isinstance(found, SearchResult) else None
-
-
 def _az_agent(
     spec: GameSpec, options: Mapping[str, OptionValue], seed: int | None, label: str
-) -> LearnedAgent:
+) -> AzAgent:
     """The learned player of an ``az`` spec: the net of ``net=PATH``, else the game's shipped
     net, searched ``sims`` times a move."""
     from zermelo.agents.az import AzAgent
@@ -339,7 +308,9 @@ def _az_agent(
         )
     path = _option(options, "net", str, label)
     net = _shipped(spec, label) if path is None else _load_net(spec, path, label)
-    return LearnedAgent(AzAgent(net, sims=sims, seed=seed), label)
+    agent = AzAgent(net, sims=sims, seed=seed)
+    agent.name = label
+    return agent
 
 
 def _shipped(spec: GameSpec, label: str) -> PolicyValue[AnyState]:

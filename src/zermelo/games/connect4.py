@@ -442,6 +442,8 @@ SPEC: Final = GameSpec(
     web_engine=Ref("zermelo.solvers.connect4.web:CONNECT4"),
     position_solver=Ref("zermelo.solvers.connect4.capabilities:LINES"),
     exact_analysis=Ref("zermelo.solvers.connect4.capabilities:EXACT"),
+    # A net trained by self-play alone (zermelo learn), played as the az level.
+    learned=Ref("zermelo.agents.az:CONNECT4"),
     codec=Codec[Connect4State](
         lambda state: state.width,
         lambda state: list(state.rows()),

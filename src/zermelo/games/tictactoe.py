@@ -367,6 +367,8 @@ SPEC: Final = GameSpec(
     explain_tree=True,
     quick=True,
     start_solver=Ref("zermelo.search.solve:READ_TO_END"),
+    # A net trained by self-play alone (zermelo learn), played as the az level.
+    learned=Ref("zermelo.agents.az:TICTACTOE"),
     codec=Codec[TicTacToeState](
         lambda state: 9,
         lambda state: ["".join(state.cell(row * 3 + col) for col in range(3)) for row in range(3)],
