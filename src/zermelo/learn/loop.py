@@ -171,6 +171,9 @@ _DEFAULTS: dict[str, dict[str, object]] = {
     # The shipped net's recipe (docs/learning.md): 256 games a generation, half the moves
     # searched in full with 80 simulations, the other half with 20.
     "connect4": {
+        # Twelve training steps' worth of samples per new position: the policy trailed its own
+        # search at six (the shipped run's first 18 generations, as its metrics record).
+        "reuse": 12.0,
         "games": 256,
         "sims": 80,
         "fast_sims": 20,
