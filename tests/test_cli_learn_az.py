@@ -312,6 +312,17 @@ def test_a_file_as_the_run_dir_is_one_line(fake: FakeLoop, tmp_path: Path) -> No
     assert path.read_text() == "x"
 
 
+@pytest.fixture
+def ctrl_c_delivered() -> Iterator[None]:
+    """Ctrl-C as a terminal delivers it, whatever this process inherited: a test run started in
+    the background (``nohup ... &``) ignores SIGINT, and the command keeps an inherited ignore."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _ctrl_c(times: int) -> Callable[[FakeLoop, Callable[[], bool]], None]:
     def behaviour(loop: FakeLoop, stop: Callable[[], bool]) -> None:
         loop.stops.append(stop())
@@ -322,6 +333,7 @@ def _ctrl_c(times: int) -> Callable[[FakeLoop, Callable[[], bool]], None]:
     return behaviour
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_ctrl_c_asks_the_loop_to_stop_and_says_how_to_go_on(fake: FakeLoop, tmp_path: Path) -> None:
     fake.behaviour = _ctrl_c(1)
     run_dir = tmp_path / "run"
@@ -341,6 +353,7 @@ def test_ctrl_c_asks_the_loop_to_stop_and_says_how_to_go_on(fake: FakeLoop, tmp_
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+@pytest.mark.usefixtures("ctrl_c_delivered")
 def test_a_second_ctrl_c_stops_at_once_and_still_says_what_was_kept(
     fake: FakeLoop, tmp_path: Path
 ) -> None:

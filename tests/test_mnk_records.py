@@ -44,6 +44,7 @@ SHARED: dict[str, Any] = {
     "view": None,
     "game_solver": None,
     "numbering": None,
+    "learned": None,
 }
 
 

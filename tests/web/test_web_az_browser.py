@@ -72,7 +72,7 @@ def test_the_learned_level_is_offered_played_and_hidden_where_there_is_no_net(
     seed = 2
     open_page(page, az_server, f"?game={azplugin.NAME}&level=az&starts=ai&seed={seed}")
     learned = page.locator('#level option[value="az"]')
-    expect(learned).to_have_text("learned (AlphaZero-style net)")
+    expect(learned).to_have_text("learned")
     assert page.eval_on_selector("#level", "select => select.value") == "az"
     assert learned.evaluate("option => !option.hidden && !option.disabled")
     wait_for_your_turn_or_end(page)

@@ -154,7 +154,7 @@ WEB_MESSAGES: tuple[str, ...] = (
     N_("hard"),
     # TRANSLATORS: the level of the web page's AI that is a net trained by self-play
     # (AlphaZero-style), offered for the games that ship one.
-    N_("learned (AlphaZero-style net)"),
+    N_("learned"),
     # TRANSLATORS: the learned level's search under the AI's last move on the web page.
     N_("{sims} simulations in {ms} ms"),
     N_("Who starts"),
