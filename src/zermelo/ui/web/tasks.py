@@ -16,9 +16,8 @@ from contextlib import AbstractContextManager
 
 from zermelo.agents.spec import AZ
 from zermelo.core import limits
-from zermelo.core.errors import BudgetError, ZermeloError
-from zermelo.core.record import GameSpec
-from zermelo.core.state import AnyState, Evaluates
+from zermelo.core.errors import BudgetError
+from zermelo.core.state import Evaluates
 from zermelo.search.alphabeta import alphabeta
 from zermelo.solvers.kernels import serve_while_cold
 from zermelo.ui.web.api import (
@@ -44,17 +43,17 @@ server's deadline for the whole request follows soon after."""
 def ready() -> bool:
     """Load every game and its engines, and search each start position one ply (called once when
     the process starts, so that no request pays for the imports and the first tables)."""
-    from zermelo.agents.spec import levels_for, make_agent
+    from zermelo.agents.spec import make_agent
+    from zermelo.core.record import LEVELS
     from zermelo.ui.web.adapters import adapter_for, available_games
 
     serve_while_cold(wait=True)  # a cold kernel is never compiled here: its plain copy plays
     for name in available_games():
         adapter = adapter_for(name)
         adapter.engine  # noqa: B018 - imports the game's own web engine
-        for level in levels_for(adapter.spec):  # the learned level loads its net
+        for level in LEVELS:
             make_agent(adapter.spec, level, seed=0)
         state = load_game({"game": name}).state
-        _warm_net(adapter.spec, state)
         # The generic search needs an evaluation: a game without one (the draughts games, whose
         # engine evaluates) is searched by its own engine only, and a game of chance is searched
         # by expectiminimax, never alpha-beta (which refuses chance nodes).
@@ -62,23 +61,6 @@ def ready() -> bool:
             alphabeta(state, depth=1)
             state.evaluate()
     return True
-
-
-def _warm_net(spec: GameSpec, state: AnyState) -> None:
-    """Load the game's shipped net (the az level) and evaluate ``state`` once, so that the first
-    move at that level does not pay for it. A shipped net that cannot be used (a broken install)
-    does not stop the process: a request at that level then gets the server's degraded move,
-    and the log names the net's problem in one line."""
-    from zermelo.agents.az import shipped_net
-
-    if spec.learned is None:
-        return
-    try:
-        net = shipped_net(spec)
-        if net is not None:
-            net.evaluate([state])
-    except ZermeloError:
-        pass
 
 
 def _limits(seconds: float) -> AbstractContextManager[None]:
