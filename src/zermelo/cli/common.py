@@ -16,6 +16,7 @@ import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import IO, NoReturn, TypeVar
 
 import click
@@ -461,3 +462,22 @@ def cluster_options(command: F) -> F:
             "scheduler address such as tcp://10.0.0.5:8786. Needs zermelo[cluster]."
         ),
     )(command)
+
+
+def cannot_write_plot(path: Path, error: OSError) -> str:
+    """The line for a plot that cannot be written to ``path``."""
+    return _("{path}: cannot write the plot there ({reason})").format(
+        path=path, reason=error.strerror or error
+    )
+
+
+def check_plot_writable(path: Path) -> None:
+    """Fail at once, before any work, if a plot cannot be written to ``path``."""
+    existed = path.exists()
+    try:
+        with path.open("ab"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as error:
+        fail(cannot_write_plot(path, error))

@@ -23,7 +23,14 @@ from rich.markup import escape
 from rich.table import Table
 from rich.tree import Tree
 
-from zermelo.cli.common import Command, console, fail, lang_option
+from zermelo.cli.common import (
+    Command,
+    cannot_write_plot,
+    check_plot_writable,
+    console,
+    fail,
+    lang_option,
+)
 from zermelo.core.state import AnyState
 from zermelo.i18n import gettext as _
 from zermelo.i18n import ngettext
@@ -301,26 +308,8 @@ def run_nodes(out: Console, games: Sequence[str], seconds: float, plot: Path | N
         try:
             draw_plot(series, plot)
         except OSError as error:
-            fail(_cannot_write(plot, error))
+            fail(cannot_write_plot(plot, error))
         out.print(_("Plot written to {path}").format(path=escape(str(plot))))
-
-
-def _cannot_write(path: Path, error: OSError) -> str:
-    return _("{path}: cannot write the plot there ({reason})").format(
-        path=path, reason=error.strerror or error
-    )
-
-
-def _check_writable(path: Path) -> None:
-    """Fail at once, before the counting, if ``path`` cannot be written."""
-    existed = path.exists()
-    try:
-        with path.open("ab"):
-            pass
-        if not existed:
-            path.unlink()
-    except OSError as error:
-        fail(_cannot_write(path, error))
 
 
 def command() -> click.Command:
@@ -412,7 +401,7 @@ def command() -> click.Command:
                 plot_path = Path(plot)
                 if plot_path.suffix.lower() not in (".png", ".svg"):
                     fail(_("{path}: expected a file name ending in .png or .svg").format(path=plot))
-                _check_writable(plot_path)
+                check_plot_writable(plot_path)
                 try:
                     import matplotlib  # noqa: F401
                 except ImportError:

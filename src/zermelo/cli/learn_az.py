@@ -32,7 +32,15 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
-from zermelo.cli.common import Command, console, fail, lang_option, learnable
+from zermelo.cli.common import (
+    Command,
+    cannot_write_plot,
+    check_plot_writable,
+    console,
+    fail,
+    lang_option,
+    learnable,
+)
 from zermelo.core.errors import CapabilityError
 from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
@@ -448,21 +456,8 @@ def _check_plot(plot: str) -> Path:
         import matplotlib  # noqa: F401
     except ImportError:
         fail(_("--plot needs matplotlib: {install}").format(install=INSTALL))
-    existed = path.exists()
-    try:
-        with path.open("ab"):
-            pass
-        if not existed:
-            path.unlink()
-    except OSError as error:
-        fail(_cannot_write(path, error))
+    check_plot_writable(path)
     return path
-
-
-def _cannot_write(path: Path, error: OSError) -> str:
-    return _("{path}: cannot write the plot there ({reason})").format(
-        path=path, reason=error.strerror or error
-    )
 
 
 def _plot(
@@ -471,7 +466,7 @@ def _plot(
     try:
         draw_plot(game, table_rows, path, sims)
     except OSError as error:
-        fail(_cannot_write(path, error))
+        fail(cannot_write_plot(path, error))
     out.print(_("Plot written to {path}").format(path=escape(str(path))))
 
 
