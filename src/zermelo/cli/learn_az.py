@@ -182,17 +182,11 @@ def _not_learnable(name: str) -> str:
     ).format(game=name, games=", ".join(learnable_names()))
 
 
-def cache_root() -> Path:
-    """zermelo's cache directory: ``$ZERMELO_CACHE_DIR``, else ``$XDG_CACHE_HOME/zermelo`` or
-    ``~/.cache/zermelo`` (the same place the compiled kernels and Pig's tables are kept)."""
-    from zermelo.solvers.connect4.aot import cache_dir
-
-    return cache_dir()
-
-
 def default_run_dir(game: str) -> Path:
     """Where the run of ``game`` lives unless ``--run-dir`` says otherwise."""
-    return cache_root() / "learn" / game
+    from zermelo.learn.metrics import run_directory
+
+    return run_directory(game)
 
 
 def _loop() -> LoopAPI:

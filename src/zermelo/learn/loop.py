@@ -53,7 +53,7 @@ from zermelo.core.record import GameSpec, OptionValue
 from zermelo.core.state import AnyState, Player
 from zermelo.games.registry import get_game
 from zermelo.learn import truth
-from zermelo.learn.metrics import Checkpoint, read_metrics
+from zermelo.learn.metrics import Checkpoint, read_metrics, run_directory
 from zermelo.learn.net import PolicyValueNet, export
 from zermelo.learn.selfplay import (
     Settings,
@@ -239,18 +239,6 @@ class Summary:
     best: Path
     resumed: bool
     stopped: bool
-
-
-def run_directory(game: str) -> Path:
-    """The default run directory of ``game``: ``$ZERMELO_CACHE_DIR/learn/<game>``, else the
-    user's cache directory (``$XDG_CACHE_HOME/zermelo`` or ``~/.cache/zermelo``)."""
-    override = os.environ.get("ZERMELO_CACHE_DIR")
-    base = (
-        Path(override)
-        if override
-        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "zermelo"
-    )
-    return base / "learn" / get_game(game).name
 
 
 def _write(path: Path, text: str) -> None:

@@ -5,10 +5,13 @@ Read without PyTorch, so that the plot and the table of a run need only this mod
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-__all__ = ["Checkpoint", "read_metrics"]
+from zermelo.games.registry import get_game
+
+__all__ = ["Checkpoint", "read_metrics", "run_directory"]
 
 
 @dataclass(frozen=True)
@@ -54,3 +57,15 @@ def read_metrics(run_dir: Path) -> list[Checkpoint]:
             except (ValueError, TypeError, RecursionError):
                 continue
     return rows
+
+
+def run_directory(game: str) -> Path:
+    """The default run directory of ``game``: ``$ZERMELO_CACHE_DIR/learn/<game>``, else the
+    user's cache directory (``$XDG_CACHE_HOME/zermelo`` or ``~/.cache/zermelo``)."""
+    override = os.environ.get("ZERMELO_CACHE_DIR")
+    base = (
+        Path(override)
+        if override
+        else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "zermelo"
+    )
+    return base / "learn" / get_game(game).name
