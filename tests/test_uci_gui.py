@@ -207,9 +207,12 @@ def test_bestmove_is_the_last_lines_first_move(raw: Raw) -> None:
 
 
 def test_a_mate_is_searched_until_it_is_the_shortest(gui: chess.engine.SimpleEngine) -> None:
+    # A node budget, not a time one: on a loaded machine one second ended the search inside the
+    # verification of the first mate found (a mate in 4), which is the right answer to that budget.
     board = chess.Board(MATE_IN_THREE)
-    result = gui.play(board, chess.engine.Limit(time=1.0), info=chess.engine.INFO_ALL)
+    result = gui.play(board, chess.engine.Limit(nodes=2_000_000), info=chess.engine.INFO_ALL)
     assert result.info["score"].relative == chess.engine.Mate(3)
+    assert result.info["nodes"] < 2_000_000  # stopped because the mate was proven shortest
     line = board.copy()
     for move in result.info["pv"][:5]:
         line.push(move)
