@@ -144,7 +144,8 @@ def _network_arrays(
         return [], []
     import numpy as np
 
-    ft = np.concatenate([network.ft_weights.reshape(-1), network.ft_bias]).astype(np.int16)
+    zeros = np.zeros(network.hidden, dtype=np.int16)
+    ft = np.concatenate([network.ft_weights.reshape(-1), network.ft_bias, zeros])
     out = np.concatenate(
         [network.out_weights.astype(np.int32), np.array([network.out_bias], dtype=np.int32)]
     )
