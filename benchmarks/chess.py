@@ -8,7 +8,11 @@
 * sunfish: a match against sunfish (``pip install sunfish``; its ``sunfish-uci``) at a time per
   move, from the built-in balanced openings, each played with both colours;
 * stockfish: matches against Stockfish (``/usr/games/stockfish``) with ``UCI_LimitStrength`` at
-  several ``UCI_Elo`` levels.
+  several ``UCI_Elo`` levels;
+* smp: Lazy SMP, two threads against one: the wall time to reach a depth in the middle games,
+  then a match of zermelo on ``Threads`` 2 against zermelo on one thread at a time per move.
+
+``--threads N`` sets zermelo's ``Threads`` in the sunfish and Stockfish matches (default 1).
 
 Both engines of a match are UCI processes driven by python-chess (zermelo is
 ``python -m zermelo.ui.uci``). A game ends by the rules (threefold repetition and fifty moves
@@ -18,6 +22,7 @@ included), as a draw after ``--max-plies`` plies, or by resignation: when zermel
     python benchmarks/chess.py --only perft,nps,wac --wac-count 100
     python benchmarks/chess.py --only sunfish --games 20 --progress /tmp/sunfish.txt
     python benchmarks/chess.py --only stockfish --games 10 --levels 1350,1800
+    python benchmarks/chess.py --only smp --smp-depth 11 --games 20 --smp-time 0.2
 
 ``--games N`` is the number of openings per match (2N games: each opening with both colours).
 """
@@ -51,7 +56,7 @@ from zermelo.play.ratings import Tally, elo_estimate  # noqa: E402
 from zermelo.solvers.chess import ChessEngine, perft  # noqa: E402
 from zermelo.solvers.chess import kernel as chess_kernel  # noqa: E402
 
-SECTIONS = ("perft", "nps", "wac", "sunfish", "stockfish")
+SECTIONS = ("perft", "nps", "wac", "sunfish", "stockfish", "smp")
 PERFT = (
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
     (
@@ -292,8 +297,9 @@ def run_match(
     max_plies: int,
     progress: Path | None,
     first: int = 0,
+    our_options: dict[str, object] | None = None,
 ) -> MatchResult:
-    ours = open_engine(zermelo_command(), {})
+    ours = open_engine(zermelo_command(), our_options or {})
     theirs = open_engine(command, options)
     tally = Tally()
     adjudicated = 0
@@ -322,6 +328,33 @@ def run_match(
         ours.quit()
         theirs.quit()
     return MatchResult(tally, adjudicated, longest, tally.games)
+
+
+def section_smp(console: Console, depth: int) -> None:
+    """Wall seconds to complete ``depth`` plies on one thread and on two, each position from an
+    empty table (a fresh engine), and the nodes each searched."""
+    table = Table(title=f"Lazy SMP: wall seconds to depth {depth}, fresh table each time")
+    for column in ("position", "1 thread s", "nodes", "2 threads s", "nodes", "speed-up"):
+        table.add_column(column, justify="right")
+    warm = ChessEngine(threads=2)
+    warm.search("startpos", depth=4)
+    totals = [0.0, 0.0]
+    for name, fen in MIDDLE_GAMES:
+        cells = [name]
+        spent = []
+        for threads in (1, 2):
+            engine = ChessEngine(threads=threads)
+            start = time.perf_counter()
+            result = engine.search(fen, depth=depth)
+            spent.append(time.perf_counter() - start)
+            cells += [f"{spent[-1]:.2f}", f"{result.stats.nodes:,}"]
+        totals[0] += spent[0]
+        totals[1] += spent[1]
+        table.add_row(*cells, f"{spent[0] / spent[1]:.2f}x")
+    table.add_row(
+        "all", f"{totals[0]:.2f}", "", f"{totals[1]:.2f}", "", f"{totals[0] / totals[1]:.2f}x"
+    )
+    console.print(table)
 
 
 def match_table(title: str, rows: list[tuple[str, MatchResult]]) -> Table:
@@ -390,6 +423,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="1350,1600,1800,2000", help="Stockfish UCI_Elo levels")
     parser.add_argument("--max-plies", type=int, default=300, help="plies before a game is drawn")
     parser.add_argument("--progress", type=Path, help="append one line per finished game here")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="zermelo's Threads in the matches (default 1)"
+    )
+    parser.add_argument("--smp-depth", type=int, default=11, help="depth of the smp timing")
+    parser.add_argument(
+        "--smp-time", type=float, default=0.2, help="seconds per move of the smp match"
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = [s for s in sections if s not in SECTIONS]
@@ -425,6 +465,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.max_plies,
                 args.progress,
                 args.first_opening,
+                {"Threads": args.threads},
             )
             console.print(
                 match_table(
@@ -450,6 +491,7 @@ def main(argv: list[str] | None = None) -> None:
                     args.max_plies,
                     args.progress,
                     args.first_opening,
+                    {"Threads": args.threads},
                 )
                 rows.append((f"Stockfish UCI_Elo {level}", result))
                 console.print(
@@ -457,6 +499,27 @@ def main(argv: list[str] | None = None) -> None:
                         f"zermelo against Stockfish, {args.stockfish_time:g} s per move", rows
                     )
                 )
+
+    if "smp" in sections:
+        section_smp(console, args.smp_depth)
+        result = run_match(
+            console,
+            "zermelo, 1 thread",
+            zermelo_command(),
+            {"Threads": 1},
+            args.games,
+            args.smp_time,
+            args.max_plies,
+            args.progress,
+            args.first_opening,
+            {"Threads": 2},
+        )
+        console.print(
+            match_table(
+                f"zermelo on 2 threads against zermelo on 1, {args.smp_time:g} s per move",
+                [("zermelo, 1 thread", result)],
+            )
+        )
 
 
 if __name__ == "__main__":
