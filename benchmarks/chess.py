@@ -5,6 +5,10 @@
 * nps: search speed in middle-game positions (nodes per CPU second, fixed node budgets);
 * wac: the Win At Chess suite (300 positions, benchmarks/data/wac.epd, as shipped by
   thomasahle/sunfish in tests/files/win_at_chess_test.epd) at a time per position;
+* bk: the Bratko-Kopec test (24 positions, benchmarks/data/bk.epd, from the same folder of
+  sunfish) at a time per position;
+* mates: sunfish's mate problems (benchmarks/data/mate2.fen, mate3.fen, mate4.fen): how many
+  got a mate and how many the shortest;
 * sunfish: a match against sunfish (``pip install sunfish``; its ``sunfish-uci``) at a time per
   move, from the built-in balanced openings, each played with both colours;
 * stockfish: matches against Stockfish (``/usr/games/stockfish``) with ``UCI_LimitStrength`` at
@@ -12,7 +16,8 @@
 * smp: Lazy SMP, two threads against one: the wall time to reach a depth in the middle games,
   then a match of zermelo on ``Threads`` 2 against zermelo on one thread at a time per move.
 
-``--threads N`` sets zermelo's ``Threads`` in the sunfish and Stockfish matches (default 1).
+``--threads N`` sets zermelo's threads in the suites and in the sunfish and Stockfish matches
+(default 1).
 
 Both engines of a match are UCI processes driven by python-chess (zermelo is
 ``python -m zermelo.ui.uci``). A game ends by the rules (threefold repetition and fifty moves
@@ -53,10 +58,10 @@ sys.path.append(str(HERE))
 from bench_common import progress_bar  # noqa: E402  (beside this script)
 from zermelo.games.chess_openings import OPENINGS, opening_board  # noqa: E402
 from zermelo.play.ratings import Tally, elo_estimate  # noqa: E402
-from zermelo.solvers.chess import ChessEngine, perft  # noqa: E402
+from zermelo.solvers.chess import ChessEngine, mate_in, perft  # noqa: E402
 from zermelo.solvers.chess import kernel as chess_kernel  # noqa: E402
 
-SECTIONS = ("perft", "nps", "wac", "sunfish", "stockfish", "smp")
+SECTIONS = ("perft", "nps", "wac", "bk", "mates", "sunfish", "stockfish", "smp")
 PERFT = (
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
     (
@@ -173,16 +178,24 @@ def section_nps(console: Console, nodes: int) -> None:
 
 
 def section_wac(
-    console: Console, count: int, seconds: float, nodes: int | None, progress: Path | None
+    console: Console,
+    count: int,
+    seconds: float,
+    nodes: int | None,
+    progress: Path | None,
+    suite: str = "Win At Chess",
+    file: str = "wac.epd",
+    threads: int = 1,
 ) -> None:
-    lines = (ROOT / "benchmarks" / "data" / "wac.epd").read_text().splitlines()[:count]
-    engine = ChessEngine()
+    lines = (ROOT / "benchmarks" / "data" / file).read_text().splitlines()[:count]
+    lines = [line for line in lines if line.strip()]
+    engine = ChessEngine(threads=threads)
     engine.search("startpos", depth=4)
     solved = 0
     missed: list[str] = []
     depths = 0
     with progress_bar(console) as bar:
-        task = bar.add_task("Win At Chess", total=len(lines))
+        task = bar.add_task(suite, total=len(lines))
         for line in lines:
             board, operations = chess.Board.from_epd(line)
             if nodes is not None:
@@ -201,20 +214,53 @@ def section_wac(
             if progress is not None:
                 with progress.open("a") as handle:
                     handle.write(
-                        f"{time.strftime('%H:%M:%S')} WAC {operations.get('id')}: "
+                        f"{time.strftime('%H:%M:%S')} {suite} {operations.get('id')}: "
                         f"{solved} solved so far\n"
                     )
     budget = f"{nodes:,} nodes" if nodes is not None else f"{seconds:g} s"
-    table = Table(title=f"Win At Chess, {budget} per position")
+    on = f", {threads} threads" if threads > 1 else ""
+    table = Table(title=f"{suite}, {budget} per position{on}")
     for column in ("positions", "solved", "mean depth", "missed"):
         table.add_column(column)
-    shown = ", ".join(m.replace("WAC.", "") for m in missed[:40])
+    shown = ", ".join(m.replace("WAC.", "").replace("BK.", "") for m in missed[:40])
     table.add_row(
         str(len(lines)),
         str(solved),
         f"{depths / max(1, len(lines)):.1f}",
         shown + (" ..." if len(missed) > 40 else ""),
     )
+    console.print(table)
+
+
+def section_mates(console: Console, seconds: float, threads: int) -> None:
+    """The mate problems of sunfish's tests/files (mate2.fen, mate3.fen, mate4.fen: mates in 2,
+    3 and 4 for the side to move), each from an empty table at ``seconds`` per position: how many
+    got a mate, how many the shortest (the problem's), and how many a key move that mates that
+    fast (checked by a mate search of the position after it)."""
+    table = Table(title=f"mate problems, {seconds:g} s per position, {threads} thread(s)")
+    for column in ("problems", "positions", "a mate", "the shortest", "longest answer"):
+        table.add_column(column, justify="right")
+    warm = ChessEngine(threads=threads)
+    warm.search("startpos", depth=4)
+    with progress_bar(console) as bar:
+        for moves in (2, 3, 4):
+            path = ROOT / "benchmarks" / "data" / f"mate{moves}.fen"
+            fens = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+            task = bar.add_task(f"mate in {moves}", total=len(fens))
+            mates = shortest = 0
+            longest = 0
+            for fen in fens:
+                engine = ChessEngine(threads=threads)
+                result = engine.search(fen, movetime=seconds)
+                found = mate_in(result.value)
+                if found is not None and found > 0:
+                    mates += 1
+                    shortest += found == moves
+                    longest = max(longest, found)
+                bar.advance(task)
+            table.add_row(
+                f"mate in {moves}", str(len(fens)), str(mates), str(shortest), str(longest or "")
+            )
     console.print(table)
 
 
@@ -414,6 +460,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--wac-nodes", type=int, help="nodes per WAC position instead of a time (a loaded machine)"
     )
+    parser.add_argument("--bk-time", type=float, default=1.0, help="seconds per BK position")
+    parser.add_argument("--mate-time", type=float, default=1.0, help="seconds per mate problem")
     parser.add_argument(
         "--sunfish-time", type=float, default=0.5, help="seconds per move vs sunfish"
     )
@@ -449,7 +497,27 @@ def main(argv: list[str] | None = None) -> None:
     if "nps" in sections:
         section_nps(console, args.nodes)
     if "wac" in sections:
-        section_wac(console, args.wac_count, args.wac_time, args.wac_nodes, args.progress)
+        section_wac(
+            console,
+            args.wac_count,
+            args.wac_time,
+            args.wac_nodes,
+            args.progress,
+            threads=args.threads,
+        )
+    if "bk" in sections:
+        section_wac(
+            console,
+            24,
+            args.bk_time,
+            None,
+            args.progress,
+            "Bratko-Kopec",
+            "bk.epd",
+            args.threads,
+        )
+    if "mates" in sections:
+        section_mates(console, args.mate_time, args.threads)
     if "sunfish" in sections:
         command = shutil.which("sunfish-uci")
         if command is None:

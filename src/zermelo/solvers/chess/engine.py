@@ -939,10 +939,14 @@ class ChessEngine:
                     if score > MATE_BOUND and not by_lines:
                         if proven_mate is not None and proven_mate[0] > score:
                             score, pv = proven_mate
+                        # Deepen the verification by odd plies (a mate in n is 2n - 1 plies
+                        # deep): a short mate the pruned search missed shows in a shallow full
+                        # search, long before one as deep as a long mate found would end.
                         while WIN - score > 1:
-                            target = min(WIN - score - 2, iteration)
-                            if target <= verified:
+                            limit = min(WIN - score - 2, iteration)
+                            if limit <= verified:
                                 break
+                            target = min(limit, verified + (2 if verified % 2 else 1))
                             complete, shorter = self._shorter_mate(board, score, target, clock)
                             if work[k.W_STOP]:
                                 stopped = True
@@ -950,10 +954,9 @@ class ChessEngine:
                             if not complete:
                                 break
                             verified = target
-                            if shorter is None:
-                                break
-                            score, pv = shorter
-                            proven_mate = shorter
+                            if shorter is not None:
+                                score, pv = shorter
+                                proven_mate = shorter
                     best_move, best_pv, best_lines = pv[0], pv, lines
                     best_score = previous = score
                     completed = iteration
