@@ -148,3 +148,33 @@ def test_the_threads_option_as_a_gui_sets_it() -> None:
         assert result.move == result.info["pv"][0]
     finally:
         engine.quit()
+
+
+@needs_compiled
+def test_helpers_evaluate_with_the_network_on_their_own_accumulators() -> None:
+    from zermelo.solvers.chess import nnue
+
+    rng = np.random.default_rng(26)
+    network = nnue.quantise(
+        rng.normal(0, 0.05, (nnue.FEATURES, 32)),
+        rng.normal(0, 0.05, 32),
+        rng.normal(0, 0.3, 64),
+        0.0,
+    )
+    engine = ChessEngine(hash_mb=8, threads=3, network=network)
+    result = engine.search(KIWIPETE, depth=6)
+    assert result.move is not None and result.move in chess.Board(KIWIPETE).legal_moves
+    assert result.stats.nodes > int(engine._work[engine.kernel.W_NODES])
+    assert all(int(helper.work[engine.kernel.W_NODES]) > 0 for helper in engine._helpers)
+    board = chess.Board(KIWIPETE)
+    board.push(result.move)
+    assert engine.evaluate(board) == nnue.evaluate(network, board)
+    # back to the built-in evaluation: no helper keeps a value of the network
+    engine.set_network(None)
+    k = engine.kernel
+    assert not any(helper.work[k.EVAL_BASE : k.WORK_SIZE].any() for helper in engine._helpers)
+    engine.new_game()
+    one = ChessEngine(hash_mb=8).search(KIWIPETE, nodes=20_000)
+    again = engine.search(KIWIPETE, nodes=20_000)
+    assert (again.move, again.value) == (one.move, one.value)
+    assert _helpers_alive() == 0
