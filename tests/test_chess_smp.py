@@ -172,7 +172,7 @@ def test_helpers_evaluate_with_the_network_on_their_own_accumulators() -> None:
     # back to the built-in evaluation: no helper keeps a value of the network
     engine.set_network(None)
     k = engine.kernel
-    assert not any(helper.work[k.EVAL_BASE : k.WORK_SIZE].any() for helper in engine._helpers)
+    assert not any(any(helper.work[k.EVAL_BASE : k.WORK_SIZE]) for helper in engine._helpers)
     engine.new_game()
     one = ChessEngine(hash_mb=8).search(KIWIPETE, nodes=20_000)
     again = engine.search(KIWIPETE, nodes=20_000)
