@@ -28,8 +28,9 @@ MATE_IN_THREE = "4R3/1k6/bp6/1p1P4/1K6/8/1B6/3Q4 w - - 0 1"
 WAC_003 = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1"
 
 
-def _helpers_alive() -> int:
-    return sum(t.name == "zermelo-chess-helper" and t.is_alive() for t in threading.enumerate())
+def _helpers_alive(engine: ChessEngine) -> int:
+    """The engine's helper threads still running (other tests' engines may have their own)."""
+    return sum(h.thread is not None and h.thread.is_alive() for h in engine._helpers)
 
 
 @pytest.mark.parametrize("compiled", [pytest.param(True, marks=needs_compiled), False])
@@ -50,30 +51,30 @@ def test_a_slot_written_half_by_another_thread_is_not_read(compiled: bool) -> No
 
 @needs_compiled
 def test_two_threads_find_the_shortest_mate() -> None:
-    engine = ChessEngine(hash_mb=8, threads=2)
+    engine = ChessEngine(hash_mb=8, compiled=True, threads=2)
     result = engine.search(MATE_IN_THREE, depth=7)
     assert result.value == WIN - 5 and result.exact
     board = chess.Board(MATE_IN_THREE)
     for move in result.pv:
         board.push(move)
     assert board.is_checkmate() and len(result.pv) == 5
-    assert _helpers_alive() == 0
+    assert _helpers_alive(engine) == 0
 
 
 @needs_compiled
 def test_two_threads_find_the_tactic_and_count_the_helpers_nodes() -> None:
-    engine = ChessEngine(hash_mb=8, threads=2)
+    engine = ChessEngine(hash_mb=8, compiled=True, threads=2)
     result = engine.search(WAC_003, depth=7)
     assert result.move is not None and result.move.uci() == "e3g3"
     main = int(engine._work[engine.kernel.W_NODES])
     assert result.stats.nodes > main > 0  # the helper's nodes are in the count
-    assert _helpers_alive() == 0
+    assert _helpers_alive(engine) == 0
 
 
 @needs_compiled
 def test_a_search_bound_by_nodes_stays_reproducible_on_many_threads() -> None:
-    one = ChessEngine(hash_mb=8).search(KIWIPETE, nodes=30_000)
-    many = ChessEngine(hash_mb=8, threads=4).search(KIWIPETE, nodes=30_000)
+    one = ChessEngine(hash_mb=8, compiled=True).search(KIWIPETE, nodes=30_000)
+    many = ChessEngine(hash_mb=8, compiled=True, threads=4).search(KIWIPETE, nodes=30_000)
     assert (many.move, many.value, many.stats.nodes) == (one.move, one.value, one.stats.nodes)
 
 
@@ -112,7 +113,7 @@ def test_a_bad_thread_count_is_one_line(bad: object) -> None:
 def test_fuzz_threads_and_limits_always_answer_and_leave_no_thread(
     threads: int, limits: list[tuple[str, float]]
 ) -> None:
-    engine = ChessEngine(hash_mb=2, threads=threads)
+    engine = ChessEngine(hash_mb=2, compiled=True, threads=threads)
     board = chess.Board(KIWIPETE)
     for kind, amount in limits:
         if kind == "depth":
@@ -125,7 +126,7 @@ def test_fuzz_threads_and_limits_always_answer_and_leave_no_thread(
             result = engine.search(board, stop_event=stop)
         assert result.move is not None and result.move in board.legal_moves
         assert result.depth >= 1
-        assert _helpers_alive() == 0
+        assert _helpers_alive(engine) == 0
         board.push(result.move)
         if board.is_game_over():
             break
@@ -161,7 +162,7 @@ def test_helpers_evaluate_with_the_network_on_their_own_accumulators() -> None:
         rng.normal(0, 0.3, 64),
         0.0,
     )
-    engine = ChessEngine(hash_mb=8, threads=3, network=network)
+    engine = ChessEngine(hash_mb=8, compiled=True, threads=3, network=network)
     result = engine.search(KIWIPETE, depth=6)
     assert result.move is not None and result.move in chess.Board(KIWIPETE).legal_moves
     assert result.stats.nodes > int(engine._work[engine.kernel.W_NODES])
@@ -174,7 +175,7 @@ def test_helpers_evaluate_with_the_network_on_their_own_accumulators() -> None:
     k = engine.kernel
     assert not any(any(helper.work[k.EVAL_BASE : k.WORK_SIZE]) for helper in engine._helpers)
     engine.new_game()
-    one = ChessEngine(hash_mb=8).search(KIWIPETE, nodes=20_000)
+    one = ChessEngine(hash_mb=8, compiled=True).search(KIWIPETE, nodes=20_000)
     again = engine.search(KIWIPETE, nodes=20_000)
     assert (again.move, again.value) == (one.move, one.value)
-    assert _helpers_alive() == 0
+    assert _helpers_alive(engine) == 0
