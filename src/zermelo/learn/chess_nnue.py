@@ -53,9 +53,9 @@ from zermelo.solvers.chess.nnue_data import Positions
 __all__ = [
     "FT_CLIP",
     "HOLD_OUT",
-    "K",
     "OUT_CLIP",
     "RESULT_SHARE",
+    "K",
     "NnueModel",
     "NnueRunError",
     "Outcome",
@@ -298,7 +298,8 @@ class NnueModel(nn.Module):
         hidden = torch.cat(
             [self.accumulate(us).clamp(0.0, 1.0), self.accumulate(them).clamp(0.0, 1.0)], dim=1
         )
-        return self.out(hidden).squeeze(1)
+        output: torch.Tensor = self.out(hidden)
+        return output.squeeze(1)
 
     def clip(self) -> None:
         """Keep the weights where the quantised network cannot overflow."""
@@ -323,7 +324,9 @@ def targets(positions: Positions) -> torch.Tensor:
     return (1 - RESULT_SHARE) * torch.sigmoid(score / K) + RESULT_SHARE * (result + 1) / 2
 
 
-def _loss(model: NnueModel, us: torch.Tensor, them: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+def _loss(
+    model: NnueModel, us: torch.Tensor, them: torch.Tensor, target: torch.Tensor
+) -> torch.Tensor:
     predicted = torch.sigmoid(model(us, them) * (nnue.SCALE / K))
     return torch.mean((predicted - target) ** 2)
 
@@ -332,7 +335,8 @@ def centipawns(model: NnueModel, positions: Positions) -> NDArray[np.float64]:
     """The float network's values of ``positions``, centipawns from the side to move."""
     us, them = inputs(positions)
     with torch.no_grad():
-        return (model(us, them) * nnue.SCALE).double().numpy()
+        values: NDArray[np.float64] = (model(us, them) * nnue.SCALE).double().numpy()
+    return values
 
 
 def _save_checkpoint(path: Path, state: Mapping[str, object]) -> None:
@@ -506,9 +510,7 @@ def run(
     outcome.tasks = tasks
     if outcome.stopped:
         return outcome
-    provenance = {
-        key: value for key, value in asdict(settings).items() if key not in {"batch"}
-    }
+    provenance = {key: value for key, value in asdict(settings).items() if key not in {"batch"}}
     outcome.network = export(
         model,
         {
