@@ -272,7 +272,7 @@ _ENGINE: ChessEngine | None = None
 def _engine() -> ChessEngine:
     global _ENGINE
     if _ENGINE is None:
-        _ENGINE = ChessEngine(hash_mb=16)
+        _ENGINE = ChessEngine()
     return _ENGINE
 
 
