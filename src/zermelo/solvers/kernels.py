@@ -84,10 +84,29 @@ def _chess_steps() -> list[Callable[[], object]]:
         player.analyze_moves("startpos", depth=1)
         return player.evaluate("startpos")
 
+    def network() -> object:
+        # the learned evaluation's entry point, with the types an engine gives it (the search's
+        # own path through it is compiled with negamax, whose signature covers the network)
+        import numpy as np
+
+        from zermelo.solvers.chess import nnue
+
+        hidden = 8
+        tiny = nnue.Network(
+            np.zeros((nnue.FEATURES, hidden), dtype=np.int16),
+            np.zeros(hidden, dtype=np.int16),
+            np.zeros(2 * hidden, dtype=np.int16),
+            0,
+        )
+        player = engine.ChessEngine(hash_mb=1, compiled=True, network=tiny)
+        player.search("startpos", depth=2)
+        return player.evaluate("startpos")
+
     return [
         lambda: engine.perft("startpos", 2, compiled=True),
         lambda: engine.legal_moves("startpos", compiled=True),
         search,
+        network,
     ]
 
 
@@ -195,7 +214,7 @@ KERNELS: Final = {
     "chess": _Kernel(
         N_("the chess engine"),
         "zermelo.solvers.chess.kernel",
-        ("negamax", "perft", "quiesce", "legal_moves", "compute_hash", "evaluate"),
+        ("negamax", "perft", "quiesce", "legal_moves", "compute_hash", "evaluate", "nnue_evaluate"),
         _chess_steps,
     ),
     "connect4": _Kernel(

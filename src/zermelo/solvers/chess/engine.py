@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import chess
 
@@ -30,6 +30,10 @@ from zermelo.core.scores import WIN
 from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import MoveValue, SearchResult, SearchStats
 from zermelo.solvers.chess import kernel as compiled_kernel
+
+if TYPE_CHECKING:
+    from zermelo.solvers.chess import nnue
+    from zermelo.solvers.chess.kernel import Int32Array, ShortArray
 
 __all__ = [
     "DEFAULT_HASH_MB",
@@ -125,6 +129,38 @@ def _floats(kernel: ModuleType, size: int) -> FloatArray:
 
         return np.zeros(size, dtype=np.float64)
     return [0.0] * size
+
+
+def _network_arrays(
+    kernel: ModuleType, network: nnue.Network | None
+) -> tuple[ShortArray, Int32Array]:
+    """The kernel's ``ft`` and ``out`` arrays of ``network`` (both empty for ``None``: the
+    built-in evaluation); see the kernel's layout."""
+    if network is None:
+        if kernel.COMPILED:
+            import numpy as np
+
+            return np.zeros(0, dtype=np.int16), np.zeros(0, dtype=np.int32)
+        return [], []
+    import numpy as np
+
+    ft = np.concatenate([network.ft_weights.reshape(-1), network.ft_bias]).astype(np.int16)
+    out = np.concatenate(
+        [network.out_weights.astype(np.int32), np.array([network.out_bias], dtype=np.int32)]
+    )
+    if kernel.COMPILED:
+        return np.ascontiguousarray(ft), np.ascontiguousarray(out)
+    return [int(x) for x in ft.tolist()], [int(x) for x in out.tolist()]
+
+
+def _accumulators(kernel: ModuleType, network: nnue.Network | None) -> Int32Array:
+    """Zeroed accumulators for one searching thread (empty without a network)."""
+    size = 0 if network is None else (kernel.MAX_PLY + 4) * 2 * network.hidden
+    if kernel.COMPILED:
+        import numpy as np
+
+        return np.zeros(size, dtype=np.int32)
+    return [0] * size
 
 
 def _fill(array: IntArray, start: int, stop: int) -> None:
@@ -354,7 +390,9 @@ class ChessEngine:
     ``hash_mb`` sizes the transposition table (rounded down to a power of two of 16-byte slots);
     ``compiled=False`` runs the plain-Python copy of the kernel (slow; for tests and machines
     without numba). ``weights`` replaces the evaluation's weights (see
-    :mod:`zermelo.solvers.chess.evaluation`). ``switches`` selects the search's techniques
+    :mod:`zermelo.solvers.chess.evaluation`); ``network`` evaluates with a learned network
+    instead (:mod:`zermelo.solvers.chess.nnue`; ``None``, the default, keeps PeSTO and the named
+    terms). ``switches`` selects the search's techniques
     (bits of :data:`SWITCHES`; all on by default, for play): turning one off is for measuring what
     it is worth. One engine searches one position at a time; give each thread its own engine.
     """
@@ -366,6 +404,7 @@ class ChessEngine:
         compiled: bool | None = None,
         weights: Sequence[float] | None = None,
         switches: int = compiled_kernel.SW_ALL,
+        network: nnue.Network | None = None,
     ) -> None:
         if (
             not isinstance(switches, int)
@@ -382,6 +421,7 @@ class ChessEngine:
         :mod:`zermelo.solvers.kernels`): it plays with the plain copy meanwhile."""
         self._table: IntArray  # set by resize, in _use
         self._hash_mb = 0
+        self._network = network
         self._use(kernel_module(compiled), weights, hash_mb)
         self._lock = threading.Lock()
 
@@ -393,6 +433,8 @@ class ChessEngine:
         self._features = _floats(k, k.FEATURES_SIZE)
         self._weights = _floats(k, k.N_TERMS)
         self._work = _array(k, k.WORK_SIZE)
+        self._ft, self._out = _network_arrays(k, self._network)
+        self._acc = _accumulators(k, self._network)
         self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
         self.resize(hash_mb)
 
@@ -439,6 +481,28 @@ class ChessEngine:
     @property
     def weights(self) -> tuple[float, ...]:
         return tuple(float(w) for w in self._weights)
+
+    @property
+    def network(self) -> nnue.Network | None:
+        """The learned network the engine evaluates with, or ``None``: PeSTO and the terms."""
+        return self._network
+
+    def set_network(self, network: nnue.Network | None) -> None:
+        """Evaluate with ``network`` from the next search on (``None``: the built-in
+        evaluation). The evaluation cache is emptied, so no value of the other evaluation
+        survives; the transposition table is kept (its scores are bounds of searches, which
+        the next searches overwrite), as it is when the weights change."""
+        with self._lock:
+            self._network = network
+            k = self.kernel
+            self._ft, self._out = _network_arrays(k, network)
+            self._acc = _accumulators(k, network)
+            _fill(self._work, k.EVAL_BASE, k.WORK_SIZE)
+
+    def new_accumulators(self) -> Int32Array:
+        """Accumulators for one more thread searching with this engine's network (each thread
+        passes its own, with its own stack and ``work``, to the kernel's ``negamax``)."""
+        return _accumulators(self.kernel, self._network)
 
     def new_game(self) -> None:
         """Forget everything learnt: the transposition table, killer moves and history.
@@ -519,10 +583,19 @@ class ChessEngine:
         return tuple(line)
 
     def evaluate(self, position: str | chess.Board) -> int:
-        """The static evaluation of a position in centipawns, from the side to move."""
+        """The static evaluation of a position in centipawns, from the side to move: the
+        network's when the engine has one (exactly :func:`nnue.evaluate`), else PeSTO's and the
+        terms'."""
         board = board_of(position)
-        load_position(self.kernel, self._stack, board)
-        return int(self.kernel.evaluate(self._stack, 0, self._weights, self._features))
+        with self._lock:
+            load_position(self.kernel, self._stack, board)
+            if self._network is not None:
+                return int(
+                    self.kernel.nnue_evaluate(
+                        self._stack, 0, self._ft, self._out, self._acc, self._work
+                    )
+                )
+            return int(self.kernel.evaluate(self._stack, 0, self._weights, self._features))
 
     def features(self, position: str | chess.Board) -> tuple[float, ...]:
         """The evaluation's feature values (White minus Black), then the middle-game phase (1
@@ -546,6 +619,9 @@ class ChessEngine:
                     self._work,
                     self._weights,
                     self._features,
+                    self._ft,
+                    self._out,
+                    self._acc,
                     0,
                     -INFINITY,
                     INFINITY,
@@ -664,6 +740,9 @@ class ChessEngine:
                 self._work,
                 self._weights,
                 self._features,
+                self._ft,
+                self._out,
+                self._acc,
                 ply,
                 depth,
                 alpha,

@@ -36,6 +36,17 @@ Arrays of the search (besides ``stack``):
            principal-variation table.
 ``weights``, ``features``  the evaluation's weights and, after :func:`evaluate`, the feature
            values of the last position evaluated (White minus Black).
+``ft``, ``out``  the learned evaluation's network (:mod:`.nnue`), shared by every thread: ``ft``
+           the transformer's int16 weights, input by input (``FEATURES * hidden``), then its
+           bias (``hidden``); ``out`` the output layer's weights (``2 * hidden``, side to move
+           first) then its bias, as int32. Both empty: PeSTO plus the named terms evaluate.
+``acc``    the network's accumulators, per thread: ``2 * hidden`` int32 per ply, White's view
+           then Black's. int32, not int16: the reference sums in wide integers, and 32 pieces
+           of clipped int16 weights can pass 32767. They are updated lazily: a ply's
+           accumulators are computed when its position is evaluated, from the nearest ply below
+           whose accumulators are valid, by the pieces that differ between the two positions
+           (so a make that is never evaluated costs nothing, and a null move costs a copy).
+           ``work`` holds, per ply, the eight boards the accumulators were computed for.
 """
 
 from __future__ import annotations
@@ -56,7 +67,17 @@ from zermelo.solvers.chess.pesto import (
 )
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    import numpy as np
+    from numpy.typing import NDArray
+
     from zermelo.core.jit import FloatArray, IntArray
+
+    ShortArray: TypeAlias = "NDArray[np.int16] | list[int]"
+    """The network's transformer (int16 when compiled, ints in the plain copy)."""
+    Int32Array: TypeAlias = "NDArray[np.int32] | list[int]"
+    """The network's output layer and the accumulators (int32 when compiled)."""
 
 COMPILED: bool = NUMBA_AVAILABLE and not numba_disabled() and not globals().get("FORCE_PURE", False)
 """Whether this copy of the kernel is compiled (the pure copy sets ``FORCE_PURE`` first)."""
@@ -106,7 +127,16 @@ GAME_SIZE = 1024
 EVAL_BASE = GAME_BASE + GAME_SIZE
 EVAL_SLOTS = 1 << 15
 """The evaluation cache: per slot the hash and the evaluation from White's side."""
-WORK_SIZE = EVAL_BASE + 2 * EVAL_SLOTS
+ACC_BASE = EVAL_BASE + 2 * EVAL_SLOTS
+"""Per ply, the eight boards (pieces, colours) its accumulators were computed for."""
+ACC_BOARDS = 8
+WORK_SIZE = ACC_BASE + (MAX_PLY + 4) * ACC_BOARDS
+
+NNUE_FEATURES = 768
+NNUE_QA = 255
+NNUE_QB = 64
+NNUE_SCALE = 400
+"""The network's sizes and scales (those of :mod:`zermelo.solvers.chess.nnue`)."""
 
 HISTORY_LIMIT = 60_000
 SCORE_TT_MOVE = 3_000_000
@@ -992,17 +1022,185 @@ def evaluate(stack: IntArray, base: int, weights: FloatArray, features: FloatArr
 
 
 @jit()
-def evaluate_cached(
-    stack: IntArray, base: int, weights: FloatArray, features: FloatArray, work: IntArray
+def nnue_row_add(ft: ShortArray, acc: Int32Array, at: int, hidden: int, row: int) -> None:
+    """Add transformer row ``row`` (an input) to the accumulator at ``acc[at]``."""
+    start = row * hidden
+    for i in range(hidden):
+        acc[at + i] += ft[start + i]
+
+
+@jit()
+def nnue_row_sub(ft: ShortArray, acc: Int32Array, at: int, hidden: int, row: int) -> None:
+    """Subtract transformer row ``row`` from the accumulator at ``acc[at]``."""
+    start = row * hidden
+    for i in range(hidden):
+        acc[at + i] -= ft[start + i]
+
+
+@jit()
+def nnue_piece(
+    ft: ShortArray,
+    acc: Int32Array,
+    at: int,
+    hidden: int,
+    colour: int,
+    piece: int,
+    sq: int,
+    add: bool,
+) -> None:
+    """Add (or take away) a piece in both views: White's at ``acc[at]``, Black's after it."""
+    white_row = (colour * 6 + piece) * 64 + sq
+    black_row = ((1 - colour) * 6 + piece) * 64 + (sq ^ 56)
+    if add:
+        nnue_row_add(ft, acc, at, hidden, white_row)
+        nnue_row_add(ft, acc, at + hidden, hidden, black_row)
+    else:
+        nnue_row_sub(ft, acc, at, hidden, white_row)
+        nnue_row_sub(ft, acc, at + hidden, hidden, black_row)
+
+
+@jit()
+def nnue_refresh(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hidden: int) -> None:
+    """Compute ply ``ply``'s accumulators from scratch: the bias plus every piece's row."""
+    base = ply * POS_SIZE
+    at = ply * 2 * hidden
+    bias = NNUE_FEATURES * hidden
+    for i in range(hidden):
+        acc[at + i] = ft[bias + i]
+        acc[at + hidden + i] = ft[bias + i]
+    for colour in range(2):
+        for piece in range(6):
+            pieces = stack[base + piece] & stack[base + P_WHITE + colour]
+            while pieces != 0:
+                sq = lsb(pieces)
+                pieces &= pieces - 1
+                nnue_piece(ft, acc, at, hidden, colour, piece, sq, True)
+
+
+@jit()
+def nnue_step(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hidden: int) -> None:
+    """Ply ``ply``'s accumulators from ply ``ply - 1``'s: a copy, then the rows of the pieces
+    that differ between the two positions (two to four after a move, none after a null move)."""
+    parent = (ply - 1) * POS_SIZE
+    child = ply * POS_SIZE
+    size = 2 * hidden
+    at = ply * size
+    before = at - size
+    for i in range(size):
+        acc[at + i] = acc[before + i]
+    for colour in range(2):
+        was = stack[parent + P_WHITE + colour]
+        now = stack[child + P_WHITE + colour]
+        for piece in range(6):
+            old = stack[parent + piece] & was
+            new = stack[child + piece] & now
+            gone = old & ~new
+            while gone != 0:
+                sq = lsb(gone)
+                gone &= gone - 1
+                nnue_piece(ft, acc, at, hidden, colour, piece, sq, False)
+            came = new & ~old
+            while came != 0:
+                sq = lsb(came)
+                came &= came - 1
+                nnue_piece(ft, acc, at, hidden, colour, piece, sq, True)
+
+
+@jit()
+def nnue_valid(stack: IntArray, work: IntArray, ply: int) -> bool:
+    """Whether ply ``ply``'s accumulators were computed for the position now at that ply."""
+    base = ply * POS_SIZE
+    mark = ACC_BASE + ply * ACC_BOARDS
+    for i in range(ACC_BOARDS):  # noqa: SIM110 (numba compiles loops, not generators)
+        if work[mark + i] != stack[base + i]:
+            return False
+    return True
+
+
+@jit()
+def nnue_mark(stack: IntArray, work: IntArray, ply: int) -> None:
+    base = ply * POS_SIZE
+    mark = ACC_BASE + ply * ACC_BOARDS
+    for i in range(ACC_BOARDS):
+        work[mark + i] = stack[base + i]
+
+
+@jit()
+def nnue_accumulate(
+    stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, work: IntArray, hidden: int
+) -> None:
+    """Make ply ``ply``'s accumulators valid: step up from the nearest valid ply below (from
+    the root, computed afresh, when there is none)."""
+    valid = ply
+    while valid >= 0 and not nnue_valid(stack, work, valid):
+        valid -= 1
+    if valid < 0:
+        nnue_refresh(stack, 0, ft, acc, hidden)
+        nnue_mark(stack, work, 0)
+        valid = 0
+    for step in range(valid + 1, ply + 1):
+        nnue_step(stack, step, ft, acc, hidden)
+        nnue_mark(stack, work, step)
+
+
+@jit()
+def nnue_output(acc: Int32Array, us: int, them: int, out: Int32Array, hidden: int) -> int:
+    """The output layer on the clipped accumulators ``acc[us]`` (side to move) and
+    ``acc[them]``, in centipawns, the division towards zero (as :func:`nnue.evaluate`)."""
+    total = 0
+    for i in range(hidden):
+        a = min(max(acc[us + i], 0), NNUE_QA)
+        total += a * out[i]
+    for i in range(hidden):
+        b = min(max(acc[them + i], 0), NNUE_QA)
+        total += b * out[hidden + i]
+    total += out[2 * hidden]
+    scaled = total * NNUE_SCALE
+    value: int = abs(scaled) // (NNUE_QA * NNUE_QB)
+    return value if scaled >= 0 else -value
+
+
+@jit()
+def nnue_evaluate(
+    stack: IntArray, ply: int, ft: ShortArray, out: Int32Array, acc: Int32Array, work: IntArray
 ) -> int:
-    """:func:`evaluate` through the evaluation cache in ``work`` (``features`` is left
-    unchanged on a hit). The cache must be emptied when the weights change."""
+    """The network's value of the position at ``ply``, in centipawns from the side to move:
+    exactly :func:`zermelo.solvers.chess.nnue.evaluate` of it (not clamped)."""
+    hidden = len(out) // 2
+    nnue_accumulate(stack, ply, ft, acc, work, hidden)
+    at = ply * 2 * hidden
+    side = stack[ply * POS_SIZE + P_SIDE]
+    return nnue_output(acc, at + side * hidden, at + (1 - side) * hidden, out, hidden)
+
+
+@jit()
+def evaluate_cached(
+    stack: IntArray,
+    base: int,
+    weights: FloatArray,
+    features: FloatArray,
+    work: IntArray,
+    ft: ShortArray,
+    out: Int32Array,
+    acc: Int32Array,
+) -> int:
+    """The search's static evaluation from the side to move: the network's when there is one
+    (``out`` not empty; clamped below the mate scores), else :func:`evaluate`; through the
+    evaluation cache in ``work`` (``features`` is left unchanged on a hit). The cache must be
+    emptied when the weights or the network change."""
     key = stack[base + P_HASH]
     slot = EVAL_BASE + ((key & (EVAL_SLOTS - 1)) << 1)
     if work[slot] == key and key != 0:
         value: int = work[slot + 1]
     else:
-        value = evaluate(stack, base, weights, features)
+        if len(out) > 0:
+            value = nnue_evaluate(stack, base // POS_SIZE, ft, out, acc, work)
+            if value > MATE_BOUND - 1:
+                value = MATE_BOUND - 1
+            elif value < 1 - MATE_BOUND:
+                value = 1 - MATE_BOUND
+        else:
+            value = evaluate(stack, base, weights, features)
         if stack[base + P_SIDE] == BLACK:
             value = -value
         work[slot] = key
@@ -1163,7 +1361,8 @@ def pick(moves: IntArray, order: IntArray, i: int, end: int) -> int:
 
 
 @jit(
-    "int64(int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1], int64, int64, int64)"
+    "int64(int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1],"
+    " int16[::1], int32[::1], int32[::1], int64, int64, int64)"
 )
 def quiesce(
     stack: IntArray,
@@ -1172,6 +1371,9 @@ def quiesce(
     work: IntArray,
     weights: FloatArray,
     features: FloatArray,
+    ft: ShortArray,
+    out: Int32Array,
+    acc: Int32Array,
     ply: int,
     alpha: int,
     beta: int,
@@ -1185,7 +1387,7 @@ def quiesce(
         return 0
     work[W_SELDEPTH] = max(work[W_SELDEPTH], ply)
     base = ply * POS_SIZE
-    stand = evaluate_cached(stack, base, weights, features, work)
+    stand = evaluate_cached(stack, base, weights, features, work, ft, out, acc)
     if ply >= MAX_PLY or stand >= beta:
         return stand
     alpha = max(alpha, stand)
@@ -1211,7 +1413,9 @@ def quiesce(
         if not is_legal(stack, base, move, checked):
             continue
         make_move(stack, base, move)
-        score = -quiesce(stack, moves, order, work, weights, features, ply + 1, -beta, -alpha)
+        score = -quiesce(
+            stack, moves, order, work, weights, features, ft, out, acc, ply + 1, -beta, -alpha
+        )
         if work[W_STOP] != 0:
             return 0
         if score > best:
@@ -1243,7 +1447,8 @@ def non_pawn_material(stack: IntArray, base: int) -> bool:
 
 
 @jit(
-    "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1], int64, int64, int64, int64)"
+    "int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], float64[::1], float64[::1],"
+    " int16[::1], int32[::1], int32[::1], int64, int64, int64, int64)"
 )
 def negamax(
     stack: IntArray,
@@ -1253,6 +1458,9 @@ def negamax(
     work: IntArray,
     weights: FloatArray,
     features: FloatArray,
+    ft: ShortArray,
+    out: Int32Array,
+    acc: Int32Array,
     ply: int,
     depth: int,
     alpha: int,
@@ -1281,7 +1489,7 @@ def negamax(
     if checked and switches & SW_CHECK_EXTENSION != 0:
         depth += 1
     if depth <= 0 or ply >= MAX_PLY:
-        return quiesce(stack, moves, order, work, weights, features, ply, alpha, beta)
+        return quiesce(stack, moves, order, work, weights, features, ft, out, acc, ply, alpha, beta)
     work[W_NODES] += 1
     if work[W_NODES] >= work[W_NODE_LIMIT]:
         work[W_STOP] = 1
@@ -1305,7 +1513,7 @@ def negamax(
                 return score
     static = -INFINITY
     if not checked:
-        static = evaluate_cached(stack, base, weights, features, work)
+        static = evaluate_cached(stack, base, weights, features, work, ft, out, acc)
         if data >= 0:
             bound = (data >> 25) & 3
             score = tt_score(data, ply)
@@ -1339,6 +1547,9 @@ def negamax(
                 work,
                 weights,
                 features,
+                ft,
+                out,
+                acc,
                 ply + 1,
                 depth - 1 - reduction,
                 -beta,
@@ -1351,7 +1562,22 @@ def negamax(
                     score = beta
                 return score
     if pv_node and tt_move == 0 and depth >= 6 and switches & SW_TT_MOVE != 0:
-        negamax(stack, moves, order, table, work, weights, features, ply, depth - 4, alpha, beta)
+        negamax(
+            stack,
+            moves,
+            order,
+            table,
+            work,
+            weights,
+            features,
+            ft,
+            out,
+            acc,
+            ply,
+            depth - 4,
+            alpha,
+            beta,
+        )
         if work[W_STOP] != 0:
             return 0
         data = tt_probe(table, key)
@@ -1415,6 +1641,9 @@ def negamax(
                 work,
                 weights,
                 features,
+                ft,
+                out,
+                acc,
                 ply + 1,
                 depth - 1,
                 -beta,
@@ -1445,6 +1674,9 @@ def negamax(
                 work,
                 weights,
                 features,
+                ft,
+                out,
+                acc,
                 ply + 1,
                 depth - 1 - reduction,
                 -alpha - 1,
@@ -1459,6 +1691,9 @@ def negamax(
                     work,
                     weights,
                     features,
+                    ft,
+                    out,
+                    acc,
                     ply + 1,
                     depth - 1,
                     -alpha - 1,
@@ -1473,6 +1708,9 @@ def negamax(
                     work,
                     weights,
                     features,
+                    ft,
+                    out,
+                    acc,
                     ply + 1,
                     depth - 1,
                     -beta,
