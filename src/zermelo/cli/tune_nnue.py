@@ -27,7 +27,9 @@ from rich.progress import (
 from rich.table import Table
 
 from zermelo.cli.common import RateColumn, console, fail
-from zermelo.core.errors import InvalidOptionError
+from zermelo.cli.tune import _verdict
+from zermelo.core.capabilities import TuneReport
+from zermelo.core.errors import N_, InvalidOptionError
 from zermelo.i18n import gettext as _
 
 __all__ = ["NnueOptions", "default_run_dir", "tune_nnue"]
@@ -88,7 +90,10 @@ def _again(options: NnueOptions, run_dir: Path) -> str:
     return shlex.join(words)
 
 
-_STAGES = {"positions": "Positions", "training": "Training"}
+_STAGES = {"positions": N_("Positions"), "training": N_("Training"), "match": N_("Match")}
+_TITLE = N_("Training the learned evaluation")
+NETWORK = "network.npz"
+"""The run's last network, in the run directory (kept even when --out is not written)."""
 
 
 def tune_nnue(options: NnueOptions) -> None:
@@ -98,7 +103,7 @@ def tune_nnue(options: NnueOptions) -> None:
     from zermelo.cli.learn_az import _Interrupt
     from zermelo.learn import chess_nnue
     from zermelo.parallel import ClusterError, open_executor
-    from zermelo.solvers.chess import nnue, nnue_data
+    from zermelo.solvers.chess import nnue_data
 
     run_dir = Path(options.run_dir) if options.run_dir is not None else default_run_dir()
     out = Path(options.out if options.out is not None else "chess_nnue.npz")
@@ -140,11 +145,27 @@ def tune_nnue(options: NnueOptions) -> None:
             tasks[stage] = bar.add_task(_(_STAGES.get(stage, stage)), total=total)
         bar.update(tasks[stage], completed=done, total=total)
 
+    match: tuple[int, int, int] | None = None
     try:
         with bar, interrupt.installed():
             try:
                 with open_executor(options.cluster, options.jobs, nnue_data.warm_up) as executor:
                     outcome = chess_nnue.run(settings, run_dir, executor, progress, interrupt.asked)
+                    if outcome.network is not None:
+                        # kept in the run whatever the match says: nothing trained is lost
+                        chess_nnue.save_network(outcome.network, run_dir / NETWORK)
+                    if outcome.network is not None and options.match_games:
+                        from zermelo.solvers.chess.tools import opening_positions
+
+                        wins, draws, losses, cut = chess_nnue.check_match(
+                            outcome.network,
+                            options.match_games,
+                            executor,
+                            opening_positions(),
+                            progress,
+                            interrupt.asked,
+                        )
+                        match = None if cut else (wins, draws, losses)
             except KeyboardInterrupt:
                 stopped_hard = True
             finally:
@@ -160,7 +181,9 @@ def tune_nnue(options: NnueOptions) -> None:
             )
         )
     shown = console()
-    if outcome.stopped or stopped_hard or interrupt.requested or outcome.network is None:
+    stopped = outcome.stopped or stopped_hard or interrupt.requested
+    if stopped or outcome.network is None:
+        positions, epochs = chess_nnue.kept(run_dir)
         shown.print(
             escape(
                 _(
@@ -168,8 +191,8 @@ def tune_nnue(options: NnueOptions) -> None:
                     "To go on: {command}"
                 ).format(
                     dir=run_dir,
-                    positions=f"{outcome.positions:,}",
-                    epochs=outcome.epoch,
+                    positions=f"{positions:,}",
+                    epochs=epochs,
                     command=_again(options, run_dir),
                 )
             )
@@ -192,16 +215,35 @@ def tune_nnue(options: NnueOptions) -> None:
         _("held-out loss ({count} positions)").format(count=f"{outcome.held_out:,}"),
         _number(outcome.held_out_loss),
     )
+    report = TuneReport(_TITLE, (), "", None)
+    if match is not None:
+        from zermelo.play.ratings import Tally, elo_estimate
+
+        wins, draws, losses = match
+        table.add_row(
+            _("network vs built-in evaluation"),
+            _("{wins}-{losses}-{draws} (won-lost-drawn)").format(
+                wins=wins, losses=losses, draws=draws
+            ),
+        )
+        table.add_row(
+            _("Elo difference (95% interval)"), elo_estimate(Tally(wins, draws, losses)).describe()
+        )
+        report = TuneReport(_TITLE, (), "", (wins, losses, draws))
     shown.print(table)
-    try:
-        chess_nnue.save_network(network, out)
-    except OSError as error:
-        fail(_("cannot write {path}: {reason}").format(path=out, reason=error.strerror or error))
-    nnue.load(out)  # what was written reads back
+    shown.print(_verdict(report, options.force, str(out)))
+    if report.improved or options.force:
+        try:
+            chess_nnue.save_network(network, out)
+        except OSError as error:
+            fail(
+                _("cannot write {path}: {reason}").format(path=out, reason=error.strerror or error)
+            )
     shown.print(
-        _("Kept (no check match was played): saved to {path}").format(path=escape(str(out)))
+        escape(
+            _("Run kept in {dir} (its network: {file})").format(dir=run_dir, file=run_dir / NETWORK)
+        )
     )
-    shown.print(escape(_("Run kept in {dir}").format(dir=run_dir)))
 
 
 def _number(value: float) -> str:

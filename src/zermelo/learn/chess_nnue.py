@@ -60,6 +60,7 @@ __all__ = [
     "NnueRunError",
     "Outcome",
     "Settings",
+    "check_match",
     "export",
     "generate",
     "load_positions",
@@ -77,7 +78,7 @@ CHECKPOINT: Final = "checkpoint.pt"
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: stage ``"positions"`` (positions stored of those asked for)
-or ``"training"`` (batches done of the run's)."""
+or ``"training"`` (batches done of the run's) or ``"match"`` (games of the check match)."""
 Stop = Callable[[], bool]
 """Asked between tasks and between batches: true stops the run there, everything kept."""
 
@@ -521,3 +522,50 @@ def run(
         },
     )
     return outcome
+
+
+def check_match(
+    network: nnue.Network,
+    games: int,
+    executor: Executor,
+    openings: list[str],
+    progress: Progress | None = None,
+    stop: Stop | None = None,
+    nodes: int = nnue_data.MATCH_NODES,
+) -> tuple[int, int, int, bool]:
+    """Wins, draws and losses of the engine with ``network`` against the built-in evaluation,
+    ``games`` games from ``openings`` (each opening twice, colours swapped) at ``nodes`` per
+    move; and whether ``stop`` ended the match first (the games so far counted)."""
+    jobs = {
+        str(index): (network, openings[(index // 2) % len(openings)], index % 2 == 0, nodes)
+        for index in range(games)
+    }
+    wins = draws = losses = 0
+    if progress is not None:
+        progress("match", 0, games)
+    results = executor.run(nnue_data.match_game, jobs)
+    try:
+        for done, (_key, points) in enumerate(results, 1):
+            wins += points == 1.0
+            draws += points == 0.5
+            losses += points == 0.0
+            if progress is not None:
+                progress("match", done, games)
+            if stop is not None and stop() and done < games:
+                return wins, draws, losses, True
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    return wins, draws, losses, False
+
+
+def kept(run_dir: Path) -> tuple[int, int]:
+    """The positions of the run's training set stored so far, and its epochs trained."""
+    try:
+        _tasks, positions = _prefix(_stored(run_dir))
+        held = _load_checkpoint(run_dir / CHECKPOINT)
+    except (OSError, InvalidOptionError):
+        return 0, 0
+    epoch = held.get("epoch", 0) if held is not None else 0
+    return positions, epoch if isinstance(epoch, int) else 0

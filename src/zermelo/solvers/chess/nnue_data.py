@@ -60,6 +60,7 @@ __all__ = [
     "decode_shard",
     "encode_shard",
     "features_of",
+    "match_game",
     "play_task",
     "task_seed",
 ]
@@ -413,3 +414,32 @@ def play_task(
         np.array(results, dtype=np.int8),
     )
     return encode_shard(positions)
+
+
+# -- the check match ---------------------------------------------------------------------------
+
+MATCH_NODES: Final = 5_000
+"""Nodes per move of the check match (equal nodes: a slower evaluation is not penalised)."""
+
+
+def match_game(
+    network: nnue.Network,
+    opening: str,
+    network_white: bool,
+    nodes: int = MATCH_NODES,
+    max_plies: int = 300,
+) -> float:
+    """The points (1, 0.5 or 0) of the engine evaluating with ``network`` in one game against the
+    built-in evaluation from ``opening`` (a FEN); ``max_plies`` without an end is a draw."""
+    engines = (ChessEngine(hash_mb=8, network=network), ChessEngine(hash_mb=8))
+    board = chess.Board(opening)
+    while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
+        ours = (board.turn == chess.WHITE) == network_white
+        answer = engines[0 if ours else 1].search(board, nodes=nodes)
+        if answer.move is None:  # pragma: no cover - a finished game is caught above
+            break
+        board.push(answer.move)
+    outcome = board.outcome(claim_draw=True)
+    if outcome is None or outcome.winner is None:
+        return 0.5
+    return 1.0 if (outcome.winner == chess.WHITE) == network_white else 0.0
