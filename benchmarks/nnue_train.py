@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # benchmarks/chess.py is in this folder: it must not hide the python-chess package.
 HERE = Path(__file__).resolve().parent
@@ -27,9 +28,21 @@ sys.path[:] = [p for p in sys.path if Path(p or os.getcwd()).resolve() != HERE]
 
 import numpy as np  # noqa: E402
 
+from zermelo.games.chess import ChessMove  # noqa: E402
 from zermelo.learn import chess_nnue  # noqa: E402
+from zermelo.search.result import SearchResult  # noqa: E402
 from zermelo.solvers.chess import nnue_data  # noqa: E402
+from zermelo.solvers.chess.engine import ChessEngine  # noqa: E402
 from zermelo.solvers.chess.nnue_data import Positions  # noqa: E402
+
+_SEARCHED = [0]
+_REAL = ChessEngine.search
+
+
+def _counting(self: ChessEngine, *args: Any, **kwargs: Any) -> SearchResult[ChessMove]:
+    """The engine's search, counted."""
+    _SEARCHED[0] += 1
+    return _REAL(self, *args, **kwargs)
 
 
 def labelling(depths: list[int], games: int) -> tuple[list[list[str]], Positions]:
@@ -37,20 +50,15 @@ def labelling(depths: list[int], games: int) -> tuple[list[list[str]], Positions
     gathered: list[Positions] = []
     nnue_data.warm_up()
     for depth in depths:
-        searched = [0]
-        real = nnue_data.ChessEngine.search
-
-        def counting(self: nnue_data.ChessEngine, *args: object, **kwargs: object) -> object:
-            searched[0] += 1
-            return real(self, *args, **kwargs)  # type: ignore[arg-type]
-
-        nnue_data.ChessEngine.search = counting  # type: ignore[assignment,method-assign]
+        _SEARCHED[0] = 0
+        searched = _SEARCHED
+        ChessEngine.search = _counting  # type: ignore[method-assign]
         try:
             cpu, wall = time.process_time(), time.perf_counter()
             shard = nnue_data.play_task(0, depth, games, depth, None)
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         finally:
-            nnue_data.ChessEngine.search = real  # type: ignore[method-assign]
+            ChessEngine.search = _REAL  # type: ignore[method-assign]
         positions = nnue_data.decode_shard(shard)
         gathered.append(positions)
         rows.append(

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zermelo.cli import main, tune_nnue
-from zermelo.solvers.chess import nnue
+from zermelo.solvers.chess import nnue, nnue_data
 
 pytest.importorskip("torch")  # the learn extra
 
@@ -246,8 +246,14 @@ def test_a_tiny_real_run_from_self_play_to_a_network(tmp_path: Path) -> None:
     assert network.hidden == 4 and network.meta["positions"] == 100
     shards = sorted(p.name for p in (tmp_path / "r" / "data").iterdir())
     # again: nothing replayed, nothing retrained, the same network
-    code, _, err = run(*args)
+    code, out, err = run(*args)
     assert code == 0, err
+    stored = sum(len(nnue_data.decode_shard(path)) for path in (tmp_path / "r" / "data").iterdir())
+    assert stored >= 100
+    assert (
+        f"Going on with the run in {tmp_path / 'r'}: {stored} positions, epochs trained: 1."
+        in " ".join(out.split())
+    )
     assert sorted(p.name for p in (tmp_path / "r" / "data").iterdir()) == shards
     again = nnue.load(tmp_path / "net.npz")
     assert np.array_equal(again.ft_weights, network.ft_weights)

@@ -116,6 +116,16 @@ def tune_nnue(options: NnueOptions) -> None:
             fail(str(error))
     if options.fresh:
         _clear(run_dir)
+    if (run_dir / "run.json").is_file():
+        positions, epochs = chess_nnue.kept(run_dir)
+        console().print(
+            escape(
+                _(
+                    "Going on with the run in {dir}: {positions} positions, epochs trained: "
+                    "{epochs}."
+                ).format(dir=run_dir, positions=f"{positions:,}", epochs=epochs)
+            )
+        )
     settings = chess_nnue.Settings(
         positions=options.positions,
         label_depth=options.label_depth,
@@ -187,7 +197,7 @@ def tune_nnue(options: NnueOptions) -> None:
         shown.print(
             escape(
                 _(
-                    "Stopped. Kept in {dir}: {positions} positions, {epochs} epochs trained. "
+                    "Stopped. Kept in {dir}: {positions} positions, epochs trained: {epochs}. "
                     "To go on: {command}"
                 ).format(
                     dir=run_dir,

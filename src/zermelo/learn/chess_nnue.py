@@ -314,8 +314,8 @@ def inputs(positions: Positions) -> tuple[torch.Tensor, torch.Tensor]:
     """The side to move's and the other side's active inputs of each position."""
     white, black = nnue_data.features_of(positions.board)
     black_to_move = positions.stm.astype(bool)[:, None]
-    us = np.where(black_to_move, black, white).astype(np.int64)
-    them = np.where(black_to_move, white, black).astype(np.int64)
+    us = np.where(black_to_move, black, white).astype(np.int32)
+    them = np.where(black_to_move, white, black).astype(np.int32)
     return torch.from_numpy(us), torch.from_numpy(them)
 
 
