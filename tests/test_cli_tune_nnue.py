@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +69,11 @@ class Fake:
         (run_dir / "run.json").write_text("{}")
         if progress is not None:
             progress("positions", settings.positions, settings.positions)
+        if self.stop_at == "time":
+            assert stop is not None and not stop()
+            time.sleep(1.2)
+            assert stop()
+            return chess_nnue.Outcome(positions=10, stopped=True)
         if self.stop_at == "run":
             os.kill(os.getpid(), signal.SIGINT)
             assert stop is not None and stop()
@@ -146,6 +152,19 @@ def test_ctrl_c_keeps_everything_and_says_how_to_go_on(fake: Fake, tmp_path: Pat
     assert "--seed 4" in line
 
 
+def test_a_time_budget_stops_the_run_and_says_how_to_go_on(fake: Fake, tmp_path: Path) -> None:
+    fake.stop_at = "time"
+    code, out, _ = run(
+        "tune", "chess", "--nnue", "--run-dir", str(tmp_path / "r"), "--seconds", "1"
+    )
+    assert code == 0
+    line = " ".join(out.split())
+    assert f"Time is up. Kept in {tmp_path / 'r'}:" in line and "To go on: zermelo tune" in line
+    code, _, err = run("tune", "chess", "--nnue", "--seconds", "5", "--hours", "1")
+    assert code == 2
+    assert "give one time budget: --seconds S, --minutes M or --hours H" in err
+
+
 def test_without_torch_it_says_what_to_install(fake: Fake, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tune_nnue, "_has_torch", lambda: False)
     code, _, err = run("tune", "chess", "--nnue")
@@ -160,6 +179,7 @@ def test_without_torch_it_says_what_to_install(fake: Fake, monkeypatch: pytest.M
         (("tune", "ttt", "--nnue"), "--nnue trains the chess engine's evaluation; tictactoe has"),
         (("tune", "chess", "--hidden", "8"), "--hidden is for --nnue"),
         (("tune", "chess", "--run-dir", "x"), "--run-dir is for --nnue"),
+        (("tune", "chess", "--minutes", "3"), "--minutes is for --nnue"),
         (("tune", "chess", "--nnue", "--games", "4"), "--games is not for --nnue"),
         (("tune", "chess", "--nnue", "--resume", "f"), "--resume is not for --nnue"),
         (("tune", "chess", "--nnue", "--label-engine", "/nonexistent"), "not an executable"),
@@ -203,6 +223,9 @@ WORDS = [
     "--pgn",
     "--cluster",
     "--resume",
+    "--seconds",
+    "--minutes",
+    "--hours",
     "0",
     "-1",
     "2",

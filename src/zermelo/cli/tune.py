@@ -17,6 +17,7 @@ from zermelo.cli.common import (
     lang_option,
     read_text_lines,
 )
+from zermelo.cli.learn_az import MOST_SECONDS, _budget, _finite
 from zermelo.core.capabilities import Tuner, TuneReport, TuneRequest
 from zermelo.core.errors import N_, ZermeloError
 from zermelo.i18n import gettext as _
@@ -132,6 +133,30 @@ def command() -> click.Command:
         default=None,
         help=_("--nnue: local processes for self-play (default: one per core)."),
     )
+    @click.option(
+        "--seconds",
+        type=click.FloatRange(min=1.0, max=MOST_SECONDS),
+        callback=_finite,
+        default=None,
+        metavar="S",
+        help=_("--nnue: stop after S seconds (everything kept; the same command goes on)."),
+    )
+    @click.option(
+        "--minutes",
+        type=click.FloatRange(min=0.02, max=MOST_SECONDS / 60),
+        callback=_finite,
+        default=None,
+        metavar="M",
+        help=_("--nnue: stop after M minutes."),
+    )
+    @click.option(
+        "--hours",
+        type=click.FloatRange(min=0.001, max=MOST_SECONDS / 3600),
+        callback=_finite,
+        default=None,
+        metavar="H",
+        help=_("--nnue: stop after H hours."),
+    )
     @cluster_options
     @lang_option
     @click.pass_context
@@ -153,6 +178,9 @@ def command() -> click.Command:
         run_dir: str | None,
         fresh: bool,
         jobs: int | None,
+        seconds: float | None,
+        minutes: float | None,
+        hours: float | None,
         cluster: str | None,
         resume: str | None,
     ) -> None:
@@ -179,6 +207,7 @@ def command() -> click.Command:
                     cluster,
                     match_games,
                     force,
+                    _budget(seconds, minutes, hours),
                 )
             )
             return

@@ -10,6 +10,7 @@ import math
 import shlex
 import shutil
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,6 +55,7 @@ class NnueOptions:
     cluster: str | None
     match_games: int
     force: bool
+    seconds: float | None = None
 
 
 def default_run_dir() -> Path:
@@ -146,6 +148,14 @@ def tune_nnue(options: NnueOptions) -> None:
         disable=not err.is_terminal,
     )
     interrupt = _Interrupt()
+    deadline = None if options.seconds is None else time.monotonic() + options.seconds
+    timed_out = [False]
+
+    def stop() -> bool:
+        if deadline is not None and time.monotonic() >= deadline:
+            timed_out[0] = True
+        return interrupt.asked() or timed_out[0]
+
     stopped_hard = False
     outcome = chess_nnue.Outcome()
     tasks: dict[str, TaskID] = {}
@@ -160,7 +170,7 @@ def tune_nnue(options: NnueOptions) -> None:
         with bar, interrupt.installed():
             try:
                 with open_executor(options.cluster, options.jobs, nnue_data.warm_up) as executor:
-                    outcome = chess_nnue.run(settings, run_dir, executor, progress, interrupt.asked)
+                    outcome = chess_nnue.run(settings, run_dir, executor, progress, stop)
                     if outcome.network is not None:
                         # kept in the run whatever the match says: nothing trained is lost
                         chess_nnue.save_network(outcome.network, run_dir / NETWORK)
@@ -173,7 +183,7 @@ def tune_nnue(options: NnueOptions) -> None:
                             executor,
                             opening_positions(),
                             progress,
-                            interrupt.asked,
+                            stop,
                         )
                         match = None if cut else (wins, draws, losses)
             except KeyboardInterrupt:
@@ -192,14 +202,22 @@ def tune_nnue(options: NnueOptions) -> None:
         )
     shown = console()
     stopped = outcome.stopped or stopped_hard or interrupt.requested
-    if stopped or outcome.network is None:
+    if stopped or timed_out[0] or outcome.network is None:
         positions, epochs = chess_nnue.kept(run_dir)
+        line = (
+            _(
+                "Time is up. Kept in {dir}: {positions} positions, epochs trained: {epochs}. "
+                "To go on: {command}"
+            )
+            if timed_out[0] and not (interrupt.requested or stopped_hard)
+            else _(
+                "Stopped. Kept in {dir}: {positions} positions, epochs trained: {epochs}. "
+                "To go on: {command}"
+            )
+        )
         shown.print(
             escape(
-                _(
-                    "Stopped. Kept in {dir}: {positions} positions, epochs trained: {epochs}. "
-                    "To go on: {command}"
-                ).format(
+                line.format(
                     dir=run_dir,
                     positions=f"{positions:,}",
                     epochs=epochs,
@@ -207,7 +225,7 @@ def tune_nnue(options: NnueOptions) -> None:
                 )
             )
         )
-        sys.exit(130)
+        sys.exit(0 if timed_out[0] and not (interrupt.requested or stopped_hard) else 130)
     network = outcome.network
     table = Table(title=_("Training the learned evaluation"))
     table.add_column(_("measure"))
@@ -285,6 +303,9 @@ def options_for_nnue() -> list[str]:
         "run_dir",
         "fresh",
         "jobs",
+        "seconds",
+        "minutes",
+        "hours",
     ]
 
 
