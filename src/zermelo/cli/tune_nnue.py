@@ -85,6 +85,7 @@ def _again(options: NnueOptions, run_dir: Path) -> str:
         "--out": options.out,
         "--jobs": options.jobs,
         "--cluster": options.cluster,
+        "--match": options.match_games,
     }
     for name, value in pairs.items():
         if value is not None:
