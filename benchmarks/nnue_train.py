@@ -83,6 +83,9 @@ def training(hidden: list[int], source: Positions, count: int) -> list[list[str]
         source.board[index], source.stm[index], source.score[index], source.result[index]
     )
     rows = []
+    with tempfile.TemporaryDirectory() as folder:  # torch's own start, untimed
+        warm = chess_nnue.Settings(positions=2048, hidden=8, epochs=1)
+        chess_nnue.train(warm, Path(folder), source.head(2048))
     for width in hidden:
         settings = chess_nnue.Settings(positions=count, hidden=width, epochs=1)
         with tempfile.TemporaryDirectory() as folder:

@@ -226,3 +226,24 @@ def test_a_path_that_is_no_uci_engine_is_one_line(tmp_path: Path) -> None:
     fake.chmod(0o755)
     with pytest.raises(nnue_data.ShardError, match="as a UCI engine"):
         nnue_data.check_label_engine(str(fake))
+
+
+def test_a_labelling_engine_that_dies_is_one_line(tmp_path: Path) -> None:
+    dying = tmp_path / "dying"
+    dying.write_text(
+        "#!/bin/sh\n"
+        "while read line; do\n"
+        '  case "$line" in\n'
+        '    uci) echo "id name dying"; echo "uciok";;\n'
+        '    isready) echo "readyok";;\n'
+        "    go*) exit 0;;\n"
+        "  esac\n"
+        "done\n"
+    )
+    dying.chmod(0o755)
+    assert nnue_data.check_label_engine(str(dying)) == "dying"
+    try:
+        with pytest.raises(nnue_data.ShardError, match="the labelling engine stopped answering"):
+            nnue_data.play_task(0, 0, 1, 2, str(dying))
+    finally:
+        nnue_data.close_labellers()

@@ -372,7 +372,13 @@ def _other_label(
     game: str,
     fallback: chess.Move,
 ) -> tuple[int | None, chess.Move]:
-    info = other.analyse(board, chess.engine.Limit(depth=depth), game=game)
+    try:
+        info = other.analyse(board, chess.engine.Limit(depth=depth), game=game)
+    except (chess.engine.EngineError, OSError) as error:
+        raise ShardError(
+            f"the labelling engine stopped answering ({type(error).__name__}: {error}); check "
+            "that it runs, then run the same command again"
+        ) from None
     score = info.get("score")
     pv = info.get("pv") or [fallback]
     label = None if score is None else score.pov(board.turn).score()
