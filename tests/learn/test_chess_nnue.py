@@ -247,3 +247,26 @@ def test_a_labelling_engine_that_dies_is_one_line(tmp_path: Path) -> None:
             nnue_data.play_task(0, 0, 1, 2, str(dying))
     finally:
         nnue_data.close_labellers()
+
+
+def test_a_checkpoint_cut_short_leaves_the_last_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_dir = tmp_path / "run"
+    chess_nnue.run(TINY, run_dir, executor())
+    before = (run_dir / chess_nnue.CHECKPOINT).read_bytes()
+    real = torch.save
+
+    def torn(state: object, path: Path) -> None:
+        real(state, path)
+        Path(path).write_bytes(Path(path).read_bytes()[:100])
+        raise KeyboardInterrupt  # killed while writing
+
+    monkeypatch.setattr(torch, "save", torn)
+    more = Settings(**{**TINY.__dict__, "epochs": 2})
+    with pytest.raises(KeyboardInterrupt):
+        chess_nnue.run(more, run_dir, executor())
+    assert (run_dir / chess_nnue.CHECKPOINT).read_bytes() == before
+    monkeypatch.setattr(torch, "save", real)
+    again = chess_nnue.run(more, run_dir, executor())
+    assert again.epoch == 2 and len(again.history) == 2

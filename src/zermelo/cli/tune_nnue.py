@@ -7,6 +7,7 @@ Ctrl-C stops between tasks or batches, keeps everything, and says how to go on."
 from __future__ import annotations
 
 import math
+import os
 import shlex
 import shutil
 import sys
@@ -132,7 +133,10 @@ def tune_nnue(options: NnueOptions) -> None:
     settings = chess_nnue.Settings(
         positions=options.positions,
         label_depth=options.label_depth,
-        label_engine=options.label_engine,
+        # absolute: a run goes on from any directory, and workers find the same file
+        label_engine=None
+        if options.label_engine is None
+        else os.path.abspath(options.label_engine),
         hidden=options.hidden,
         epochs=options.epochs,
         seed=options.seed,
