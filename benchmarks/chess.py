@@ -5,10 +5,19 @@
 * nps: search speed in middle-game positions (nodes per CPU second, fixed node budgets);
 * wac: the Win At Chess suite (300 positions, benchmarks/data/wac.epd, as shipped by
   thomasahle/sunfish in tests/files/win_at_chess_test.epd) at a time per position;
+* bk: the Bratko-Kopec test (24 positions, benchmarks/data/bk.epd, from the same folder of
+  sunfish) at a time per position;
+* mates: sunfish's mate problems (benchmarks/data/mate2.fen, mate3.fen, mate4.fen): how many
+  got a mate and how many the shortest;
 * sunfish: a match against sunfish (``pip install sunfish``; its ``sunfish-uci``) at a time per
   move, from the built-in balanced openings, each played with both colours;
 * stockfish: matches against Stockfish (``/usr/games/stockfish``) with ``UCI_LimitStrength`` at
-  several ``UCI_Elo`` levels.
+  several ``UCI_Elo`` levels;
+* smp: Lazy SMP, two threads against one: the wall time to reach a depth in the middle games,
+  then a match of zermelo on ``Threads`` 2 against zermelo on one thread at a time per move.
+
+``--threads N`` sets zermelo's threads in the suites and in the sunfish and Stockfish matches
+(default 1).
 
 Both engines of a match are UCI processes driven by python-chess (zermelo is
 ``python -m zermelo.ui.uci``). A game ends by the rules (threefold repetition and fifty moves
@@ -18,6 +27,7 @@ included), as a draw after ``--max-plies`` plies, or by resignation: when zermel
     python benchmarks/chess.py --only perft,nps,wac --wac-count 100
     python benchmarks/chess.py --only sunfish --games 20 --progress /tmp/sunfish.txt
     python benchmarks/chess.py --only stockfish --games 10 --levels 1350,1800
+    python benchmarks/chess.py --only smp --smp-depth 11 --games 20 --smp-time 0.2
 
 ``--games N`` is the number of openings per match (2N games: each opening with both colours).
 """
@@ -48,10 +58,10 @@ sys.path.append(str(HERE))
 from bench_common import progress_bar  # noqa: E402  (beside this script)
 from zermelo.games.chess_openings import OPENINGS, opening_board  # noqa: E402
 from zermelo.play.ratings import Tally, elo_estimate  # noqa: E402
-from zermelo.solvers.chess import ChessEngine, perft  # noqa: E402
+from zermelo.solvers.chess import ChessEngine, mate_in, perft  # noqa: E402
 from zermelo.solvers.chess import kernel as chess_kernel  # noqa: E402
 
-SECTIONS = ("perft", "nps", "wac", "sunfish", "stockfish")
+SECTIONS = ("perft", "nps", "wac", "bk", "mates", "sunfish", "stockfish", "smp")
 PERFT = (
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
     (
@@ -168,16 +178,24 @@ def section_nps(console: Console, nodes: int) -> None:
 
 
 def section_wac(
-    console: Console, count: int, seconds: float, nodes: int | None, progress: Path | None
+    console: Console,
+    count: int,
+    seconds: float,
+    nodes: int | None,
+    progress: Path | None,
+    suite: str = "Win At Chess",
+    file: str = "wac.epd",
+    threads: int = 1,
 ) -> None:
-    lines = (ROOT / "benchmarks" / "data" / "wac.epd").read_text().splitlines()[:count]
-    engine = ChessEngine()
+    lines = (ROOT / "benchmarks" / "data" / file).read_text().splitlines()[:count]
+    lines = [line for line in lines if line.strip()]
+    engine = ChessEngine(threads=threads)
     engine.search("startpos", depth=4)
     solved = 0
     missed: list[str] = []
     depths = 0
     with progress_bar(console) as bar:
-        task = bar.add_task("Win At Chess", total=len(lines))
+        task = bar.add_task(suite, total=len(lines))
         for line in lines:
             board, operations = chess.Board.from_epd(line)
             if nodes is not None:
@@ -196,20 +214,53 @@ def section_wac(
             if progress is not None:
                 with progress.open("a") as handle:
                     handle.write(
-                        f"{time.strftime('%H:%M:%S')} WAC {operations.get('id')}: "
+                        f"{time.strftime('%H:%M:%S')} {suite} {operations.get('id')}: "
                         f"{solved} solved so far\n"
                     )
     budget = f"{nodes:,} nodes" if nodes is not None else f"{seconds:g} s"
-    table = Table(title=f"Win At Chess, {budget} per position")
+    on = f", {threads} threads" if threads > 1 else ""
+    table = Table(title=f"{suite}, {budget} per position{on}")
     for column in ("positions", "solved", "mean depth", "missed"):
         table.add_column(column)
-    shown = ", ".join(m.replace("WAC.", "") for m in missed[:40])
+    shown = ", ".join(m.replace("WAC.", "").replace("BK.", "") for m in missed[:40])
     table.add_row(
         str(len(lines)),
         str(solved),
         f"{depths / max(1, len(lines)):.1f}",
         shown + (" ..." if len(missed) > 40 else ""),
     )
+    console.print(table)
+
+
+def section_mates(console: Console, seconds: float, threads: int) -> None:
+    """The mate problems of sunfish's tests/files (mate2.fen, mate3.fen, mate4.fen: mates in 2,
+    3 and 4 for the side to move), each from an empty table at ``seconds`` per position: how many
+    got a mate, how many the shortest (the problem's), and how many a key move that mates that
+    fast (checked by a mate search of the position after it)."""
+    table = Table(title=f"mate problems, {seconds:g} s per position, {threads} thread(s)")
+    for column in ("problems", "positions", "a mate", "the shortest", "longest answer"):
+        table.add_column(column, justify="right")
+    warm = ChessEngine(threads=threads)
+    warm.search("startpos", depth=4)
+    with progress_bar(console) as bar:
+        for moves in (2, 3, 4):
+            path = ROOT / "benchmarks" / "data" / f"mate{moves}.fen"
+            fens = [line.strip() for line in path.read_text().splitlines() if line.strip()]
+            task = bar.add_task(f"mate in {moves}", total=len(fens))
+            mates = shortest = 0
+            longest = 0
+            for fen in fens:
+                engine = ChessEngine(threads=threads)
+                result = engine.search(fen, movetime=seconds)
+                found = mate_in(result.value)
+                if found is not None and found > 0:
+                    mates += 1
+                    shortest += found == moves
+                    longest = max(longest, found)
+                bar.advance(task)
+            table.add_row(
+                f"mate in {moves}", str(len(fens)), str(mates), str(shortest), str(longest or "")
+            )
     console.print(table)
 
 
@@ -292,8 +343,9 @@ def run_match(
     max_plies: int,
     progress: Path | None,
     first: int = 0,
+    our_options: dict[str, object] | None = None,
 ) -> MatchResult:
-    ours = open_engine(zermelo_command(), {})
+    ours = open_engine(zermelo_command(), our_options or {})
     theirs = open_engine(command, options)
     tally = Tally()
     adjudicated = 0
@@ -322,6 +374,33 @@ def run_match(
         ours.quit()
         theirs.quit()
     return MatchResult(tally, adjudicated, longest, tally.games)
+
+
+def section_smp(console: Console, depth: int) -> None:
+    """Wall seconds to complete ``depth`` plies on one thread and on two, each position from an
+    empty table (a fresh engine), and the nodes each searched."""
+    table = Table(title=f"Lazy SMP: wall seconds to depth {depth}, fresh table each time")
+    for column in ("position", "1 thread s", "nodes", "2 threads s", "nodes", "speed-up"):
+        table.add_column(column, justify="right")
+    warm = ChessEngine(threads=2)
+    warm.search("startpos", depth=4)
+    totals = [0.0, 0.0]
+    for name, fen in MIDDLE_GAMES:
+        cells = [name]
+        spent = []
+        for threads in (1, 2):
+            engine = ChessEngine(threads=threads)
+            start = time.perf_counter()
+            result = engine.search(fen, depth=depth)
+            spent.append(time.perf_counter() - start)
+            cells += [f"{spent[-1]:.2f}", f"{result.stats.nodes:,}"]
+        totals[0] += spent[0]
+        totals[1] += spent[1]
+        table.add_row(*cells, f"{spent[0] / spent[1]:.2f}x")
+    table.add_row(
+        "all", f"{totals[0]:.2f}", "", f"{totals[1]:.2f}", "", f"{totals[0] / totals[1]:.2f}x"
+    )
+    console.print(table)
 
 
 def match_table(title: str, rows: list[tuple[str, MatchResult]]) -> Table:
@@ -381,6 +460,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--wac-nodes", type=int, help="nodes per WAC position instead of a time (a loaded machine)"
     )
+    parser.add_argument("--bk-time", type=float, default=1.0, help="seconds per BK position")
+    parser.add_argument("--mate-time", type=float, default=1.0, help="seconds per mate problem")
     parser.add_argument(
         "--sunfish-time", type=float, default=0.5, help="seconds per move vs sunfish"
     )
@@ -390,6 +471,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="1350,1600,1800,2000", help="Stockfish UCI_Elo levels")
     parser.add_argument("--max-plies", type=int, default=300, help="plies before a game is drawn")
     parser.add_argument("--progress", type=Path, help="append one line per finished game here")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="zermelo's Threads in the matches (default 1)"
+    )
+    parser.add_argument("--smp-depth", type=int, default=11, help="depth of the smp timing")
+    parser.add_argument(
+        "--smp-time", type=float, default=0.2, help="seconds per move of the smp match"
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = [s for s in sections if s not in SECTIONS]
@@ -409,7 +497,27 @@ def main(argv: list[str] | None = None) -> None:
     if "nps" in sections:
         section_nps(console, args.nodes)
     if "wac" in sections:
-        section_wac(console, args.wac_count, args.wac_time, args.wac_nodes, args.progress)
+        section_wac(
+            console,
+            args.wac_count,
+            args.wac_time,
+            args.wac_nodes,
+            args.progress,
+            threads=args.threads,
+        )
+    if "bk" in sections:
+        section_wac(
+            console,
+            24,
+            args.bk_time,
+            None,
+            args.progress,
+            "Bratko-Kopec",
+            "bk.epd",
+            args.threads,
+        )
+    if "mates" in sections:
+        section_mates(console, args.mate_time, args.threads)
     if "sunfish" in sections:
         command = shutil.which("sunfish-uci")
         if command is None:
@@ -425,6 +533,7 @@ def main(argv: list[str] | None = None) -> None:
                 args.max_plies,
                 args.progress,
                 args.first_opening,
+                {"Threads": args.threads},
             )
             console.print(
                 match_table(
@@ -450,6 +559,7 @@ def main(argv: list[str] | None = None) -> None:
                     args.max_plies,
                     args.progress,
                     args.first_opening,
+                    {"Threads": args.threads},
                 )
                 rows.append((f"Stockfish UCI_Elo {level}", result))
                 console.print(
@@ -457,6 +567,27 @@ def main(argv: list[str] | None = None) -> None:
                         f"zermelo against Stockfish, {args.stockfish_time:g} s per move", rows
                     )
                 )
+
+    if "smp" in sections:
+        section_smp(console, args.smp_depth)
+        result = run_match(
+            console,
+            "zermelo, 1 thread",
+            zermelo_command(),
+            {"Threads": 1},
+            args.games,
+            args.smp_time,
+            args.max_plies,
+            args.progress,
+            args.first_opening,
+            {"Threads": 2},
+        )
+        console.print(
+            match_table(
+                f"zermelo on 2 threads against zermelo on 1, {args.smp_time:g} s per move",
+                [("zermelo, 1 thread", result)],
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -59,6 +59,21 @@ def test_mate_in_two(engine: ChessEngine, fen: str) -> None:
     assert result.describe() == "win in 2"
 
 
+# From sunfish's tests/files/mate4.fen: Black can only shuffle, so null moves hide the mate in 4
+# (Kd2, Ke3, Kf2, Qg1) from the pruned search, which first sees a mate in 14 at depth 21.
+ZUGZWANG_MATE_IN_4 = "8/5p1b/5Pp1/6P1/6PR/3P4/2P1P1pp/2K1Q1nk w - - 0 1"
+
+
+def test_a_long_mate_found_first_is_verified_down_to_the_short_one() -> None:
+    # The verification deepens by odd plies: a verification as deep as the mate in 14 (21 plies,
+    # full width) ran out of its nodes and left the mate in 14 as the answer.
+    engine = ChessEngine(hash_mb=32)
+    result = engine.search(ZUGZWANG_MATE_IN_4, nodes=3_000_000)
+    assert mate_in(result.value) == 4 and result.exact
+    assert len(result.pv) == 7 and _ends_in_mate(ZUGZWANG_MATE_IN_4, result.pv)
+    assert result.stats.nodes < 3_000_000  # proven shortest: it stopped before the budget
+
+
 @pytest.mark.parametrize("fen", MATE_IN_3)
 def test_mate_in_three(engine: ChessEngine, fen: str) -> None:
     engine.new_game()

@@ -217,6 +217,8 @@ def test_every_setting_given_reaches_the_loop(fake: FakeLoop, tmp_path: Path) ->
         "0.5",
         "--sims",
         "64",
+        "--learning-rate",
+        "5e-4",
         "--cluster",
         "local:2",
         "--jobs",
@@ -232,6 +234,7 @@ def test_every_setting_given_reaches_the_loop(fake: FakeLoop, tmp_path: Path) ->
             "game": "connect4",
             "seconds": 1800.0,
             "sims": 64,
+            "learning_rate": 5e-4,
             "cluster": "local:2",
             "jobs": 3,
             "seed": 7,
@@ -433,6 +436,11 @@ def test_the_elo_panel_says_when_there_is_no_match_yet(tmp_path: Path) -> None:
             "zermelo: error: no time budget, so nothing to train: leave out --seed, --fresh\n",
         ),
         (
+            ["--minutes", "1", "--learning-rate", "nan"],
+            "zermelo learn: error: Invalid value for '--learning-rate': nan is not a learning "
+            "rate: expected a number from 1e-07 to 1 (see 'zermelo learn --help')\n",
+        ),
+        (
             ["--minutes", "nan"],
             "zermelo learn: error: Invalid value for '--minutes': nan is not a time: expected "
             "a finite number (see 'zermelo learn --help')\n",
@@ -536,6 +544,7 @@ WORDS = [
     "--minutes",
     "--hours",
     "--sims",
+    "--learning-rate",
     "--cluster",
     "--jobs",
     "--seed",

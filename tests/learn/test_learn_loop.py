@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+import torch
 
 from zermelo.agents.az import Net
 from zermelo.learn import loop
@@ -102,6 +103,11 @@ def test_a_run_goes_on_where_it_stopped(tmp_path: Path, monkeypatch: pytest.Monk
     rows = read_metrics(run)
     assert [row.generation for row in rows] == [1, 2, 3, 4]
     assert [row.training["reuse"] for row in rows] == [8.0, 8.0, 8.0, 12.0]
+    # A lower learning rate from now on is the rate the optimizer uses, not the saved one.
+    learn(tiny(5, learning_rate=2e-4), run)
+    saved = torch.load(run / "checkpoints" / "gen-0005.pt", weights_only=True)
+    assert [group["lr"] for group in saved["optimizer"]["param_groups"]] == [2e-4]
+    assert read_metrics(run)[-1].training["learning_rate"] == 2e-4
 
 
 def test_a_stop_request_ends_between_phases(tmp_path: Path) -> None:

@@ -568,6 +568,16 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
     return value
 
 
+def _rate(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(
+            _("{value!r} is not a learning rate: expected a number from 1e-07 to 1").format(
+                value=value
+            )
+        )
+    return value
+
+
 RESUMED = ("sims", "seed")
 """The settings of the command that a resumed run keeps from its ``run.json`` when not given."""
 
@@ -780,6 +790,17 @@ def command() -> click.Command:
         help=_("PUCT simulations per move in self-play (default: the game's own)."),
     )
     @click.option(
+        "--learning-rate",
+        type=click.FloatRange(min=1e-7, max=1.0),
+        default=None,
+        callback=_rate,
+        metavar="RATE",
+        help=_(
+            "The optimizer's learning rate from now on (default: the game's own); a lower one "
+            "late in a run often lifts an accuracy that has levelled off."
+        ),
+    )
+    @click.option(
         "--cluster",
         default=None,
         metavar="ADDRESS",
@@ -834,6 +855,7 @@ def command() -> click.Command:
         hours: float | None,
         generations: int | None,
         sims: int | None,
+        learning_rate: float | None,
         cluster: str | None,
         jobs: int | None,
         seed: int | None,
@@ -857,7 +879,13 @@ def command() -> click.Command:
                         "--plot FILE to draw a run"
                     )
                 )
-            training = {"--sims": sims, "--cluster": cluster, "--jobs": jobs, "--seed": seed}
+            training = {
+                "--sims": sims,
+                "--learning-rate": learning_rate,
+                "--cluster": cluster,
+                "--jobs": jobs,
+                "--seed": seed,
+            }
             given = [option for option, value in training.items() if value is not None]
             if fresh:
                 given.append("--fresh")
@@ -893,7 +921,14 @@ def command() -> click.Command:
         settings: dict[str, object] = {"seconds": budget}
         if generations is not None:
             settings["generations"] = generations
-        for key, value in (("sims", sims), ("cluster", cluster), ("jobs", jobs), ("seed", seed)):
+        chosen = (
+            ("sims", sims),
+            ("learning_rate", learning_rate),
+            ("cluster", cluster),
+            ("jobs", jobs),
+            ("seed", seed),
+        )
+        for key, value in chosen:
             if value is not None:
                 settings[key] = value
         _train(ctx, spec, directory, settings, bool(fresh), plot_path)

@@ -440,6 +440,11 @@ def learn(
         saved = torch.load(run.checkpoint(generation), weights_only=True)
         model.load_state_dict(saved["model"])
         optimizer.load_state_dict(saved["optimizer"])
+        # The saved state holds the rate and decay it ran with; a resumed run trains with its
+        # own (TRAINING settings may change on resume, and the metrics record these).
+        for group in optimizer.param_groups:
+            group["lr"] = config.learning_rate
+            group["weight_decay"] = config.weight_decay
         best_blob = bytes(saved["best"])
     else:
         run.save_meta(0, 0.0, 0)

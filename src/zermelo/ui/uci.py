@@ -4,7 +4,7 @@
 it on standard input and output. Commands: ``uci``, ``isready``, ``ucinewgame``, ``position
 startpos|fen FEN [moves M...]``, ``go`` (``wtime btime winc binc movestogo movetime depth nodes
 mate infinite ponder searchmoves``), ``stop``, ``ponderhit``, ``quit``, ``setoption name
-Hash|Level|MultiPV|Ponder value V``; ``debug`` and ``register`` are accepted and ignored. The
+Hash|Threads|Level|MultiPV|Ponder value V``; ``debug`` and ``register`` are accepted and ignored. The
 search runs in a thread, so ``stop``, ``ponderhit`` and ``isready`` are answered while it thinks.
 
 What the engine does with lines it cannot use, as Stockfish does:
@@ -42,7 +42,7 @@ from zermelo.core.errors import ZermeloError
 from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import SearchResult
 from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine, mate_in
-from zermelo.solvers.chess.engine import NO_LIMIT
+from zermelo.solvers.chess.engine import MAX_THREADS, NO_LIMIT
 from zermelo.ui.protocol import MAX_LINE, serve_lines
 
 __all__ = ["ENGINE_NAME", "MAX_LINE", "MAX_MULTIPV", "UciSession", "main", "run_uci"]
@@ -214,6 +214,7 @@ class UciSession:
         self._send(f"id name {ENGINE_NAME} {__version__}")
         self._send("id author The zermelo team")
         self._send(f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}")
+        self._send(f"option name Threads type spin default 1 min 1 max {MAX_THREADS}")
         self._send("option name Level type combo default hard var easy var medium var hard")
         self._send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self._send("option name Ponder type check default false")
@@ -253,6 +254,12 @@ class UciSession:
             engine = self._engine_ready()
             if engine is not None and engine.hash_mb != size:
                 engine.resize(size)
+        elif name == "threads":
+            threads = self._spin("Threads", value, 1, MAX_THREADS)
+            self._stop_search()
+            engine = self._engine_ready()
+            if engine is not None:
+                engine.set_threads(threads)
         elif name == "level":
             if value.lower() not in LEVELS:
                 raise ValueError(f"Level must be easy, medium or hard, not {value!r}")
@@ -263,7 +270,9 @@ class UciSession:
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"Ponder must be true or false, not {value!r}")
         else:
-            raise ValueError(f"unknown option {name!r}: expected Hash, Level, MultiPV or Ponder")
+            raise ValueError(
+                f"unknown option {name!r}: expected Hash, Threads, Level, MultiPV or Ponder"
+            )
 
     def _position(self, arguments: list[str]) -> None:
         if "moves" in arguments:

@@ -15,9 +15,10 @@ half-moves from the root (negative when the side to move is mated), as in
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Final
@@ -39,6 +40,7 @@ __all__ = [
     "DEFAULT_HASH_MB",
     "LEVELS",
     "MAX_HASH_MB",
+    "MAX_THREADS",
     "SWITCHES",
     "ChessEngine",
     "Level",
@@ -60,6 +62,8 @@ MATE_BOUND: Final = compiled_kernel.MATE_BOUND
 INFINITY: Final = compiled_kernel.INFINITY
 NO_LIMIT: Final = (1 << 62) - 1
 VERIFY_NODES: Final = 200_000
+MAX_THREADS: Final = 64
+"""The most search threads an engine takes (UCI's ``Threads``)."""
 """The fewest nodes a mate's verification may spend (see :meth:`ChessEngine.search`)."""
 MOVE_OVERHEAD: Final = 0.05
 """Seconds kept back from every clock-bound search for the moves to travel."""
@@ -384,6 +388,89 @@ moves miss zugzwang, reductions and pruning skip quiet keys, the table holds bou
 that used them)."""
 
 
+class _Helper:
+    """A Lazy SMP helper thread's own copy of everything a search writes (the position stack,
+    the move lists, the counters, killers, history and evaluation cache); only the transposition
+    table is shared with the engine's main search."""
+
+    def __init__(self, kernel: ModuleType) -> None:
+        k = self.kernel = kernel
+        self.stack = _array(k, k.STACK_SIZE)
+        self.moves = _array(k, k.MOVES_SIZE)
+        self.order = _array(k, k.MOVES_SIZE)
+        self.work = _array(k, k.WORK_SIZE)
+        self.features = _floats(k, k.FEATURES_SIZE)
+        self.thread: threading.Thread | None = None
+        self.acc: Int32Array = _accumulators(kernel, None)
+
+    def start(self, main_stack: IntArray, main_work: IntArray, first: int, run: _HelperRun) -> None:
+        """Search the position at ply 0 of ``main_stack`` (with its game history) in a thread:
+        iterative deepening from depth ``first``, full width, until :meth:`stop`."""
+        k = self.kernel
+        work = self.work
+        self.acc = run.accumulators()
+        _fill(work, k.ACC_BASE, k.WORK_SIZE)  # no accumulator of an earlier search is valid
+        for i in range(k.POS_SIZE):
+            self.stack[i] = main_stack[i]
+        length = int(main_work[k.W_HISTORY_LENGTH])
+        for i in range(length):
+            work[k.GAME_BASE + i] = main_work[k.GAME_BASE + i]
+        work[k.W_HISTORY_LENGTH] = length
+        work[k.W_SWITCHES] = main_work[k.W_SWITCHES]
+        work[k.W_NODES] = 0
+        work[k.W_QNODES] = 0
+        work[k.W_STOP] = 0
+        work[k.W_SELDEPTH] = 0
+        work[k.W_NODE_LIMIT] = NO_LIMIT
+        _fill(work, k.KILLER_BASE, k.HISTORY_BASE)
+        _fill(work, k.HISTORY_BASE, k.PV_LENGTH_BASE)
+        self.thread = threading.Thread(
+            target=self._deepen, args=(first, run), name="zermelo-chess-helper", daemon=True
+        )
+        self.thread.start()
+
+    def _deepen(self, first: int, run: _HelperRun) -> None:
+        k = self.kernel
+        for depth in range(first, k.MAX_PLY):
+            k.negamax(
+                self.stack,
+                self.moves,
+                self.order,
+                run.table,
+                self.work,
+                run.weights,
+                self.features,
+                run.ft,
+                run.out,
+                self.acc,
+                0,
+                depth,
+                -INFINITY,
+                INFINITY,
+            )
+            if self.work[k.W_STOP]:
+                return
+
+    def stop(self) -> int:
+        """Stop the thread, wait for it and return the nodes it searched."""
+        self.work[self.kernel.W_STOP] = 1
+        if self.thread is not None:
+            self.thread.join()
+            self.thread = None
+        return int(self.work[self.kernel.W_NODES])
+
+
+@dataclass(frozen=True, slots=True)
+class _HelperRun:
+    """What the helpers of one search share with it (read-only but for the table)."""
+
+    table: IntArray
+    weights: FloatArray
+    ft: ShortArray
+    out: Int32Array
+    accumulators: Callable[[], Int32Array]
+
+
 class ChessEngine:
     """Negamax alpha-beta with principal-variation search, in the compiled kernel.
 
@@ -395,7 +482,12 @@ class ChessEngine:
     terms). ``switches`` selects the search's techniques
     (bits of :data:`SWITCHES`; all on by default, for play): turning one off is for measuring what
     it is worth. One engine searches one position at a time; give each thread its own engine.
-    """
+
+    ``threads`` above 1 searches with Lazy SMP: helper threads search the same position, each
+    deepening on its own (every other one a ply ahead), and share only the transposition table,
+    where what they find reorders and cuts the main search; the answer is the main search's. A
+    search bound by nodes, and every search of the plain-Python copy (which holds the interpreter
+    lock), runs on one thread, so that it stays reproducible."""
 
     def __init__(
         self,
@@ -404,6 +496,7 @@ class ChessEngine:
         compiled: bool | None = None,
         weights: Sequence[float] | None = None,
         switches: int = compiled_kernel.SW_ALL,
+        threads: int = 1,
         network: nnue.Network | None = None,
     ) -> None:
         if (
@@ -421,8 +514,12 @@ class ChessEngine:
         :mod:`zermelo.solvers.kernels`): it plays with the plain copy meanwhile."""
         self._table: IntArray  # set by resize, in _use
         self._hash_mb = 0
+        self._threads = 1
+        self._helpers: list[_Helper] = []
+        self._active: list[_Helper] = []
         self._network = network
         self._use(kernel_module(compiled), weights, hash_mb)
+        self.set_threads(threads)
         self._lock = threading.Lock()
 
     def _use(self, kernel: ModuleType, weights: Sequence[float] | None, hash_mb: int) -> None:
@@ -437,6 +534,7 @@ class ChessEngine:
         self._acc = _accumulators(k, self._network)
         self.set_weights(weights if weights is not None else k.DEFAULT_WEIGHTS)
         self.resize(hash_mb)
+        self._helpers = [_Helper(k) for _ in range(self._threads - 1)]
 
     def _follow_kernel(self) -> None:
         """Move to the compiled kernel if this engine plays with the plain copy only until the
@@ -455,6 +553,44 @@ class ChessEngine:
     @property
     def hash_mb(self) -> int:
         return self._hash_mb
+
+    @property
+    def threads(self) -> int:
+        return self._threads
+
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` threads (1 to :data:`MAX_THREADS`) from the next search on."""
+        if isinstance(threads, bool) or not isinstance(threads, int):
+            raise BudgetError(f"invalid thread count {threads!r}: expected 1 to {MAX_THREADS}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise BudgetError(f"invalid thread count {threads!r}: expected 1 to {MAX_THREADS}")
+        self._threads = threads
+        have = self._helpers[: threads - 1]
+        self._helpers = have + [_Helper(self.kernel) for _ in range(threads - 1 - len(have))]
+
+    @contextlib.contextmanager
+    def _helping(self, budget: _Budget) -> Iterator[None]:
+        """Run the Lazy SMP helpers on the position prepared at ply 0 while the body searches
+        (none in a search bound by nodes, or in the plain-Python copy)."""
+        self._active = []
+        if not self._helpers or not self.compiled or budget.nodes != NO_LIMIT:
+            yield
+            return
+        run = _HelperRun(self._table, self._weights, self._ft, self._out, self.new_accumulators)
+        try:
+            for i, helper in enumerate(self._helpers):
+                self._active.append(helper)
+                helper.start(self._stack, self._work, 1 + (i + 1) % 2, run)
+            yield
+        finally:
+            for helper in self._active:
+                helper.stop()
+
+    def _nodes(self) -> int:
+        """The nodes of the search so far (or of the last one): the main search's and its
+        helpers'."""
+        k = self.kernel
+        return int(self._work[k.W_NODES]) + sum(int(h.work[k.W_NODES]) for h in self._active)
 
     def resize(self, hash_mb: int) -> None:
         """A new, empty transposition table of ``hash_mb`` MiB (1 to :data:`MAX_HASH_MB`)."""
@@ -476,7 +612,8 @@ class ChessEngine:
         for i, weight in enumerate(weights):
             self._weights[i] = float(weight)
         k = self.kernel
-        _fill(self._work, k.EVAL_BASE, k.WORK_SIZE)
+        for work in (self._work, *(helper.work for helper in self._helpers)):
+            _fill(work, k.EVAL_BASE, k.WORK_SIZE)
 
     @property
     def weights(self) -> tuple[float, ...]:
@@ -497,7 +634,8 @@ class ChessEngine:
             k = self.kernel
             self._ft, self._out = _network_arrays(k, network)
             self._acc = _accumulators(k, network)
-            _fill(self._work, k.EVAL_BASE, k.WORK_SIZE)
+            for work in (self._work, *(helper.work for helper in self._helpers)):
+                _fill(work, k.EVAL_BASE, k.WORK_SIZE)
 
     def new_accumulators(self) -> Int32Array:
         """Accumulators for one more thread searching with this engine's network (each thread
@@ -518,7 +656,7 @@ class ChessEngine:
         thousand slots (every slot when there are fewer)."""
         table = self._table
         slots = min(1000, len(table) // 2)
-        used = sum(1 for i in range(slots) if table[2 * i] != 0)
+        used = sum(1 for i in range(slots) if table[2 * i + 1] != 0)
         return used * 1000 // slots
 
     # -- positions -------------------------------------------------------------------------------
@@ -864,78 +1002,84 @@ class ChessEngine:
         proven_mate: tuple[int, tuple[ChessMove, ...]] | None = None
         clock = _Clock(work, k.W_STOP, budget, started, stop_event, ponderhit)
         aspiration = self.switches & k.SW_ASPIRATION != 0
-        try:
-            previous = 0
-            for iteration in range(1, budget.depth + 1):
-                begun = time.perf_counter()
-                lines: tuple[MoveValue[ChessMove], ...] = ()
-                if by_lines:
-                    found = self._lines(board, root_moves, iteration, min(multipv, len(root_moves)))
-                    if found is None:
-                        break
-                    lines = tuple(found)
-                    score, pv = int(lines[0].value), lines[0].pv
-                else:
-                    score = self._root(iteration, previous, aspiration)
-                    if work[k.W_STOP]:
-                        break
-                    pv = self._pv(0, board) or best_pv
-                if iteration == 1:
-                    work[k.W_NODE_LIMIT] = budget.nodes
-                    clock.arm()
-                stopped = False
-                if score > MATE_BOUND and not by_lines:
-                    if proven_mate is not None and proven_mate[0] > score:
-                        score, pv = proven_mate
-                    while WIN - score > 1:
-                        target = min(WIN - score - 2, iteration)
-                        if target <= verified:
-                            break
-                        complete, shorter = self._shorter_mate(board, score, target, clock)
-                        if work[k.W_STOP]:
-                            stopped = True
-                            break
-                        if not complete:
-                            break
-                        verified = target
-                        if shorter is None:
-                            break
-                        score, pv = shorter
-                        proven_mate = shorter
-                best_move, best_pv, best_lines = pv[0], pv, lines
-                best_score = previous = score
-                completed = iteration
-                seldepth = max(int(work[k.W_SELDEPTH]), len(pv))
-                elapsed = time.perf_counter() - started
-                if progress is not None:
-                    progress(
-                        SearchResult(
-                            best_move,
-                            score,
-                            best_pv,
-                            iteration,
-                            abs(score) > MATE_BOUND,
-                            SearchStats(
-                                nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth
-                            ),
-                            best_lines,
+        with self._helping(budget):
+            try:
+                previous = 0
+                for iteration in range(1, budget.depth + 1):
+                    begun = time.perf_counter()
+                    lines: tuple[MoveValue[ChessMove], ...] = ()
+                    if by_lines:
+                        found = self._lines(
+                            board, root_moves, iteration, min(multipv, len(root_moves))
                         )
-                    )
-                if stopped:
-                    break
-                bounded = clock.timed or budget.nodes != NO_LIMIT
-                if len(root_moves) == 1 and clock.timed:
-                    break
-                if bounded and score > MATE_BOUND and WIN - score - 2 <= verified:
-                    break  # a mate, and none shorter: proven
-                if bounded and score < -MATE_BOUND and WIN + score < iteration:
-                    break
-                if clock.soft_passed() or clock.cannot_finish(time.perf_counter() - begun):
-                    break
-                if work[k.W_NODES] >= budget.nodes:
-                    break
-        finally:
-            clock.close()
+                        if found is None:
+                            break
+                        lines = tuple(found)
+                        score, pv = int(lines[0].value), lines[0].pv
+                    else:
+                        score = self._root(iteration, previous, aspiration)
+                        if work[k.W_STOP]:
+                            break
+                        pv = self._pv(0, board) or best_pv
+                    if iteration == 1:
+                        work[k.W_NODE_LIMIT] = budget.nodes
+                        clock.arm()
+                    stopped = False
+                    if score > MATE_BOUND and not by_lines:
+                        if proven_mate is not None and proven_mate[0] > score:
+                            score, pv = proven_mate
+                        # Deepen the verification by odd plies (a mate in n is 2n - 1 plies
+                        # deep): a short mate the pruned search missed shows in a shallow full
+                        # search, long before one as deep as a long mate found would end.
+                        while WIN - score > 1:
+                            limit = min(WIN - score - 2, iteration)
+                            if limit <= verified:
+                                break
+                            target = min(limit, verified + (2 if verified % 2 else 1))
+                            complete, shorter = self._shorter_mate(board, score, target, clock)
+                            if work[k.W_STOP]:
+                                stopped = True
+                                break
+                            if not complete:
+                                break
+                            verified = target
+                            if shorter is not None:
+                                score, pv = shorter
+                                proven_mate = shorter
+                    best_move, best_pv, best_lines = pv[0], pv, lines
+                    best_score = previous = score
+                    completed = iteration
+                    seldepth = max(int(work[k.W_SELDEPTH]), len(pv))
+                    elapsed = time.perf_counter() - started
+                    if progress is not None:
+                        progress(
+                            SearchResult(
+                                best_move,
+                                score,
+                                best_pv,
+                                iteration,
+                                abs(score) > MATE_BOUND,
+                                SearchStats(
+                                    nodes=self._nodes(), elapsed=elapsed, seldepth=seldepth
+                                ),
+                                best_lines,
+                            )
+                        )
+                    if stopped:
+                        break
+                    bounded = clock.timed or budget.nodes != NO_LIMIT
+                    if len(root_moves) == 1 and clock.timed:
+                        break
+                    if bounded and score > MATE_BOUND and WIN - score - 2 <= verified:
+                        break  # a mate, and none shorter: proven
+                    if bounded and score < -MATE_BOUND and WIN + score < iteration:
+                        break
+                    if clock.soft_passed() or clock.cannot_finish(time.perf_counter() - begun):
+                        break
+                    if work[k.W_NODES] >= budget.nodes:
+                        break
+            finally:
+                clock.close()
         elapsed = time.perf_counter() - started
         return SearchResult(
             best_move,
@@ -943,7 +1087,7 @@ class ChessEngine:
             best_pv,
             completed,
             abs(best_score) > MATE_BOUND,
-            SearchStats(nodes=int(work[k.W_NODES]), elapsed=elapsed, seldepth=seldepth),
+            SearchStats(nodes=self._nodes(), elapsed=elapsed, seldepth=seldepth),
             best_lines,
         )
 
@@ -993,30 +1137,31 @@ class ChessEngine:
         work[k.W_NODE_LIMIT] = NO_LIMIT  # the first iteration always completes
         results: dict[int, tuple[MoveValue[ChessMove], int]] = {}
         clock = _Clock(work, k.W_STOP, budget, started, stop_event, None)
-        try:
-            for iteration in range(1, budget.depth + 1):
-                for move in root_moves:
-                    k.make_move(self._stack, 0, move)
-                    # depth 0 is the quiescence search alone: every move gets a value
-                    score = -self._negamax(1, iteration - 1, -INFINITY, INFINITY)
-                    if work[k.W_STOP]:
+        with self._helping(budget):
+            try:
+                for iteration in range(1, budget.depth + 1):
+                    for move in root_moves:
+                        k.make_move(self._stack, 0, move)
+                        # depth 0 is the quiescence search alone: every move gets a value
+                        score = -self._negamax(1, iteration - 1, -INFINITY, INFINITY)
+                        if work[k.W_STOP]:
+                            break
+                        chess_move = _kernel_move(move)
+                        after = board.copy(stack=False)
+                        after.push(chess_move)
+                        line = (chess_move, *self._pv(1, after))
+                        value = MoveValue(chess_move, score, abs(score) > MATE_BOUND, line)
+                        results[move] = value, iteration
+                    if iteration == 1:
+                        work[k.W_NODE_LIMIT] = budget.nodes
+                        clock.arm()
+                    if clock.expired or work[k.W_STOP] or work[k.W_NODES] >= budget.nodes:
                         break
-                    chess_move = _kernel_move(move)
-                    after = board.copy(stack=False)
-                    after.push(chess_move)
-                    line = (chess_move, *self._pv(1, after))
-                    value = MoveValue(chess_move, score, abs(score) > MATE_BOUND, line)
-                    results[move] = value, iteration
-                if iteration == 1:
-                    work[k.W_NODE_LIMIT] = budget.nodes
-                    clock.arm()
-                if clock.expired or work[k.W_STOP] or work[k.W_NODES] >= budget.nodes:
-                    break
-                if clock.soft_passed():
-                    break
-        finally:
-            clock.close()
-        stats = SearchStats(nodes=int(work[k.W_NODES]), elapsed=time.perf_counter() - started)
+                    if clock.soft_passed():
+                        break
+            finally:
+                clock.close()
+        stats = SearchStats(nodes=self._nodes(), elapsed=time.perf_counter() - started)
         values = sorted((value for value, _ in results.values()), key=_best_first)
         best = values[0]
         depth = min(completed for _, completed in results.values())

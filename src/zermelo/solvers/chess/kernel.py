@@ -1243,10 +1243,14 @@ def is_draw(stack: IntArray, work: IntArray, ply: int) -> bool:
 
 @jit()
 def tt_probe(table: IntArray, key: int) -> int:
-    """The data word stored for ``key``, or -1."""
+    """The data word stored for ``key``, or -1.
+
+    A slot holds ``key ^ data`` and ``data`` (Hyatt and Mann's lock-free hashing): threads that
+    share the table may interleave their writes of one slot, and a slot whose two words come
+    from different writes then fails the check instead of giving another position's data."""
     slot = (key & ((len(table) >> 1) - 1)) << 1
-    if table[slot] == key:
-        data: int = table[slot + 1]
+    data: int = table[slot + 1]
+    if table[slot] ^ data == key:
         return data
     return -1
 
@@ -1256,15 +1260,18 @@ def tt_store(
     table: IntArray, key: int, move: int, depth: int, bound: int, score: int, ply: int
 ) -> None:
     slot = (key & ((len(table) >> 1) - 1)) << 1
-    if table[slot] == key and move == 0:
-        move = table[slot + 1] & ((1 << 18) - 1)
+    if move == 0:
+        old = table[slot + 1]
+        if table[slot] ^ old == key:
+            move = old & ((1 << 18) - 1)
     if score > MATE_BOUND:
         score += ply
     elif score < -MATE_BOUND:
         score -= ply
     depth = max(depth, 0)
-    table[slot] = key
-    table[slot + 1] = move | depth << 18 | bound << 25 | (score + SCORE_OFFSET) << 32
+    data = move | depth << 18 | bound << 25 | (score + SCORE_OFFSET) << 32
+    table[slot] = key ^ data
+    table[slot + 1] = data
 
 
 @jit()
