@@ -3,6 +3,9 @@
 * perft: zermelo's move generator (numba) against python-chess's own move generation on the six
   perft positions of the Chess Programming Wiki, exact counts checked, in CPU seconds;
 * nps: search speed in middle-game positions (nodes per CPU second, fixed node budgets);
+* nnue: search speed with the learned evaluation beside PeSTO's, in the same run, at a fixed
+  depth from the same positions (a network of seeded random weights, hidden 256, unless
+  ``--nnue-file`` names one; random weights search other trees, so compare nodes per second);
 * wac: the Win At Chess suite (300 positions, benchmarks/data/wac.epd, as shipped by
   thomasahle/sunfish in tests/files/win_at_chess_test.epd) at a time per position;
 * bk: the Bratko-Kopec test (24 positions, benchmarks/data/bk.epd, from the same folder of
@@ -25,6 +28,7 @@ included), as a draw after ``--max-plies`` plies, or by resignation: when zermel
 ±10 pawns (or a mate) for three of its moves in a row, the side it favours is given the win.
 
     python benchmarks/chess.py --only perft,nps,wac --wac-count 100
+    nice -n 19 python benchmarks/chess.py --only nnue --nnue-depth 9
     python benchmarks/chess.py --only sunfish --games 20 --progress /tmp/sunfish.txt
     python benchmarks/chess.py --only stockfish --games 10 --levels 1350,1800
     python benchmarks/chess.py --only smp --smp-depth 11 --games 20 --smp-time 0.2
@@ -60,8 +64,9 @@ from zermelo.games.chess_openings import OPENINGS, opening_board  # noqa: E402
 from zermelo.play.ratings import Tally, elo_estimate  # noqa: E402
 from zermelo.solvers.chess import ChessEngine, mate_in, perft  # noqa: E402
 from zermelo.solvers.chess import kernel as chess_kernel  # noqa: E402
+from zermelo.solvers.chess.nnue import FEATURES, Network, load, quantise  # noqa: E402
 
-SECTIONS = ("perft", "nps", "wac", "bk", "mates", "sunfish", "stockfish", "smp")
+SECTIONS = ("perft", "nps", "nnue", "wac", "bk", "mates", "sunfish", "stockfish", "smp")
 PERFT = (
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 5, 4_865_609),
     (
@@ -174,6 +179,66 @@ def section_nps(console: Console, nodes: int) -> None:
             f"{int(result.stats.nodes_per_second):,}",
         )
     table.add_row("all", "", f"{all_nodes:,}", f"{all_cpu:.2f}", f"{all_nodes / all_cpu:,.0f}", "")
+    console.print(table)
+
+
+def random_network(hidden: int, seed: int = 2026) -> Network:
+    """A network of seeded random weights: the speed of a real one, not its strength."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    return quantise(
+        rng.normal(0, 0.15, (FEATURES, hidden)),
+        rng.normal(0.3, 0.2, hidden),
+        rng.normal(0, 0.5, 2 * hidden),
+        rng.normal(0, 0.1),
+        {"benchmark": "seeded random weights", "seed": seed},
+    )
+
+
+def section_nnue(console: Console, depth: int, network_file: Path | None) -> None:
+    network = load(network_file) if network_file else random_network(256)
+    title = (
+        f"search speed, PeSTO and the network (hidden {network.hidden}), depth {depth}, one "
+        "thread, same run"
+    )
+    table = Table(title=title)
+    for column in (
+        "position",
+        "PeSTO nodes",
+        "PeSTO nodes/CPU s",
+        "network nodes",
+        "network nodes/CPU s",
+        "network / PeSTO",
+    ):
+        table.add_column(column, justify="right")
+    engines = {"pesto": ChessEngine(), "network": ChessEngine(network=network)}
+    for engine in engines.values():
+        engine.search("startpos", depth=3)
+    totals = {name: [0, 0.0] for name in engines}
+    for name, fen in MIDDLE_GAMES:
+        row = [name]
+        speeds = []
+        for label, engine in engines.items():
+            engine.new_game()
+            cpu = time.process_time()
+            result = engine.search(fen, depth=depth)
+            cpu = max(time.process_time() - cpu, 1e-9)
+            totals[label][0] += result.stats.nodes
+            totals[label][1] += cpu
+            speeds.append(result.stats.nodes / cpu)
+            row += [f"{result.stats.nodes:,}", f"{result.stats.nodes / cpu:,.0f}"]
+        table.add_row(*row, f"{speeds[1] / speeds[0]:.2f}")
+    pesto = totals["pesto"][0] / totals["pesto"][1]
+    learned = totals["network"][0] / totals["network"][1]
+    table.add_row(
+        "all",
+        f"{totals['pesto'][0]:,}",
+        f"{pesto:,.0f}",
+        f"{totals['network'][0]:,}",
+        f"{learned:,.0f}",
+        f"{learned / pesto:.2f}",
+    )
     console.print(table)
 
 
@@ -455,6 +520,8 @@ def main(argv: list[str] | None = None) -> None:
         help="index of the first opening used (to split a match over runs)",
     )
     parser.add_argument("--nodes", type=int, default=2_000_000, help="nodes per position for nps")
+    parser.add_argument("--nnue-depth", type=int, default=9, help="search depth for nnue")
+    parser.add_argument("--nnue-file", type=Path, help="a network file for nnue (default random)")
     parser.add_argument("--wac-count", type=int, default=300, help="WAC positions (default 300)")
     parser.add_argument("--wac-time", type=float, default=0.5, help="seconds per WAC position")
     parser.add_argument(
@@ -496,6 +563,8 @@ def main(argv: list[str] | None = None) -> None:
         section_perft(console)
     if "nps" in sections:
         section_nps(console, args.nodes)
+    if "nnue" in sections:
+        section_nnue(console, args.nnue_depth, args.nnue_file)
     if "wac" in sections:
         section_wac(
             console,

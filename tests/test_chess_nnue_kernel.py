@@ -5,6 +5,7 @@ node counts are pinned, with PeSTO and with a fixed test network."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from types import ModuleType
 
 import chess
@@ -204,3 +205,21 @@ def test_changing_the_network_empties_the_evaluation_cache() -> None:
     assert engine.quiesce(fen) == fresh_net
     engine.set_network(None)
     assert engine.quiesce(fen) == fresh_pesto
+
+
+def test_a_file_that_unpacks_too_far_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A small archive of a huge array (zeros compress to almost nothing) is refused by its
+    declared size, in one line, before numpy decompresses it."""
+    path = tmp_path / "bomb.npz"
+    hidden = 2 * nnue.MAX_HIDDEN
+    np.savez_compressed(
+        path,
+        meta=np.frombuffer(b'{"format": "zermelo-nnue"}', dtype=np.uint8),
+        ft_weights=np.zeros((nnue.FEATURES, hidden), dtype=np.int16),
+        ft_bias=np.zeros(hidden, dtype=np.int16),
+        out_weights=np.zeros(2 * hidden, dtype=np.int16),
+        out_bias=np.zeros(1, dtype=np.int32),
+    )
+    assert path.stat().st_size < 100_000
+    with pytest.raises(nnue.NnueError, match=r"bomb\.npz: unpacks to 12,6\d\d,\d\d\d bytes, more"):
+        nnue.load(path)

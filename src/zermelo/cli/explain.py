@@ -15,6 +15,8 @@ from zermelo.cli.common import (
     position_or_moves,
     rule_options,
 )
+from zermelo.core.errors import CapabilityError
+from zermelo.core.record import N_
 from zermelo.i18n import gettext as _
 
 
@@ -40,11 +42,19 @@ def command() -> click.Command:
         default=None,
         help=_("A weights file written by 'zermelo tune'."),
     )
+    @click.option(
+        "--nnue",
+        "network",
+        type=click.Path(exists=True, dir_okay=False),
+        default=None,
+        help=_("A learned network file (chess): its total is shown after the terms."),
+    )
     @lang_option
     def explain(
         game: str,
         position: str,
         weights: str | None,
+        network: str | None,
         size: tuple[int, int] | None,
         rule_texts: tuple[str, ...],
         **rules: object,
@@ -57,7 +67,18 @@ def command() -> click.Command:
         from zermelo.cli.kernels import compile_for_game
 
         compile_for_game(spec.name)
-        breakdown = explainer.explain(state, weights)
+        if network is None:
+            breakdown = explainer.explain(state, weights)
+        else:
+            with_network = getattr(explainer, "explain_with_network", None)
+            if with_network is None:
+                raise CapabilityError(
+                    N_("{command} works on {games}, not on {game}"),
+                    command="explain --nnue",
+                    games="chess",
+                    game=spec.name,
+                )
+            breakdown = with_network(state, weights, network)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation())))
         side = _(spec.sides[state.to_move])
@@ -80,6 +101,10 @@ def command() -> click.Command:
             )
         table.add_section()
         table.add_row(_("total f(s)"), "", "", signed(breakdown.total))
+        for name, value in breakdown.extra:
+            table.add_row(escape(_(name)), "", "", signed(value))
         out.print(table)
+        if breakdown.note:
+            out.print(escape(_(breakdown.note)))
 
     return explain

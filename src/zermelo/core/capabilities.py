@@ -223,6 +223,11 @@ class Breakdown:
     terms: tuple[Term, ...]
     total: float
     decimals: int = 0
+    extra: tuple[tuple[str, float], ...] = ()
+    """Rows after the total: other evaluations of the same state (a learned network's), each a
+    name marked for translation and its value, in the terms' unit."""
+    note: str = ""
+    """A sentence marked for translation, shown under the table: which evaluation plays."""
 
 
 @runtime_checkable

@@ -4,7 +4,10 @@
 it on standard input and output. Commands: ``uci``, ``isready``, ``ucinewgame``, ``position
 startpos|fen FEN [moves M...]``, ``go`` (``wtime btime winc binc movestogo movetime depth nodes
 mate infinite ponder searchmoves``), ``stop``, ``ponderhit``, ``quit``, ``setoption name
-Hash|Threads|Level|MultiPV|Ponder value V``; ``debug`` and ``register`` are accepted and ignored. The
+Hash|Threads|Level|MultiPV|Ponder|EvalFile value V``; ``debug`` and ``register`` are accepted and
+ignored. ``EvalFile`` names a learned network (:mod:`zermelo.solvers.chess.nnue`) the engine evaluates
+with; empty (or ``<empty>``) is the built-in evaluation, and a file that is not a network gets one
+``info string`` saying why, the engine keeping the evaluation it had. The
 search runs in a thread, so ``stop``, ``ponderhit`` and ``isready`` are answered while it thinks.
 
 What the engine does with lines it cannot use, as Stockfish does:
@@ -33,6 +36,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO, cast
 
 import chess
@@ -41,7 +45,7 @@ from zermelo.agents.chess import noisy_choice
 from zermelo.core.errors import ZermeloError
 from zermelo.games.chess import ChessMove, board_from_text, move_from_text
 from zermelo.search.result import SearchResult
-from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine, mate_in
+from zermelo.solvers.chess import LEVELS, MAX_HASH_MB, ChessEngine, mate_in, nnue
 from zermelo.solvers.chess.engine import MAX_THREADS, NO_LIMIT
 from zermelo.ui.protocol import MAX_LINE, serve_lines
 
@@ -218,6 +222,7 @@ class UciSession:
         self._send("option name Level type combo default hard var easy var medium var hard")
         self._send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self._send("option name Ponder type check default false")
+        self._send("option name EvalFile type string default <empty>")
         self._send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -246,7 +251,8 @@ class UciSession:
         text = " ".join(arguments)
         if not text.startswith("name ") or " value " not in text + " ":
             raise ValueError("expected 'setoption name NAME value VALUE'")
-        name, _, value = text[len("name ") :].partition(" value ")
+        # a trailing space keeps an empty value apart from the name ("... value" at the end)
+        name, _, value = (text + " ")[len("name ") :].partition(" value ")
         name, value = name.strip().lower(), value.strip()
         if name == "hash":
             size = self._spin("Hash", value, 1, MAX_HASH_MB)
@@ -269,10 +275,35 @@ class UciSession:
         elif name == "ponder":
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"Ponder must be true or false, not {value!r}")
+        elif name == "evalfile":
+            self._eval_file(value)
         else:
             raise ValueError(
-                f"unknown option {name!r}: expected Hash, Threads, Level, MultiPV or Ponder"
+                f"unknown option {name!r}: expected Hash, Threads, Level, MultiPV, Ponder or "
+                "EvalFile"
             )
+
+    def _eval_file(self, value: str) -> None:
+        """Evaluate with the network in file ``value`` (empty: the built-in evaluation). A file
+        that is not one raises :class:`nnue.NnueError` before anything changes."""
+        network = None
+        if value not in ("", "<empty>"):
+            path = Path(value)
+            try:
+                special = path.exists() and not path.is_file() and not path.is_dir()
+            except OSError as error:  # a name too long, say
+                raise nnue.NnueError(f"{value}: cannot be read ({error.strerror})") from None
+            if special:
+                # a device or a pipe (the engine's own standard input, say) would be read forever
+                raise nnue.NnueError(f"{path}: not a regular file, so not a network file")
+            network = nnue.load(path)
+        self._stop_search()
+        engine = self._engine_ready()
+        if engine is None:
+            return
+        engine.set_network(network)
+        if network is not None:
+            self.info_string(f"EvalFile {value}: a network of {network.hidden} hidden units")
 
     def _position(self, arguments: list[str]) -> None:
         if "moves" in arguments:

@@ -148,7 +148,8 @@ def _network_arrays(
         return [], []
     import numpy as np
 
-    ft = np.concatenate([network.ft_weights.reshape(-1), network.ft_bias]).astype(np.int16)
+    zeros = np.zeros(network.hidden, dtype=np.int16)
+    ft = np.concatenate([network.ft_weights.reshape(-1), network.ft_bias, zeros])
     out = np.concatenate(
         [network.out_weights.astype(np.int32), np.array([network.out_bias], dtype=np.int32)]
     )
@@ -720,14 +721,14 @@ class ChessEngine:
             replay.push(move)
         return tuple(line)
 
-    def evaluate(self, position: str | chess.Board) -> int:
+    def evaluate(self, position: str | chess.Board, *, builtin: bool = False) -> int:
         """The static evaluation of a position in centipawns, from the side to move: the
-        network's when the engine has one (exactly :func:`nnue.evaluate`), else PeSTO's and the
-        terms'."""
+        network's when the engine has one (exactly :func:`nnue.evaluate`), else (or with
+        ``builtin``) PeSTO's and the terms'."""
         board = board_of(position)
         with self._lock:
             load_position(self.kernel, self._stack, board)
-            if self._network is not None:
+            if self._network is not None and not builtin:
                 return int(
                     self.kernel.nnue_evaluate(
                         self._stack, 0, self._ft, self._out, self._acc, self._work

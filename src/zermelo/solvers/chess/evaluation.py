@@ -83,6 +83,8 @@ class Explanation:
 
     ``total`` is the sum of the contributions from White's side, ``score`` the engine's integer
     evaluation from the side to move, ``phase`` 1 in the middle game down to 0 in a pawn endgame.
+    ``network`` is the learned network's value from the side to move when the engine has one
+    (the terms and ``score`` are then the built-in evaluation's, which it does not play with).
     """
 
     fen: str
@@ -90,6 +92,7 @@ class Explanation:
     phase: float
     score: int
     white_to_move: bool
+    network: int | None = None
 
     @property
     def total(self) -> float:
@@ -108,9 +111,11 @@ def explain(
     if weights is not None:
         engine.set_weights(weights)
     features = engine.features(board)
-    score = engine.evaluate(board)
+    score = engine.evaluate(board, builtin=True)
+    network = engine.evaluate(board) if engine.network is not None else None
     terms = tuple(TermValue(name, features[i], engine.weights[i]) for i, name in enumerate(TERMS))
-    return Explanation(board.fen(), terms, features[len(TERMS)], score, board.turn == chess.WHITE)
+    white = board.turn == chess.WHITE
+    return Explanation(board.fen(), terms, features[len(TERMS)], score, white, network)
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ Arrays of the search (besides ``stack``):
            values of the last position evaluated (White minus Black).
 ``ft``, ``out``  the learned evaluation's network (:mod:`.nnue`), shared by every thread: ``ft``
            the transformer's int16 weights, input by input (``FEATURES * hidden``), then its
-           bias (``hidden``); ``out`` the output layer's weights (``2 * hidden``, side to move
+           bias (``hidden``), then a row of zeros; ``out`` the output layer's weights (``2 * hidden``, side to move
            first) then its bias, as int32. Both empty: PeSTO plus the named terms evaluate.
 ``acc``    the network's accumulators, per thread: ``2 * hidden`` int32 per ply, White's view
            then Black's. int32, not int16: the reference sums in wide integers, and 32 pieces
@@ -1021,42 +1021,109 @@ def evaluate(stack: IntArray, base: int, weights: FloatArray, features: FloatArr
     return value if stack[base + P_SIDE] == WHITE else -value
 
 
-@jit()
-def nnue_row_add(ft: ShortArray, acc: Int32Array, at: int, hidden: int, row: int) -> None:
-    """Add transformer row ``row`` (an input) to the accumulator at ``acc[at]``."""
-    start = row * hidden
-    for i in range(hidden):
-        acc[at + i] += ft[start + i]
+NNUE_BIAS_ROW = NNUE_FEATURES
+"""``ft``'s row after the inputs' rows: the transformer's bias."""
+NNUE_ZERO_ROW = NNUE_FEATURES + 1
+"""``ft``'s last row, all zeros: the update of a move with fewer changes than its loop adds."""
 
+if COMPILED:
+    # Compiled, the loops run over array views: numba's views let LLVM see that the rows do
+    # not overlap, and it vectorises each loop (indexing one array at two offsets it did not).
 
-@jit()
-def nnue_row_sub(ft: ShortArray, acc: Int32Array, at: int, hidden: int, row: int) -> None:
-    """Subtract transformer row ``row`` from the accumulator at ``acc[at]``."""
-    start = row * hidden
-    for i in range(hidden):
-        acc[at + i] -= ft[start + i]
+    @jit()
+    def nnue_update2(
+        acc: Int32Array, at: int, parent: int, ft: ShortArray, hidden: int, sub: int, add: int
+    ) -> None:
+        """``acc[at:]`` = ``acc[parent:]`` minus row ``sub`` plus row ``add`` (one view)."""
+        child = acc[at : at + hidden]
+        before = acc[parent : parent + hidden]
+        minus = ft[sub * hidden : sub * hidden + hidden]
+        plus = ft[add * hidden : add * hidden + hidden]
+        for i in range(hidden):
+            child[i] = before[i] - minus[i] + plus[i]
 
+    @jit()
+    def nnue_update4(
+        acc: Int32Array,
+        at: int,
+        parent: int,
+        ft: ShortArray,
+        hidden: int,
+        sub1: int,
+        sub2: int,
+        add1: int,
+        add2: int,
+    ) -> None:
+        """``acc[at:]`` = ``acc[parent:]`` minus two rows plus two rows (one view)."""
+        child = acc[at : at + hidden]
+        before = acc[parent : parent + hidden]
+        minus1 = ft[sub1 * hidden : sub1 * hidden + hidden]
+        minus2 = ft[sub2 * hidden : sub2 * hidden + hidden]
+        plus1 = ft[add1 * hidden : add1 * hidden + hidden]
+        plus2 = ft[add2 * hidden : add2 * hidden + hidden]
+        for i in range(hidden):
+            child[i] = before[i] - minus1[i] - minus2[i] + plus1[i] + plus2[i]
 
-@jit()
-def nnue_piece(
-    ft: ShortArray,
-    acc: Int32Array,
-    at: int,
-    hidden: int,
-    colour: int,
-    piece: int,
-    sq: int,
-    add: bool,
-) -> None:
-    """Add (or take away) a piece in both views: White's at ``acc[at]``, Black's after it."""
-    white_row = (colour * 6 + piece) * 64 + sq
-    black_row = ((1 - colour) * 6 + piece) * 64 + (sq ^ 56)
-    if add:
-        nnue_row_add(ft, acc, at, hidden, white_row)
-        nnue_row_add(ft, acc, at + hidden, hidden, black_row)
-    else:
-        nnue_row_sub(ft, acc, at, hidden, white_row)
-        nnue_row_sub(ft, acc, at + hidden, hidden, black_row)
+    @jit()
+    def nnue_output(acc: Int32Array, us: int, them: int, out: Int32Array, hidden: int) -> int:
+        """The output layer on the clipped accumulators ``acc[us]`` (side to move) and
+        ``acc[them]``, in centipawns, the division towards zero (as :func:`nnue.evaluate`)."""
+        total = 0
+        mine = acc[us : us + hidden]
+        weights = out[:hidden]
+        for i in range(hidden):
+            total += min(max(mine[i], 0), NNUE_QA) * weights[i]
+        theirs = acc[them : them + hidden]
+        weights = out[hidden : 2 * hidden]
+        for i in range(hidden):
+            total += min(max(theirs[i], 0), NNUE_QA) * weights[i]
+        total += out[2 * hidden]
+        scaled = total * NNUE_SCALE
+        value: int = abs(scaled) // (NNUE_QA * NNUE_QB)
+        return value if scaled >= 0 else -value
+
+else:
+
+    def nnue_update2(
+        acc: Int32Array, at: int, parent: int, ft: ShortArray, hidden: int, sub: int, add: int
+    ) -> None:
+        """``acc[at:]`` = ``acc[parent:]`` minus row ``sub`` plus row ``add`` (one view)."""
+        minus = sub * hidden
+        plus = add * hidden
+        for i in range(hidden):
+            acc[at + i] = acc[parent + i] - ft[minus + i] + ft[plus + i]
+
+    def nnue_update4(
+        acc: Int32Array,
+        at: int,
+        parent: int,
+        ft: ShortArray,
+        hidden: int,
+        sub1: int,
+        sub2: int,
+        add1: int,
+        add2: int,
+    ) -> None:
+        """``acc[at:]`` = ``acc[parent:]`` minus two rows plus two rows (one view)."""
+        minus1, minus2 = sub1 * hidden, sub2 * hidden
+        plus1, plus2 = add1 * hidden, add2 * hidden
+        for i in range(hidden):
+            acc[at + i] = (
+                acc[parent + i] - ft[minus1 + i] - ft[minus2 + i] + ft[plus1 + i] + ft[plus2 + i]
+            )
+
+    def nnue_output(acc: Int32Array, us: int, them: int, out: Int32Array, hidden: int) -> int:
+        """The output layer on the clipped accumulators ``acc[us]`` (side to move) and
+        ``acc[them]``, in centipawns, the division towards zero (as :func:`nnue.evaluate`)."""
+        total = 0
+        for i in range(hidden):
+            total += min(max(acc[us + i], 0), NNUE_QA) * out[i]
+        for i in range(hidden):
+            total += min(max(acc[them + i], 0), NNUE_QA) * out[hidden + i]
+        total += out[2 * hidden]
+        scaled = total * NNUE_SCALE
+        value: int = abs(scaled) // (NNUE_QA * NNUE_QB)
+        return value if scaled >= 0 else -value
 
 
 @jit()
@@ -1064,7 +1131,7 @@ def nnue_refresh(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hid
     """Compute ply ``ply``'s accumulators from scratch: the bias plus every piece's row."""
     base = ply * POS_SIZE
     at = ply * 2 * hidden
-    bias = NNUE_FEATURES * hidden
+    bias = NNUE_BIAS_ROW * hidden
     for i in range(hidden):
         acc[at + i] = ft[bias + i]
         acc[at + hidden + i] = ft[bias + i]
@@ -1074,20 +1141,26 @@ def nnue_refresh(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hid
             while pieces != 0:
                 sq = lsb(pieces)
                 pieces &= pieces - 1
-                nnue_piece(ft, acc, at, hidden, colour, piece, sq, True)
+                white_row = (colour * 6 + piece) * 64 + sq
+                black_row = ((1 - colour) * 6 + piece) * 64 + (sq ^ 56)
+                nnue_update2(acc, at, at, ft, hidden, NNUE_ZERO_ROW, white_row)
+                nnue_update2(acc, at + hidden, at + hidden, ft, hidden, NNUE_ZERO_ROW, black_row)
 
 
 @jit()
 def nnue_step(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hidden: int) -> None:
-    """Ply ``ply``'s accumulators from ply ``ply - 1``'s: a copy, then the rows of the pieces
-    that differ between the two positions (two to four after a move, none after a null move)."""
+    """Ply ``ply``'s accumulators from ply ``ply - 1``'s, by the rows of the pieces that differ
+    between the two positions (two to four after a move, none after a null move), in one pass
+    per view; positions further apart are computed afresh."""
     parent = (ply - 1) * POS_SIZE
     child = ply * POS_SIZE
     size = 2 * hidden
     at = ply * size
     before = at - size
-    for i in range(size):
-        acc[at + i] = acc[before + i]
+    subs = 0
+    adds = 0
+    white_sub1 = white_sub2 = white_add1 = white_add2 = NNUE_ZERO_ROW
+    black_sub1 = black_sub2 = black_add1 = black_add2 = NNUE_ZERO_ROW
     for colour in range(2):
         was = stack[parent + P_WHITE + colour]
         now = stack[child + P_WHITE + colour]
@@ -1098,12 +1171,42 @@ def nnue_step(stack: IntArray, ply: int, ft: ShortArray, acc: Int32Array, hidden
             while gone != 0:
                 sq = lsb(gone)
                 gone &= gone - 1
-                nnue_piece(ft, acc, at, hidden, colour, piece, sq, False)
+                white_row = (colour * 6 + piece) * 64 + sq
+                black_row = ((1 - colour) * 6 + piece) * 64 + (sq ^ 56)
+                if subs == 0:
+                    white_sub1, black_sub1 = white_row, black_row
+                else:
+                    white_sub2, black_sub2 = white_row, black_row
+                subs += 1
             came = new & ~old
             while came != 0:
                 sq = lsb(came)
                 came &= came - 1
-                nnue_piece(ft, acc, at, hidden, colour, piece, sq, True)
+                white_row = (colour * 6 + piece) * 64 + sq
+                black_row = ((1 - colour) * 6 + piece) * 64 + (sq ^ 56)
+                if adds == 0:
+                    white_add1, black_add1 = white_row, black_row
+                else:
+                    white_add2, black_add2 = white_row, black_row
+                adds += 1
+    if subs > 2 or adds > 2:
+        nnue_refresh(stack, ply, ft, acc, hidden)
+    elif subs <= 1 and adds <= 1:
+        nnue_update2(acc, at, before, ft, hidden, white_sub1, white_add1)
+        nnue_update2(acc, at + hidden, before + hidden, ft, hidden, black_sub1, black_add1)
+    else:
+        nnue_update4(acc, at, before, ft, hidden, white_sub1, white_sub2, white_add1, white_add2)
+        nnue_update4(
+            acc,
+            at + hidden,
+            before + hidden,
+            ft,
+            hidden,
+            black_sub1,
+            black_sub2,
+            black_add1,
+            black_add2,
+        )
 
 
 @jit()
@@ -1141,23 +1244,6 @@ def nnue_accumulate(
     for step in range(valid + 1, ply + 1):
         nnue_step(stack, step, ft, acc, hidden)
         nnue_mark(stack, work, step)
-
-
-@jit()
-def nnue_output(acc: Int32Array, us: int, them: int, out: Int32Array, hidden: int) -> int:
-    """The output layer on the clipped accumulators ``acc[us]`` (side to move) and
-    ``acc[them]``, in centipawns, the division towards zero (as :func:`nnue.evaluate`)."""
-    total = 0
-    for i in range(hidden):
-        a = min(max(acc[us + i], 0), NNUE_QA)
-        total += a * out[i]
-    for i in range(hidden):
-        b = min(max(acc[them + i], 0), NNUE_QA)
-        total += b * out[hidden + i]
-    total += out[2 * hidden]
-    scaled = total * NNUE_SCALE
-    value: int = abs(scaled) // (NNUE_QA * NNUE_QB)
-    return value if scaled >= 0 else -value
 
 
 @jit()

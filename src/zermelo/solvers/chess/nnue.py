@@ -67,6 +67,10 @@ SCALE: Final = 400
 """Centipawns per unit of the float network's output."""
 MAX_HIDDEN: Final = 4096
 """The widest transformer a file may declare (a 768 x 4096 int16 matrix is 6 MB)."""
+MAX_UNPACKED: Final = 2 * (FEATURES + 3) * MAX_HIDDEN + (1 << 20)
+"""The most bytes a network file may unpack to: every array of the widest network, and a
+megabyte for the headers and the provenance. A file claiming more is refused before any array
+is decompressed (a small archive can unpack to gigabytes)."""
 
 Int16s = NDArray[np.int16]
 
@@ -207,6 +211,12 @@ def load(path: str | Path) -> Network:
             if not wanted <= names:
                 missing = ", ".join(sorted(wanted - names))
                 raise NnueError(f"{where}: not a zermelo chess network (it has no {missing})")
+            unpacked = sum(entry.file_size for entry in data.zip.infolist())
+            if unpacked > MAX_UNPACKED:
+                raise NnueError(
+                    f"{where}: unpacks to {unpacked:,} bytes, more than a network of "
+                    f"{MAX_HIDDEN} hidden units ({MAX_UNPACKED:,})"
+                )
             meta = json.loads(bytes(data["meta"]).decode("utf-8"))
             arrays = {name: data[name] for name in wanted - {"meta"}}
     except FileNotFoundError:

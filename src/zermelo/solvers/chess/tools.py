@@ -26,7 +26,7 @@ from zermelo.games.chess import ChessMove, ChessState, board_from_text
 from zermelo.games.chess_openings import OPENINGS
 from zermelo.search.result import SearchResult
 from zermelo.solvers.chess import engine as chess_engine
-from zermelo.solvers.chess import evaluation
+from zermelo.solvers.chess import evaluation, nnue
 from zermelo.solvers.chess.engine import MATE_BOUND, ChessEngine
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "FitReport",
     "analyze",
     "explain",
+    "explain_network",
     "fit",
     "in_pawns",
     "opening_positions",
@@ -120,15 +121,33 @@ def explain(state: ChessState, weights: Sequence[float] | None = None) -> tuple[
     """The engine's evaluation of ``state`` term by term from the side to move
     (:func:`zermelo.solvers.chess.evaluation.explain`), and its total in centipawns as the engine
     rounds it."""
+    rows, total, _ = _explained(state, weights, None)
+    return rows, total
+
+
+def explain_network(
+    state: ChessState, network: nnue.Network, weights: Sequence[float] | None = None
+) -> tuple[list[Term], int, int]:
+    """:func:`explain`, and the value ``network`` gives ``state`` from the side to move, in
+    centipawns (what an engine with that network plays with)."""
+    rows, total, value = _explained(state, weights, network)
+    assert value is not None
+    return rows, total, value
+
+
+def _explained(
+    state: ChessState, weights: Sequence[float] | None, network: nnue.Network | None
+) -> tuple[list[Term], int, int | None]:
     if weights is not None and len(weights) != len(TERMS):
         raise ParseError(f"expected {len(TERMS)} weights, one per term, got {len(weights)}")
-    found = evaluation.explain(state.board, weights=weights)
+    engine = ChessEngine(hash_mb=1, network=network)
+    found = evaluation.explain(state.board, weights=weights, engine=engine)
     sign = 1.0 if found.white_to_move else -1.0
     described = dict(zip(evaluation.TERMS, TERMS, strict=True))
     rows = [
         Term(*described[term.name], sign * term.value + 0.0, term.weight) for term in found.terms
     ]
-    return rows, found.score
+    return rows, found.score, found.network
 
 
 @dataclass(frozen=True)
@@ -307,6 +326,25 @@ class ChessExplainer:
     def explain(self, state: ChessState, weights: str | None) -> Breakdown:
         rows, total = explain(state, None if weights is None else read_weights(weights))
         return Breakdown(tuple(rows), float(total), decimals=1)
+
+    def explain_with_network(
+        self, state: ChessState, weights: str | None, network: str
+    ) -> Breakdown:
+        """:meth:`explain`, plus a row with the total of the network in file ``network`` (a
+        file that is not one raises :class:`nnue.NnueError` in one line)."""
+        rows, total, value = explain_network(
+            state, nnue.load(network), None if weights is None else read_weights(weights)
+        )
+        return Breakdown(
+            tuple(rows),
+            float(total),
+            decimals=1,
+            extra=((N_("network total"), float(value)),),
+            note=N_(
+                "An engine given this network (UCI's EvalFile) plays with the network total; "
+                "the terms above are the built-in evaluation, which plays without one."
+            ),
+        )
 
 
 _TUNE_ROWS = (
