@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import chess
@@ -228,10 +229,23 @@ def test_a_path_that_is_no_uci_engine_is_one_line(tmp_path: Path) -> None:
         nnue_data.check_label_engine(str(fake))
 
 
+def _alive(pid: int) -> bool:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def test_a_labelling_engine_that_dies_is_one_line(tmp_path: Path) -> None:
     dying = tmp_path / "dying"
+    pid_file = tmp_path / "pid"
     dying.write_text(
         "#!/bin/sh\n"
+        f'echo $$ > "{pid_file}"\n'
         "while read line; do\n"
         '  case "$line" in\n'
         '    uci) echo "id name dying"; echo "uciok";;\n'
@@ -241,7 +255,11 @@ def test_a_labelling_engine_that_dies_is_one_line(tmp_path: Path) -> None:
         "done\n"
     )
     dying.chmod(0o755)
+    started = time.monotonic()
     assert nnue_data.check_label_engine(str(dying)) == "dying"
+    # deaf to quit: its process is ended after a few seconds, not left behind
+    assert time.monotonic() - started < nnue_data.QUIT_SECONDS + 30
+    assert not _alive(int(pid_file.read_text()))
     try:
         with pytest.raises(nnue_data.ShardError, match="the labelling engine stopped answering"):
             nnue_data.play_task(0, 0, 1, 2, str(dying))

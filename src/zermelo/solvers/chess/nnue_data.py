@@ -73,6 +73,8 @@ ADJUDICATE_PLIES: Final = 8
 SCORE_LIMIT: Final = 20_000
 """Labels beyond this many centipawns (no mate, but no position either) are dropped."""
 ARRAYS: Final = ("board", "stm", "score", "result")
+QUIT_SECONDS: Final = 5.0
+"""How long a labelling engine has to quit before its process is ended."""
 _DATE: Final = (1980, 1, 1, 0, 0, 0)
 
 
@@ -251,16 +253,25 @@ def check_label_engine(path: str) -> str:
     try:
         return str(engine.id.get("name", path))
     finally:
-        with contextlib.suppress(Exception):
-            engine.quit()
+        _stop(engine)
 
 
 def close_labellers() -> None:
     """Stop the labelling engines this process started."""
     while _LABELLERS:
         _path, engine = _LABELLERS.popitem()
+        _stop(engine)
+
+
+def _stop(engine: chess.engine.SimpleEngine) -> None:
+    """Ask ``engine`` to quit, for a few seconds; then end its process (one that ignores
+    ``quit`` must not outlive this one, nor keep it from ending)."""
+    engine.timeout = QUIT_SECONDS
+    try:
+        engine.quit()
+    except Exception:  # gone, or deaf: python-chess's errors and a timeout alike
         with contextlib.suppress(Exception):
-            engine.quit()
+            engine.close()
 
 
 # -- self-play ---------------------------------------------------------------------------------
