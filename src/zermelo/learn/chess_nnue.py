@@ -46,6 +46,7 @@ from torch import nn
 from torch.nn import functional
 
 from zermelo.core.errors import InvalidOptionError
+from zermelo.core.version import VERSION
 from zermelo.parallel import Executor
 from zermelo.solvers.chess import nnue, nnue_data
 from zermelo.solvers.chess.nnue_data import Positions
@@ -516,6 +517,7 @@ def run(
         model,
         {
             "trained": "zermelo tune chess --nnue",
+            "zermelo": VERSION,
             "settings": provenance,
             "positions": len(positions),
             "held_out_loss": outcome.held_out_loss,
