@@ -17,6 +17,7 @@ from zermelo.cli.common import (
     lang_option,
     read_text_lines,
 )
+from zermelo.cli.learn_az import MOST_SECONDS, _budget, _finite
 from zermelo.core.capabilities import Tuner, TuneReport, TuneRequest
 from zermelo.core.errors import N_, ZermeloError
 from zermelo.i18n import gettext as _
@@ -70,9 +71,97 @@ def command() -> click.Command:
         is_flag=True,
         help=_("Save the tuned weights even when they lost their check match."),
     )
+    @click.option(
+        "--nnue",
+        is_flag=True,
+        help=_(
+            "Chess: train the engine's learned evaluation (an NNUE network) instead: self-play "
+            "positions labelled by a deeper search and the game results, a network trained on "
+            "them with PyTorch (pip install 'zermelo[learn]'), kept in a run directory that the "
+            "same command goes on with."
+        ),
+    )
+    @click.option(
+        "--positions",
+        type=click.IntRange(min=100, max=100_000_000),
+        default=100_000,
+        show_default=True,
+        help=_("--nnue: positions to learn from."),
+    )
+    @click.option(
+        "--label-depth",
+        type=click.IntRange(min=1, max=30),
+        default=8,
+        show_default=True,
+        help=_("--nnue: depth of the search that labels each position."),
+    )
+    @click.option(
+        "--label-engine",
+        type=click.Path(dir_okay=False),
+        default=None,
+        metavar="PATH",
+        help=_(
+            "--nnue: label the positions with this UCI engine (such as /usr/games/stockfish) "
+            "at --label-depth instead of zermelo's own search."
+        ),
+    )
+    @click.option(
+        "--hidden",
+        type=click.IntRange(min=1, max=1024),
+        default=256,
+        show_default=True,
+        help=_("--nnue: width of the network's feature transformer."),
+    )
+    @click.option(
+        "--epochs",
+        type=click.IntRange(min=1, max=10_000),
+        default=20,
+        show_default=True,
+        help=_("--nnue: passes over the positions."),
+    )
+    @click.option(
+        "--run-dir",
+        type=click.Path(),
+        default=None,
+        metavar="DIR",
+        help=_("--nnue: where the run's data and checkpoint are kept (default: in the cache)."),
+    )
+    @click.option("--fresh", is_flag=True, help=_("--nnue: delete the run and start over."))
+    @click.option(
+        "--jobs",
+        type=click.IntRange(min=1, max=1024),
+        default=None,
+        help=_("--nnue: local processes for self-play (default: one per core)."),
+    )
+    @click.option(
+        "--seconds",
+        type=click.FloatRange(min=1.0, max=MOST_SECONDS),
+        callback=_finite,
+        default=None,
+        metavar="S",
+        help=_("--nnue: stop after S seconds (everything kept; the same command goes on)."),
+    )
+    @click.option(
+        "--minutes",
+        type=click.FloatRange(min=0.02, max=MOST_SECONDS / 60),
+        callback=_finite,
+        default=None,
+        metavar="M",
+        help=_("--nnue: stop after M minutes."),
+    )
+    @click.option(
+        "--hours",
+        type=click.FloatRange(min=0.001, max=MOST_SECONDS / 3600),
+        callback=_finite,
+        default=None,
+        metavar="H",
+        help=_("--nnue: stop after H hours."),
+    )
     @cluster_options
     @lang_option
+    @click.pass_context
     def tune(
+        ctx: click.Context,
         game: str,
         games: int,
         match_games: int,
@@ -80,12 +169,48 @@ def command() -> click.Command:
         out: str | None,
         pgn: str | None,
         force: bool,
+        nnue: bool,
+        positions: int,
+        label_depth: int,
+        label_engine: str | None,
+        hidden: int,
+        epochs: int,
+        run_dir: str | None,
+        fresh: bool,
+        jobs: int | None,
+        seconds: float | None,
+        minutes: float | None,
+        hours: float | None,
         cluster: str | None,
         resume: str | None,
     ) -> None:
+        from zermelo.cli import tune_nnue
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
+        if not nnue:
+            tune_nnue.refuse_unless_nnue(ctx)
+        else:
+            tune_nnue.check_nnue_request(ctx, spec.name)
+            tune_nnue.tune_nnue(
+                tune_nnue.NnueOptions(
+                    positions,
+                    label_depth,
+                    label_engine,
+                    hidden,
+                    epochs,
+                    seed,
+                    run_dir,
+                    fresh,
+                    out,
+                    jobs,
+                    cluster,
+                    match_games,
+                    force,
+                    _budget(seconds, minutes, hours),
+                )
+            )
+            return
         tuner = capability(spec, spec.tuner, "tuner", "tune")
         path = out if out is not None else f"{spec.name}_weights.json"
         if (cluster is not None or resume is not None) and "cluster" not in tuner.uses:
