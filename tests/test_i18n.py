@@ -28,6 +28,9 @@ CODES = catalogs.translated_languages()
 SAME_AS_ENGLISH: set[tuple[str, str]] = {
     ("id", "optimal {percent:.1f}%"),  # "optimal" is Indonesian too
     ("nl", "training"),  # Dutch says "training" for a net's training
+    ("nl", "Training"),
+    ("nl", "labels"),  # the Dutch plural of "label"
+    ("nl", "epochs"),  # Dutch machine learning says "epochs"
     ("id", "y"),  # "ya" starts with y, as the prompt "(y/t)" shows
     *((code, "w·x") for code in ("id", "nl", "vi", "tr")),  # a formula
     # Names: the project and a technical term.
