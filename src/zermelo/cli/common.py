@@ -21,6 +21,7 @@ from typing import IO, NoReturn, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -33,6 +34,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from zermelo.core.capabilities import TuneReport
 from zermelo.core.errors import N_, CapabilityError, ZermeloError
 from zermelo.core.record import BoolOption, GameSpec, Option, OptionValue, Ref, capability_names
 from zermelo.core.state import AnyState
@@ -481,3 +483,28 @@ def check_plot_writable(path: Path) -> None:
             path.unlink()
     except OSError as error:
         fail(cannot_write_plot(path, error))
+
+
+def tune_verdict(report: TuneReport, force: bool, path: str) -> str:
+    """The one line that says whether tuned weights (or a trained network) were kept, and why
+    (``zermelo tune``, with or without ``--nnue``)."""
+    if report.match is None:
+        return _("Kept (no check match was played): saved to {path}").format(path=escape(path))
+    score = "{}-{}-{}".format(*report.match)
+    if report.improved:
+        return _("Kept (won the check match: {score}): saved to {path}").format(
+            score=score, path=escape(path)
+        )
+    lost = report.match[1] > report.match[0]
+    if force:
+        return _(
+            "Kept because of --force, though they did not win the check match ({score}): "
+            "saved to {path}"
+        ).format(score=score, path=escape(path))
+    if lost:
+        return _("Not kept (lost the check match: {score}); use --force to keep them.").format(
+            score=score
+        )
+    return _("Not kept (did not win the check match: {score}); use --force to keep them.").format(
+        score=score
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import TaskID
 from rich.table import Table
 
@@ -16,6 +15,9 @@ from zermelo.cli.common import (
     console,
     lang_option,
     read_text_lines,
+)
+from zermelo.cli.common import (
+    tune_verdict as _verdict,
 )
 from zermelo.cli.learn_az import MOST_SECONDS, _budget, _finite
 from zermelo.core.capabilities import Tuner, TuneReport, TuneRequest
@@ -265,30 +267,6 @@ def command() -> click.Command:
             ) from None
 
     return tune
-
-
-def _verdict(report: TuneReport, force: bool, path: str) -> str:
-    """The one line that says whether the tuned weights were kept, and why."""
-    if report.match is None:
-        return _("Kept (no check match was played): saved to {path}").format(path=escape(path))
-    score = "{}-{}-{}".format(*report.match)
-    if report.improved:
-        return _("Kept (won the check match: {score}): saved to {path}").format(
-            score=score, path=escape(path)
-        )
-    lost = report.match[1] > report.match[0]
-    if force:
-        return _(
-            "Kept because of --force, though they did not win the check match ({score}): "
-            "saved to {path}"
-        ).format(score=score, path=escape(path))
-    if lost:
-        return _("Not kept (lost the check match: {score}); use --force to keep them.").format(
-            score=score
-        )
-    return _("Not kept (did not win the check match: {score}); use --force to keep them.").format(
-        score=score
-    )
 
 
 _STAGES = {"self-play": N_("Self-play"), "fit": N_("Fitting"), "match": N_("Match")}

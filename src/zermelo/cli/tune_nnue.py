@@ -28,8 +28,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from zermelo.cli.common import RateColumn, console, fail
-from zermelo.cli.tune import _verdict
+from zermelo.cli.common import RateColumn, console, fail, tune_verdict
 from zermelo.core.capabilities import TuneReport
 from zermelo.core.errors import N_, InvalidOptionError
 from zermelo.i18n import gettext as _
@@ -264,7 +263,7 @@ def tune_nnue(options: NnueOptions) -> None:
         )
         report = TuneReport(_TITLE, (), "", (wins, losses, draws))
     shown.print(table)
-    shown.print(_verdict(report, options.force, str(out)))
+    shown.print(tune_verdict(report, options.force, str(out)))
     if report.improved or options.force:
         try:
             chess_nnue.save_network(network, out)
