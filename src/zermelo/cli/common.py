@@ -82,6 +82,69 @@ def time_option(help_text: str) -> Callable[[F], F]:
     )
 
 
+MOST_SECONDS = 30 * 24 * 3600.0
+"""The longest time budget of a long job (``learn``, ``tune --nnue``): thirty days."""
+
+
+def finite_number(
+    message: str,
+) -> Callable[[click.Context, click.Parameter, float | None], float | None]:
+    """A click callback that refuses NaN and the infinities with ``message`` (a msgid with
+    ``{value!r}``): click's ranges let NaN through."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+        if value is not None and not math.isfinite(value):
+            raise click.BadParameter(_(message).format(value=value))
+        return value
+
+    return check
+
+
+_TIME_MESSAGE = N_("{value!r} is not a time: expected a finite number")
+
+
+def budget_options(seconds: str, minutes: str, hours: str) -> Callable[[F], F]:
+    """``--seconds S``, ``--minutes M`` and ``--hours H`` with these help texts: one of them,
+    read by :func:`time_budget`."""
+    finite = finite_number(_TIME_MESSAGE)
+
+    def decorate(command: F) -> F:
+        for name, low, scale, metavar, text in (
+            ("--hours", 0.001, 3600.0, "H", hours),
+            ("--minutes", 0.02, 60.0, "M", minutes),
+            ("--seconds", 1.0, 1.0, "S", seconds),
+        ):
+            command = click.option(
+                name,
+                type=click.FloatRange(min=low, max=MOST_SECONDS / scale),
+                callback=finite,
+                default=None,
+                metavar=metavar,
+                help=text,
+            )(command)
+        return command
+
+    return decorate
+
+
+def time_budget(seconds: float | None, minutes: float | None, hours: float | None) -> float | None:
+    """The seconds of the one time budget given (``None`` for none); two budgets, or one out of
+    range, fail in one line."""
+    given = [
+        (value, scale)
+        for value, scale in ((seconds, 1.0), (minutes, 60.0), (hours, 3600.0))
+        if value is not None
+    ]
+    if len(given) > 1:
+        fail(_("give one time budget: --seconds S, --minutes M or --hours H"))
+    if not given:
+        return None
+    total = given[0][0] * given[0][1]
+    if not math.isfinite(total) or not 1.0 <= total <= MOST_SECONDS:
+        fail(_("the time budget must be from 1 second to 30 days"))
+    return total
+
+
 class _Formatter(click.HelpFormatter):
     """Click's help layout with the words click brings itself in the current language."""
 

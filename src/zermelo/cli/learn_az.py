@@ -33,23 +33,24 @@ from rich.progress import BarColumn, Progress, TextColumn
 from rich.table import Table
 
 from zermelo.cli.common import (
+    MOST_SECONDS,
     Command,
+    budget_options,
     cannot_write_plot,
     check_plot_writable,
     console,
     fail,
+    finite_number,
     lang_option,
     learnable,
+    time_budget,
 )
-from zermelo.core.errors import CapabilityError
+from zermelo.core.errors import N_, CapabilityError
 from zermelo.core.record import GameSpec
 from zermelo.i18n import gettext as _
 from zermelo.i18n import ngettext
 
 __all__ = ["Row", "command", "default_run_dir", "draw_plot", "learnable_names", "rows"]
-
-MOST_SECONDS = 30 * 24 * 3600.0
-"""The longest time budget: thirty days."""
 
 RUN_META = "run.json"
 """The file that makes a directory a run: its settings and its clock."""
@@ -544,38 +545,7 @@ def _again(ctx: click.Context) -> str:
     return shlex.join(words)
 
 
-def _budget(seconds: float | None, minutes: float | None, hours: float | None) -> float | None:
-    given = [
-        (value, scale)
-        for value, scale in ((seconds, 1.0), (minutes, 60.0), (hours, 3600.0))
-        if value is not None
-    ]
-    if len(given) > 1:
-        fail(_("give one time budget: --seconds S, --minutes M or --hours H"))
-    if not given:
-        return None
-    total = given[0][0] * given[0][1]
-    if not math.isfinite(total) or not 1.0 <= total <= MOST_SECONDS:
-        fail(_("the time budget must be from 1 second to 30 days"))
-    return total
-
-
-def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(
-            _("{value!r} is not a time: expected a finite number").format(value=value)
-        )
-    return value
-
-
-def _rate(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(
-            _("{value!r} is not a learning rate: expected a number from 1e-07 to 1").format(
-                value=value
-            )
-        )
-    return value
+_rate = finite_number(N_("{value!r} is not a learning rate: expected a number from 1e-07 to 1"))
 
 
 RESUMED = ("sims", "seed")
@@ -748,30 +718,7 @@ def command() -> click.Command:
         short_help=_("Train a net by self-play and measure it against perfect play."),
     )
     @click.argument("game")
-    @click.option(
-        "--seconds",
-        type=click.FloatRange(min=1.0, max=MOST_SECONDS),
-        callback=_finite,
-        default=None,
-        metavar="S",
-        help=_("Train for S seconds."),
-    )
-    @click.option(
-        "--minutes",
-        type=click.FloatRange(min=0.02, max=MOST_SECONDS / 60),
-        callback=_finite,
-        default=None,
-        metavar="M",
-        help=_("Train for M minutes."),
-    )
-    @click.option(
-        "--hours",
-        type=click.FloatRange(min=0.001, max=MOST_SECONDS / 3600),
-        callback=_finite,
-        default=None,
-        metavar="H",
-        help=_("Train for H hours."),
-    )
+    @budget_options(_("Train for S seconds."), _("Train for M minutes."), _("Train for H hours."))
     @click.option(
         "--generations",
         type=click.IntRange(min=1, max=1_000_000),
@@ -866,7 +813,7 @@ def command() -> click.Command:
         from zermelo.games.registry import get_game
 
         spec = get_game(game)
-        budget = _budget(seconds, minutes, hours)
+        budget = time_budget(seconds, minutes, hours)
         if budget is None and generations is not None:
             budget = MOST_SECONDS
         plot_path = _check_plot(plot) if plot is not None else None

@@ -10,16 +10,17 @@ from rich.table import Table
 from zermelo.cli.common import (
     Command,
     RateColumn,
+    budget_options,
     capability,
     cluster_options,
     console,
     lang_option,
     read_text_lines,
+    time_budget,
 )
 from zermelo.cli.common import (
     tune_verdict as _verdict,
 )
-from zermelo.cli.learn_az import MOST_SECONDS, _budget, _finite
 from zermelo.core.capabilities import Tuner, TuneReport, TuneRequest
 from zermelo.core.errors import N_, ZermeloError
 from zermelo.i18n import gettext as _
@@ -135,29 +136,10 @@ def command() -> click.Command:
         default=None,
         help=_("--nnue: local processes for self-play (default: one per core)."),
     )
-    @click.option(
-        "--seconds",
-        type=click.FloatRange(min=1.0, max=MOST_SECONDS),
-        callback=_finite,
-        default=None,
-        metavar="S",
-        help=_("--nnue: stop after S seconds (everything kept; the same command goes on)."),
-    )
-    @click.option(
-        "--minutes",
-        type=click.FloatRange(min=0.02, max=MOST_SECONDS / 60),
-        callback=_finite,
-        default=None,
-        metavar="M",
-        help=_("--nnue: stop after M minutes."),
-    )
-    @click.option(
-        "--hours",
-        type=click.FloatRange(min=0.001, max=MOST_SECONDS / 3600),
-        callback=_finite,
-        default=None,
-        metavar="H",
-        help=_("--nnue: stop after H hours."),
+    @budget_options(
+        _("--nnue: stop after S seconds (everything kept; the same command goes on)."),
+        _("--nnue: stop after M minutes."),
+        _("--nnue: stop after H hours."),
     )
     @cluster_options
     @lang_option
@@ -209,7 +191,7 @@ def command() -> click.Command:
                     cluster,
                     match_games,
                     force,
-                    _budget(seconds, minutes, hours),
+                    time_budget(seconds, minutes, hours),
                 )
             )
             return
