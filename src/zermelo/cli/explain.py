@@ -15,6 +15,7 @@ from zermelo.cli.common import (
     position_or_moves,
     rule_options,
 )
+from zermelo.core.capabilities import NetworkExplainer
 from zermelo.core.errors import CapabilityError
 from zermelo.core.record import N_
 from zermelo.i18n import gettext as _
@@ -70,15 +71,21 @@ def command() -> click.Command:
         if network is None:
             breakdown = explainer.explain(state, weights)
         else:
-            with_network = getattr(explainer, "explain_with_network", None)
-            if with_network is None:
+            if not isinstance(explainer, NetworkExplainer):
+                from zermelo.games.registry import all_games
+
                 raise CapabilityError(
                     N_("{command} works on {games}, not on {game}"),
                     command="explain --nnue",
-                    games="chess",
+                    games=", ".join(
+                        other.name
+                        for other in all_games()
+                        if other.explainer is not None
+                        and isinstance(other.explainer.resolve(), NetworkExplainer)
+                    ),
                     game=spec.name,
                 )
-            breakdown = with_network(state, weights, network)
+            breakdown = explainer.explain_with_network(state, weights, network)
         out = console()
         out.print(_("Position: {position}").format(position=escape(state.notation())))
         side = _(spec.sides[state.to_move])

@@ -49,6 +49,7 @@ __all__ = [
     "GameSolution",
     "GameSolver",
     "Loads",
+    "NetworkExplainer",
     "Openings",
     "Perft",
     "PolicyValue",
@@ -237,6 +238,17 @@ class Explainer(Protocol[S_contra]):
     not a weights file, raises :class:`~zermelo.core.errors.ParseError` in one line."""
 
     def explain(self, state: S_contra, weights: str | None) -> Breakdown: ...
+
+
+@runtime_checkable
+class NetworkExplainer(Explainer[S_contra], Protocol[S_contra]):
+    """An :class:`Explainer` whose game can also evaluate with a learned network: the same
+    breakdown plus the network's total (in ``Breakdown.extra``), the network read from the file
+    ``network`` (a file that is not one raises an error of one line)."""
+
+    def explain_with_network(
+        self, state: S_contra, weights: str | None, network: str
+    ) -> Breakdown: ...
 
 
 @dataclass(frozen=True, slots=True)
